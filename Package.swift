@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One target per pipeline stage (see docs/ARCHITECTURE.md). KioskCore depends on
+// Foundation only, so an Apple-platform app can reuse it unchanged.
+let package = Package(
+    name: "Kiosk",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "KioskCore", targets: ["KioskCore"]),
+        .executable(name: "kiosk", targets: ["kiosk"]),
+        .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "KioskCore"),
+        .executableTarget(
+            name: "kiosk",
+            dependencies: [
+                "KioskCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "kiosk-bench",
+            dependencies: [
+                "KioskCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "KioskCoreTests",
+            dependencies: ["KioskCore"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,177 @@
+import Foundation
+
+/// Turns the bytes of a document into text, the way a liberal reader must: a byte-order mark
+/// wins, then an HTTP charset hint, then the document's own declaration; UTF-8 that is not valid
+/// UTF-8 is read as Windows-1252 (a superset of Latin-1) instead of failing.
+public enum TextDecoding {
+    /// The bytes as UTF-8, transcoded when the document is in another encoding.
+    /// - Parameters:
+    ///   - bytes: the raw document.
+    ///   - charsetHint: the `charset` parameter of an HTTP `Content-Type`, if any.
+    public static func utf8Bytes(_ bytes: [UInt8], charsetHint: String? = nil) -> [UInt8] {
+        let (encoding, bomLength) = sniffBOM(bytes)
+        if let encoding {
+            return transcode(Array(bytes[bomLength...]), from: encoding)
+        }
+        let declared = charsetHint.flatMap(normalizedCharset) ?? declaredEncoding(bytes)
+        switch declared {
+        case nil, "utf-8", "utf8", "unicode-1-1-utf-8":
+            return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+        case "iso-8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252", "us-ascii", "ascii",
+            "iso_8859-1", "iso8859-1", "ibm819", "cp819", "x-cp1252":
+            return windows1252ToUTF8(bytes)
+        case "utf-16le":
+            return transcode(bytes, from: .utf16LittleEndian)
+        case "utf-16be":
+            return transcode(bytes, from: .utf16BigEndian)
+        case "utf-16", "utf16":
+            return transcode(bytes, from: looksLittleEndian(bytes) ? .utf16LittleEndian : .utf16BigEndian)
+        case let other?:
+            if let encoding = foundationEncoding(other),
+                let text = String(bytes: bytes, encoding: encoding)
+            {
+                return Array(text.utf8)
+            }
+            return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+        }
+    }
+
+    /// The document as a `String`, decoded by the same rules as ``utf8Bytes(_:charsetHint:)``.
+    public static func string(_ bytes: [UInt8], charsetHint: String? = nil) -> String {
+        String(decoding: utf8Bytes(bytes, charsetHint: charsetHint), as: UTF8.self)
+    }
+
+    /// The document as a `String`, decoded by the same rules as ``utf8Bytes(_:charsetHint:)``.
+    public static func string(_ data: Data, charsetHint: String? = nil) -> String {
+        string([UInt8](data), charsetHint: charsetHint)
+    }
+
+    /// True when the bytes are well-formed UTF-8.
+    public static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
+    }
+
+    /// Reads every byte as Windows-1252 (bytes 0x80–0x9F as its printable characters, the rest
+    /// as Latin-1), which is what browsers do for documents labelled Latin-1.
+    public static func windows1252ToUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 8)
+        for byte in bytes {
+            if byte < 0x80 {
+                out.append(byte)
+                continue
+            }
+            let scalar: UInt32 = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte - 0x80)] : UInt32(byte)
+            appendUTF8(scalar, to: &out)
+        }
+        return out
+    }
+
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            out.append(UInt8(scalar))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | (scalar >> 6)))
+            out.append(UInt8(0x80 | (scalar & 0x3F)))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | (scalar >> 12)))
+            out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            out.append(UInt8(0xF0 | (scalar >> 18)))
+            out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            out.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+
+    // MARK: - Detection
+
+    private static func sniffBOM(_ b: [UInt8]) -> (String.Encoding?, Int) {
+        if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0xFE, b[3] == 0xFF { return (.utf32BigEndian, 4) }
+        if b.count >= 4, b[0] == 0xFF, b[1] == 0xFE, b[2] == 0, b[3] == 0 { return (.utf32LittleEndian, 4) }
+        if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { return (.utf8, 3) }
+        if b.count >= 2, b[0] == 0xFE, b[1] == 0xFF { return (.utf16BigEndian, 2) }
+        if b.count >= 2, b[0] == 0xFF, b[1] == 0xFE { return (.utf16LittleEndian, 2) }
+        // No BOM, but the first character `<` shows a wide encoding.
+        if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] == 0x3C { return (.utf32BigEndian, 0) }
+        if b.count >= 4, b[0] == 0x3C, b[1] == 0, b[2] == 0, b[3] == 0 { return (.utf32LittleEndian, 0) }
+        if b.count >= 2, b[0] == 0, b[1] == 0x3C { return (.utf16BigEndian, 0) }
+        if b.count >= 2, b[0] == 0x3C, b[1] == 0 { return (.utf16LittleEndian, 0) }
+        return (nil, 0)
+    }
+
+    private static func looksLittleEndian(_ b: [UInt8]) -> Bool {
+        b.count >= 2 && b[1] == 0 && b[0] != 0
+    }
+
+    /// The `encoding` of an XML declaration at the start of the document, lowercased.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        // Only look at the prologue: `<?xml ... ?>` within the first 512 bytes.
+        let window = bytes.prefix(512)
+        guard let start = find(Array("<?xml".utf8), in: window),
+            let end = find(Array("?>".utf8), in: window[start...])
+        else { return nil }
+        let decl = window[start..<end]
+        guard let key = find(Array("encoding".utf8), in: decl) else { return nil }
+        var i = key + 8
+        while i < end, decl[i] == 0x20 || decl[i] == 0x3D || decl[i] == 0x09 { i += 1 }
+        guard i < end, decl[i] == 0x22 || decl[i] == 0x27 else { return nil }
+        let quote = decl[i]
+        i += 1
+        var name: [UInt8] = []
+        while i < end, decl[i] != quote { name.append(decl[i]); i += 1 }
+        return normalizedCharset(String(decoding: name, as: UTF8.self))
+    }
+
+    private static func find<C: Collection>(_ needle: [UInt8], in hay: C) -> C.Index?
+    where C.Element == UInt8 {
+        guard let first = needle.first else { return nil }
+        var i = hay.startIndex
+        while i != hay.endIndex {
+            if hay[i] == first, hay[i...].starts(with: needle) { return i }
+            i = hay.index(after: i)
+        }
+        return nil
+    }
+
+    static func normalizedCharset(_ name: String) -> String? {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\"'")))
+        return trimmed.isEmpty ? nil : trimmed.lowercased()
+    }
+
+    private static func transcode(_ bytes: [UInt8], from encoding: String.Encoding) -> [UInt8] {
+        if encoding == .utf8 {
+            return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+        }
+        if let text = String(bytes: bytes, encoding: encoding) {
+            return Array(text.utf8)
+        }
+        return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+    }
+
+    private static func foundationEncoding(_ name: String) -> String.Encoding? {
+        switch name {
+        case "utf-32", "utf-32be": .utf32BigEndian
+        case "utf-32le": .utf32LittleEndian
+        case "shift_jis", "shift-jis", "sjis", "x-sjis", "windows-31j", "cp932": .shiftJIS
+        case "euc-jp", "x-euc-jp": .japaneseEUC
+        case "iso-2022-jp": .iso2022JP
+        case "iso-8859-2", "latin2": .isoLatin2
+        case "windows-1250", "cp1250": .windowsCP1250
+        case "windows-1251", "cp1251": .windowsCP1251
+        case "windows-1253", "cp1253": .windowsCP1253
+        case "windows-1254", "cp1254": .windowsCP1254
+        default: nil
+        }
+    }
+
+    /// Unicode scalars of Windows-1252 bytes 0x80–0x9F (undefined ones map to the C1 control).
+    private static let windows1252High: [UInt32] = [
+        0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+        0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+    ]
+}

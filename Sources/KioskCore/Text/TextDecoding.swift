@@ -27,7 +27,7 @@ public enum TextDecoding {
         case "utf-16", "utf16":
             return transcode(bytes, from: looksLittleEndian(bytes) ? .utf16LittleEndian : .utf16BigEndian)
         case let other?:
-            if let encoding = foundationEncoding(other),
+            if let encoding = CharsetNames.encoding(for: other),
                 let text = String(bytes: bytes, encoding: encoding)
             {
                 return Array(text.utf8)
@@ -94,12 +94,22 @@ public enum TextDecoding {
         if b.count >= 3, b[0] == 0xEF, b[1] == 0xBB, b[2] == 0xBF { return (.utf8, 3) }
         if b.count >= 2, b[0] == 0xFE, b[1] == 0xFF { return (.utf16BigEndian, 2) }
         if b.count >= 2, b[0] == 0xFF, b[1] == 0xFE { return (.utf16LittleEndian, 2) }
-        // No BOM, but the first character `<` shows a wide encoding.
+        // No BOM, but the first character `<` shows a wide encoding, or EBCDIC's "<?xm".
+        if b.count >= 4, b[0] == 0x4C, b[1] == 0x6F, b[2] == 0xA7, b[3] == 0x94 { return (ebcdic(b), 0) }
         if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] == 0x3C { return (.utf32BigEndian, 0) }
         if b.count >= 4, b[0] == 0x3C, b[1] == 0, b[2] == 0, b[3] == 0 { return (.utf32LittleEndian, 0) }
         if b.count >= 2, b[0] == 0, b[1] == 0x3C { return (.utf16BigEndian, 0) }
         if b.count >= 2, b[0] == 0x3C, b[1] == 0 { return (.utf16LittleEndian, 0) }
         return (nil, 0)
+    }
+
+    /// The EBCDIC page a document declares (read through code page 037), defaulting to 037.
+    private static func ebcdic(_ b: [UInt8]) -> String.Encoding? {
+        let fallback = CharsetNames.encoding(for: "cp037")
+        guard let fallback, let prologue = String(bytes: b.prefix(256), encoding: fallback),
+            let declared = declaredEncoding(Array(prologue.utf8))
+        else { return fallback }
+        return CharsetNames.encoding(for: declared) ?? fallback
     }
 
     private static func looksLittleEndian(_ b: [UInt8]) -> Bool {
@@ -149,22 +159,6 @@ public enum TextDecoding {
             return Array(text.utf8)
         }
         return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
-    }
-
-    private static func foundationEncoding(_ name: String) -> String.Encoding? {
-        switch name {
-        case "utf-32", "utf-32be": .utf32BigEndian
-        case "utf-32le": .utf32LittleEndian
-        case "shift_jis", "shift-jis", "sjis", "x-sjis", "windows-31j", "cp932": .shiftJIS
-        case "euc-jp", "x-euc-jp": .japaneseEUC
-        case "iso-2022-jp": .iso2022JP
-        case "iso-8859-2", "latin2": .isoLatin2
-        case "windows-1250", "cp1250": .windowsCP1250
-        case "windows-1251", "cp1251": .windowsCP1251
-        case "windows-1253", "cp1253": .windowsCP1253
-        case "windows-1254", "cp1254": .windowsCP1254
-        default: nil
-        }
     }
 
     /// Unicode scalars of Windows-1252 bytes 0x80–0x9F (undefined ones map to the C1 control).

@@ -1,0 +1,554 @@
+import Foundation
+
+// Reads RSS 0.9x/1.0/2.0 and Atom 0.3/1.0 from scanner events in one pass. Elements are known
+// by namespace and lowercased local name; a small stack gives each its scope (feed, entry, image,
+// author...) so that a field is only ever filled from the place it belongs.
+
+/// Builds a ``Feed`` from ``XMLScanner`` events.
+struct XMLFeedBuilder: XMLEventHandler {
+    private let limits: ParserLimits
+    private(set) var format: FeedFormat?
+    private var feed = MutableFeed()
+    private var entries: [Entry] = []
+    private var entry: MutableEntry?
+    private var person: Author?
+    private var stack: [OpenElement] = []
+    private var bindings: [(prefix: [UInt8], namespace: XMLNamespace)] = []
+    private var capture: Capture?
+    private var buffer: [UInt8] = []
+
+    init(limits: ParserLimits) {
+        self.limits = limits
+        stack.reserveCapacity(32)
+        buffer.reserveCapacity(4096)
+    }
+
+    /// The feed read so far; call after the scan.
+    func result() throws(FeedError) -> Feed {
+        guard let format else { throw .notAFeed("no XML root element") }
+        var entries = entries
+        // An entry still open at the end of a truncated document is kept, like browsers do.
+        if let entry { entries.append(entry.finished()) }
+        return Feed(
+            format: format, title: feed.title, link: feed.link, language: feed.language ?? feed.rootLanguage,
+            updated: feed.updated, image: feed.image ?? feed.icon, entries: entries)
+    }
+
+    // MARK: - Events
+
+    mutating func startElement(
+        name: Range<Int>, attributes: [XMLAttribute], isEmpty: Bool, offset: Int,
+        in bytes: UnsafeBufferPointer<UInt8>
+    ) throws(FeedError) {
+        guard stack.count < limits.maxDepth else { throw .tooDeep(limit: limits.maxDepth) }
+        let bindingCount = bindings.count
+        var base = stack.last?.base
+        var lang = stack.last?.lang
+        for attribute in attributes where Self.startsWithX(attribute.name, bytes) {
+            let attributeName = bytes[attribute.name]
+            if attributeName.starts(with: Self.xmlns) {
+                let prefix = attributeName.count > 6 ? Array(attributeName.dropFirst(6)) : []
+                bindings.append((prefix, XMLNamespace(uri: Self.string(attribute, bytes))))
+            } else if attributeName.elementsEqual(Self.xmlBase) {
+                base = URLResolution.resolve(Self.string(attribute, bytes), against: base)
+            } else if attributeName.elementsEqual(Self.xmlLang) {
+                lang = Self.string(attribute, bytes)
+            }
+        }
+        let (namespace, local) = resolve(name, bytes)
+        let parentScope = stack.last?.scope ?? .document
+        var element = OpenElement(
+            qname: name, namespace: namespace, local: local, scope: parentScope, bindingCount: bindingCount,
+            base: base, lang: lang)
+
+        if capture != nil {
+            stack.append(element)
+            serializeStart(element, attributes, bytes)
+            return
+        }
+        if parentScope == .document {
+            try detectFormat(element, attributes, bytes)
+            element.scope = .feed
+            if let lang { feed.rootLanguage = lang }
+            stack.append(element)
+            return
+        }
+        element.scope = childScope(of: element, in: parentScope, attributes, bytes)
+        stack.append(element)
+        if element.scope == .entry, parentScope != .entry {
+            entry = MutableEntry()
+        } else if element.scope == parentScope || element.scope == .person {
+            startField(element, attributes, bytes)
+        }
+    }
+
+    mutating func endElement(name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+        // Liberal nesting: close back to the matching open element; ignore a stray end tag.
+        let qname = bytes[name]
+        guard let index = stack.lastIndex(where: { bytes[$0.qname].elementsEqual(qname) }) else { return }
+        while stack.count > index {
+            guard let element = stack.popLast() else { break }
+            close(element)
+            bindings.removeLast(bindings.count - element.bindingCount)
+        }
+    }
+
+    mutating func text(_ range: Range<Int>, hasReference: Bool, in bytes: UnsafeBufferPointer<UInt8>) {
+        guard let capture else { return }
+        if capture.mode == .xhtml {
+            var decoded: [UInt8] = []
+            if hasReference { XMLEntities.decode(bytes, range, into: &decoded) } else { decoded = Array(bytes[range]) }
+            Self.appendEscaped(decoded, to: &buffer)
+        } else if hasReference {
+            XMLEntities.decode(bytes, range, into: &buffer)
+        } else {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+    }
+
+    mutating func cdata(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+        guard let capture else { return }
+        if capture.mode == .xhtml {
+            Self.appendEscaped(Array(bytes[range]), to: &buffer)
+        } else {
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+    }
+
+    // MARK: - Format and scopes
+
+    private mutating func detectFormat(
+        _ root: OpenElement, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>
+    ) throws(FeedError) {
+        let version = Self.attribute("version", attributes, bytes)?.trimmingCharacters(in: .whitespaces)
+        switch root.local {
+        case "rss":
+            format =
+                switch version {
+                case "0.90": .rss090
+                case "0.91": .rss091
+                case "0.92": .rss092
+                case "0.93": .rss093
+                case "0.94": .rss094
+                case "2.0", "2", "2.0.1", "2.01": .rss20
+                default: .rss
+                }
+        case "rdf":
+            let isNetscape = attributes.contains { attribute in
+                Self.string(attribute, bytes).lowercased().contains("my.netscape.com/rdf/simple/0.9")
+            }
+            format = isNetscape ? .rss090 : .rss10
+        case "feed":
+            let isAtom03 = version == "0.3" || attributes.contains { Self.string($0, bytes).contains("purl.org/atom/ns") }
+            format = isAtom03 ? .atom03 : .atom10
+        case "channel":
+            format = .rss
+        case "html":
+            throw .notAFeed("an HTML page")
+        default:
+            throw .notAFeed("the root element is <\(root.local)>")
+        }
+    }
+
+    private var isAtom: Bool { format == .atom03 || format == .atom10 }
+
+    private func childScope(
+        of element: OpenElement, in scope: Scope, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> Scope {
+        let isCore = element.namespace == .core || element.namespace == .atom
+        switch scope {
+        case .ignored, .image, .person:
+            return .ignored
+        case .document:
+            return .feed
+        case .feed:
+            guard isCore else { return .feed }
+            switch element.local {
+            case "item", "entry":
+                return entries.count < limits.maxEntries ? .entry : .ignored
+            case "image":
+                return .image
+            case "author" where isAtom || element.namespace == .atom:
+                return .ignoredPerson
+            case "contributor", "textinput", "items", "source":
+                return .ignored
+            default:
+                return .feed
+            }
+        case .ignoredPerson:
+            return .ignored
+        case .entry:
+            guard isCore else { return .entry }
+            switch element.local {
+            case "author" where isAtom || element.namespace == .atom:
+                return .person
+            case "contributor", "source":
+                return .ignored
+            default:
+                return .entry
+            }
+        }
+    }
+
+    private mutating func startField(
+        _ element: OpenElement, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>
+    ) {
+        let scope = element.scope
+        switch (element.namespace, element.local) {
+        case (.core, "title"), (.atom, "title"), (.dc, "title"):
+            begin(.title, element, mode: textMode(attributes, bytes, defaultMode: .plain))
+        case (.core, "link"), (.atom, "link"):
+            if let href = Self.attribute("href", attributes, bytes) {
+                atomLink(href, element, attributes, bytes)
+            } else if element.namespace == .core {
+                begin(.link, element, mode: .plain)
+            }
+        case (.core, "guid"):
+            let isPermaLink = Self.attribute("ispermalink", attributes, bytes)?.lowercased() != "false"
+            entry?.guidIsPermaLink = isPermaLink
+            begin(.id, element, mode: .plain)
+        case (.core, "id"), (.atom, "id"):
+            begin(.id, element, mode: .plain)
+        case (.core, "description"), (.dc, "description"):
+            begin(.summary, element, mode: .markup)
+        case (.core, "summary"), (.atom, "summary"), (.core, "tagline"), (.core, "subtitle"):
+            begin(.summary, element, mode: textMode(attributes, bytes, defaultMode: .text))
+        case (.core, "content"), (.atom, "content"):
+            begin(.content, element, mode: textMode(attributes, bytes, defaultMode: .text))
+        case (.content, "encoded"):
+            begin(.content, element, mode: .markup)
+        case (.xhtml, "body"), (.xhtml, "div"):
+            if scope == .entry, entry?.content == nil { begin(.content, element, mode: .xhtml) }
+        case (.core, "pubdate"), (.core, "issued"), (.atom, "issued"), (.core, "published"), (.atom, "published"),
+            (.dcterms, "issued"):
+            begin(.published, element, mode: .plain)
+        case (.core, "lastbuilddate"), (.core, "updated"), (.atom, "updated"), (.core, "modified"),
+            (.atom, "modified"), (.dc, "date"), (.dcterms, "modified"):
+            begin(.updated, element, mode: .plain)
+        case (.core, "language"), (.dc, "language"):
+            begin(.language, element, mode: .plain)
+        case (.core, "author"), (.dc, "creator"), (.dc, "author"), (.itunes, "author"):
+            if element.scope == .person {
+                person = Author()
+            } else {
+                begin(.author(element.namespace == .itunes), element, mode: .plain)
+            }
+        case (.core, "name"), (.atom, "name"):
+            if scope == .person { begin(.personName, element, mode: .plain) }
+        case (.core, "email"), (.atom, "email"):
+            if scope == .person { begin(.personEmail, element, mode: .plain) }
+        case (.core, "uri"), (.atom, "uri"):
+            if scope == .person { begin(.personURI, element, mode: .plain) }
+        case (.core, "url"):
+            if scope == .person {
+                begin(.personURI, element, mode: .plain)
+            } else if scope == .image {
+                begin(.imageURL, element, mode: .plain)
+            }
+        case (.core, "logo"), (.atom, "logo"):
+            begin(.imageURL, element, mode: .plain)
+        case (.core, "icon"), (.atom, "icon"):
+            begin(.icon, element, mode: .plain)
+        case (.core, "category"), (.atom, "category"), (.dc, "subject"):
+            if let term = Self.attribute("term", attributes, bytes) ?? Self.attribute("label", attributes, bytes) {
+                if !term.isEmpty { entry?.categories.append(term) }
+            } else {
+                begin(.category, element, mode: .plain)
+            }
+        case (.core, "enclosure"):
+            if let url = Self.attribute("url", attributes, bytes), !url.isEmpty {
+                entry?.enclosures.append(
+                    Enclosure(
+                        url: URLResolution.resolve(url, against: element.base),
+                        type: Self.attribute("type", attributes, bytes),
+                        length: Self.attribute("length", attributes, bytes).flatMap { Int($0) }))
+            }
+        case (.media, "thumbnail"):
+            if let url = Self.attribute("url", attributes, bytes), entry?.image == nil {
+                entry?.image = URLResolution.resolve(url, against: element.base)
+            }
+        case (.media, "content"):
+            let medium = Self.attribute("medium", attributes, bytes)?.lowercased()
+            let type = Self.attribute("type", attributes, bytes)?.lowercased()
+            if medium == "image" || type?.hasPrefix("image/") == true,
+                let url = Self.attribute("url", attributes, bytes), entry?.image == nil
+            {
+                entry?.image = URLResolution.resolve(url, against: element.base)
+            }
+        case (.itunes, "image"):
+            if let href = Self.attribute("href", attributes, bytes) {
+                if scope == .entry {
+                    if entry?.image == nil { entry?.image = href }
+                } else if scope == .feed, feed.image == nil {
+                    feed.image = href
+                }
+            }
+        case (.feedburner, "origlink"):
+            begin(.origLink, element, mode: .plain)
+        default:
+            break
+        }
+    }
+
+    private mutating func atomLink(
+        _ href: String, _ element: OpenElement, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>
+    ) {
+        let rel = Self.attribute("rel", attributes, bytes)?.lowercased() ?? "alternate"
+        let url = URLResolution.resolve(href, against: element.base)
+        switch (rel, element.scope) {
+        case ("alternate", .entry):
+            if entry?.link == nil { entry?.link = url }
+        case ("alternate", .feed):
+            if feed.link == nil { feed.link = url }
+        case ("enclosure", .entry):
+            entry?.enclosures.append(
+                Enclosure(
+                    url: url, type: Self.attribute("type", attributes, bytes),
+                    length: Self.attribute("length", attributes, bytes).flatMap { Int($0) }))
+        default:
+            break
+        }
+    }
+
+    // MARK: - Capturing text
+
+    private mutating func begin(_ target: Target, _ element: OpenElement, mode: TextMode) {
+        buffer.removeAll(keepingCapacity: true)
+        capture = Capture(target: target, depth: stack.count - 1, mode: mode, base: element.base, scope: element.scope)
+    }
+
+    private func textMode(_ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>, defaultMode: TextMode)
+        -> TextMode
+    {
+        if Self.attribute("mode", attributes, bytes)?.lowercased() == "base64" { return .base64 }
+        if Self.attribute("mode", attributes, bytes)?.lowercased() == "xml" { return .xhtml }
+        guard let type = Self.attribute("type", attributes, bytes)?.lowercased() else {
+            return Self.attribute("mode", attributes, bytes)?.lowercased() == "escaped" ? .markup : defaultMode
+        }
+        switch type {
+        case "html", "text/html": return .markup
+        case "xhtml", "application/xhtml+xml": return .xhtml
+        case "text", "text/plain": return defaultMode == .plain ? .plain : .text
+        default: return defaultMode
+        }
+    }
+
+    private mutating func serializeStart(
+        _ element: OpenElement, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>
+    ) {
+        guard let capture, capture.mode == .xhtml || capture.mode == .markup else { return }
+        if capture.mode == .xhtml, stack.count - 1 == capture.depth + 1, element.local == "div", buffer.isEmpty
+            || buffer.allSatisfy(XMLScanner.isSpace)
+        {
+            self.capture?.skipDepth = stack.count - 1
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        buffer.append(.lt)
+        buffer.append(contentsOf: element.local.utf8)
+        for attribute in attributes {
+            let attributeName = bytes[attribute.name]
+            if attributeName.starts(with: Self.xmlns) { continue }
+            buffer.append(0x20)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: attributeName))
+            buffer.append(contentsOf: "=\"".utf8)
+            var value: [UInt8] = []
+            XMLEntities.decode(bytes, attribute.value, into: &value)
+            Self.appendEscaped(value, to: &buffer, attribute: true)
+            buffer.append(.quote)
+        }
+        buffer.append(.gt)
+    }
+
+    private mutating func close(_ element: OpenElement) {
+        if let capture {
+            if stack.count == capture.depth {
+                finishCapture(capture)
+                self.capture = nil
+            } else if capture.mode == .xhtml || capture.mode == .markup {
+                if capture.skipDepth == stack.count {
+                    self.capture?.skipDepth = nil
+                } else if !Self.voidElements.contains(element.local) {
+                    buffer.append(contentsOf: "</".utf8)
+                    buffer.append(contentsOf: element.local.utf8)
+                    buffer.append(.gt)
+                }
+                return
+            } else {
+                return
+            }
+        }
+        let parentScope = stack.last?.scope ?? .document
+        if element.scope == .entry, parentScope != .entry, let finished = entry {
+            entries.append(finished.finished())
+            entry = nil
+        } else if element.scope == .person, parentScope == .entry, let person {
+            if person.name != nil || person.email != nil || person.uri != nil { entry?.authors.append(person) }
+            self.person = nil
+        }
+    }
+
+    private mutating func finishCapture(_ capture: Capture) {
+        var text = String(decoding: buffer, as: UTF8.self)
+        switch capture.mode {
+        case .base64:
+            let compact = text.filter { !$0.isWhitespace }
+            if let data = Data(base64Encoded: compact) { text = TextDecoding.string(data) }
+        case .text:
+            text = HTMLEscaping.escape(text)
+        default:
+            break
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let scope = capture.scope
+        switch capture.target {
+        case .title:
+            let title = capture.mode == .plain && !Self.looksLikeHTML(trimmed) ? trimmed : HTMLText.plainText(fromHTML: trimmed)
+            if scope == .entry { entry?.title = title } else if scope == .feed { feed.title = title }
+        case .link:
+            guard !trimmed.isEmpty else { return }
+            let url = URLResolution.resolve(trimmed, against: capture.base)
+            if scope == .entry { entry?.link = url } else if scope == .feed { feed.link = url }
+        case .id:
+            if scope == .entry, !trimmed.isEmpty { entry?.id = trimmed }
+        case .summary:
+            if scope == .entry, !trimmed.isEmpty { entry?.summary = trimmed }
+        case .content:
+            if scope == .entry, !trimmed.isEmpty { entry?.content = trimmed }
+        case .published:
+            if scope == .entry { entry?.published = DateParser.parse(trimmed) }
+        case .updated:
+            let date = DateParser.parse(trimmed)
+            if scope == .entry { entry?.updated = date } else if scope == .feed, date != nil { feed.updated = date }
+        case .language:
+            if scope == .feed, !trimmed.isEmpty { feed.language = trimmed }
+        case .author(let isFallback):
+            guard scope == .entry, !trimmed.isEmpty else { return }
+            if !isFallback || entry?.textAuthor == nil { entry?.textAuthor = trimmed }
+        case .personName:
+            if !trimmed.isEmpty { person?.name = trimmed }
+        case .personEmail:
+            if !trimmed.isEmpty { person?.email = trimmed }
+        case .personURI:
+            if !trimmed.isEmpty { person?.uri = URLResolution.resolve(trimmed, against: capture.base) }
+        case .category:
+            if scope == .entry, !trimmed.isEmpty { entry?.categories.append(trimmed) }
+        case .imageURL:
+            if !trimmed.isEmpty { feed.image = URLResolution.resolve(trimmed, against: capture.base) }
+        case .icon:
+            if !trimmed.isEmpty { feed.icon = URLResolution.resolve(trimmed, against: capture.base) }
+        case .origLink:
+            if scope == .entry, !trimmed.isEmpty { entry?.origLink = trimmed }
+        }
+    }
+
+    // MARK: - Names
+
+    /// The element's namespace and lowercased local name.
+    private func resolve(_ name: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> (XMLNamespace, String) {
+        let qname = bytes[name]
+        if let colon = qname.firstIndex(of: .colon) {
+            let prefix = qname[..<colon]
+            let local = Self.lowercased(qname[(colon + 1)...])
+            if let binding = bindings.last(where: { $0.prefix.elementsEqual(prefix) }) {
+                return (binding.namespace, local)
+            }
+            return (XMLNamespace(conventionalPrefix: String(decoding: prefix, as: UTF8.self)), local)
+        }
+        let local = Self.lowercased(qname)
+        if let binding = bindings.last(where: { $0.prefix.isEmpty }), !binding.namespace.isCoreWhenDefault {
+            return (binding.namespace, local)
+        }
+        return (.core, local)
+    }
+
+    private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        if !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    private static func attribute(_ name: String, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>)
+        -> String?
+    {
+        for attribute in attributes {
+            var qname = bytes[attribute.name]
+            if let colon = qname.firstIndex(of: .colon) { qname = qname[(colon + 1)...] }
+            if qname.count == name.utf8.count,
+                zip(qname, name.utf8).allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 })
+            {
+                return string(attribute, bytes)
+            }
+        }
+        return nil
+    }
+
+    private static func string(_ attribute: XMLAttribute, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard attribute.hasReference else { return String(decoding: bytes[attribute.value], as: UTF8.self) }
+        var out: [UInt8] = []
+        XMLEntities.decode(bytes, attribute.value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func startsWithX(_ name: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.count >= 5 && bytes[name.lowerBound] == 0x78  // "x": xmlns, xml:base, xml:lang
+    }
+
+    private static func looksLikeHTML(_ text: String) -> Bool {
+        text.utf8.contains(.lt) || text.utf8.contains(.amp)
+    }
+
+    private static func appendEscaped(_ text: [UInt8], to out: inout [UInt8], attribute: Bool = false) {
+        for c in text {
+            switch c {
+            case .amp: out.append(contentsOf: "&amp;".utf8)
+            case .lt: out.append(contentsOf: "&lt;".utf8)
+            case .gt: out.append(contentsOf: "&gt;".utf8)
+            case .quote where attribute: out.append(contentsOf: "&quot;".utf8)
+            default: out.append(c)
+            }
+        }
+    }
+
+    private static let xmlns = Array("xmlns".utf8)
+    private static let xmlBase = Array("xml:base".utf8)
+    private static let xmlLang = Array("xml:lang".utf8)
+    private static let voidElements: Set<String> = ["br", "img", "hr", "input", "meta", "link", "area", "col", "source", "wbr"]
+}
+
+extension XMLFeedBuilder {
+    /// What an open element does to the elements inside it.
+    enum Scope: Equatable {
+        case document, feed, entry, image, person, ignoredPerson, ignored
+    }
+
+    struct OpenElement {
+        var qname: Range<Int>
+        var namespace: XMLNamespace
+        var local: String
+        var scope: Scope
+        var bindingCount: Int
+        var base: String?
+        var lang: String?
+    }
+
+    /// How captured text is kept: `plain` text, `text` to be escaped into HTML, `markup` (HTML,
+    /// possibly naked in the XML), `xhtml` (inline XHTML elements), or `base64`.
+    enum TextMode: Equatable {
+        case plain, text, markup, xhtml, base64
+    }
+
+    enum Target {
+        case title, link, id, summary, content, published, updated, language, category, imageURL, icon, origLink
+        case author(Bool)
+        case personName, personEmail, personURI
+    }
+
+    struct Capture {
+        var target: Target
+        var depth: Int
+        var mode: TextMode
+        var base: String?
+        var scope: Scope
+        var skipDepth: Int?
+    }
+}

@@ -1,0 +1,103 @@
+// Character references and entities in XML text. The five XML entities and numeric references
+// are always understood; HTML's named entities are too, because real feeds use them without a
+// DTD. Declared entities are never expanded, and an unknown reference stays as written.
+
+enum XMLEntities {
+    /// Appends `bytes[range]` to `out` with every reference replaced by its UTF-8.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, into out: inout [UInt8]) {
+        var i = range.lowerBound
+        var chunk = i
+        let end = range.upperBound
+        while i < end {
+            guard bytes[i] == .amp else { i += 1; continue }
+            if chunk < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunk..<i])) }
+            if let next = reference(bytes, at: i, end: end, into: &out) {
+                i = next
+            } else {
+                out.append(.amp)
+                i += 1
+            }
+            chunk = i
+        }
+        if chunk < end { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[chunk..<end])) }
+    }
+
+    /// Decodes the reference starting at `start` (an `&`), returning the offset after it, or nil
+    /// when it is not a reference (the `&` is then literal text).
+    private static func reference(
+        _ bytes: UnsafeBufferPointer<UInt8>, at start: Int, end: Int, into out: inout [UInt8]
+    ) -> Int? {
+        var j = start + 1
+        guard j < end else { return nil }
+        if bytes[j] == .hash {
+            j += 1
+            var hex = false
+            if j < end, bytes[j] | 0x20 == 0x78 { hex = true; j += 1 }
+            var value: UInt32 = 0
+            var digits = 0
+            while j < end, digits < 9 {
+                let c = bytes[j]
+                let digit: UInt32
+                if c >= 0x30, c <= 0x39 {
+                    digit = UInt32(c - 0x30)
+                } else if hex, (c | 0x20) >= 0x61, (c | 0x20) <= 0x66 {
+                    digit = UInt32((c | 0x20) - 0x61 + 10)
+                } else {
+                    break
+                }
+                value = value * (hex ? 16 : 10) + digit
+                digits += 1
+                j += 1
+            }
+            guard digits > 0 else { return nil }
+            if j < end, bytes[j] == .semicolon { j += 1 }
+            TextDecoding.appendUTF8(characterReference(value, tooLong: digits >= 9), to: &out)
+            return j
+        }
+        let nameStart = j
+        while j < end, j - nameStart < 40, isNameByte(bytes[j]) { j += 1 }
+        guard j < end, bytes[j] == .semicolon, j > nameStart else { return nil }
+        let name = UnsafeBufferPointer(rebasing: bytes[nameStart..<j])
+        if let predefined = predefined(name) {
+            out.append(predefined)
+        } else {
+            let text = String(decoding: name, as: UTF8.self)
+            guard let replacement = HTMLEntities.character(named: text[...]) else { return nil }
+            out.append(contentsOf: replacement.utf8)
+        }
+        return j + 1
+    }
+
+    /// The scalar a numeric reference stands for, the way browsers read it: 128–159 as
+    /// Windows-1252, NUL, surrogates and out-of-range values as U+FFFD.
+    static func characterReference(_ value: UInt32, tooLong: Bool = false) -> UInt32 {
+        if tooLong || value == 0 || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return 0xFFFD }
+        if (0x80...0x9F).contains(value) {
+            let mapped = TextDecoding.windows1252ToUTF8([UInt8(value)])
+            return String(decoding: mapped, as: UTF8.self).unicodeScalars.first?.value ?? 0xFFFD
+        }
+        return value
+    }
+
+    private static func predefined(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        switch name.count {
+        case 2:
+            if name[1] == 0x74 {  // "lt" / "gt"
+                if name[0] == 0x6C { return .lt }
+                if name[0] == 0x67 { return .gt }
+            }
+        case 3:
+            if name[0] == 0x61, name[1] == 0x6D, name[2] == 0x70 { return .amp }
+        case 4:
+            if name.elementsEqual("quot".utf8) { return .quote }
+            if name.elementsEqual("apos".utf8) { return .apostrophe }
+        default:
+            break
+        }
+        return nil
+    }
+
+    @inline(__always) private static func isNameByte(_ c: UInt8) -> Bool {
+        (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || (c >= 0x30 && c <= 0x39)
+    }
+}

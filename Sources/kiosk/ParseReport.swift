@@ -81,7 +81,7 @@ struct ParseReport: Encodable {
         case let (name?, email?): "\(name) (\(email))"
         case let (name?, nil): name
         case let (nil, email?): email
-        case (nil, nil): author.uri
+        case (nil, nil): nil  // a bare URI is no name to show
         }
     }
 }

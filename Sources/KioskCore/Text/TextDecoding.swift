@@ -16,10 +16,11 @@ public enum TextDecoding {
         let declared = charsetHint.flatMap(normalizedCharset) ?? declaredEncoding(bytes)
         switch declared {
         case nil, "utf-8", "utf8", "unicode-1-1-utf-8":
-            return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+            return isValidUTF8(bytes) ? bytes : repairedUTF8(bytes)
         case "iso-8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252", "us-ascii", "ascii",
             "iso_8859-1", "iso8859-1", "ibm819", "cp819", "x-cp1252":
-            return windows1252ToUTF8(bytes)
+            // Many feeds declared Latin-1 are really UTF-8 (wholly, or with stray Latin-1 bytes).
+            return repairedUTF8(bytes)
         case "utf-16le":
             return transcode(bytes, from: .utf16LittleEndian)
         case "utf-16be":
@@ -32,7 +33,7 @@ public enum TextDecoding {
             {
                 return Array(text.utf8)
             }
-            return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+            return isValidUTF8(bytes) ? bytes : repairedUTF8(bytes)
         }
     }
 
@@ -47,6 +48,11 @@ public enum TextDecoding {
     }
 
     /// True when the bytes are well-formed UTF-8.
+    /// Not-quite-UTF-8 read as UTF-8 where that is mostly right, else as Windows-1252.
+    static func repairedUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        mostlyUTF8(bytes) ? mixedToUTF8(bytes) : windows1252ToUTF8(bytes)
+    }
+
     public static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
     }
@@ -65,6 +71,68 @@ public enum TextDecoding {
             appendUTF8(scalar, to: &out)
         }
         return out
+    }
+
+    /// Keeps every well-formed UTF-8 sequence and reads each byte that is not part of one as
+    /// Windows-1252: the best reading of documents that mix the two, and of plain Latin-1 too.
+    public static func mixedToUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + bytes.count / 8)
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte < 0x80 {
+                out.append(byte)
+                i += 1
+            } else if let length = utf8SequenceLength(bytes, at: i) {
+                out.append(contentsOf: bytes[i..<(i + length)])
+                i += length
+            } else {
+                out.append(contentsOf: windows1252ToUTF8([byte]))
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Whether multi-byte UTF-8 sequences outnumber the high bytes that fit no sequence.
+    static func mostlyUTF8(_ bytes: [UInt8]) -> Bool {
+        var sequences = 0
+        var strays = 0
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] < 0x80 {
+                i += 1
+            } else if let length = utf8SequenceLength(bytes, at: i) {
+                sequences += 1
+                i += length
+            } else {
+                strays += 1
+                i += 1
+            }
+        }
+        return sequences > strays
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `i`, or nil.
+    private static func utf8SequenceLength(_ b: [UInt8], at i: Int) -> Int? {
+        let lead = b[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil
+        }
+        guard i + length <= b.count, (low...high).contains(b[i + 1]) else { return nil }
+        for k in 2..<length where !(0x80...0xBF).contains(b[i + k]) { return nil }
+        return length
     }
 
     static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
@@ -153,12 +221,12 @@ public enum TextDecoding {
 
     private static func transcode(_ bytes: [UInt8], from encoding: String.Encoding) -> [UInt8] {
         if encoding == .utf8 {
-            return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+            return isValidUTF8(bytes) ? bytes : repairedUTF8(bytes)
         }
         if let text = String(bytes: bytes, encoding: encoding) {
             return Array(text.utf8)
         }
-        return isValidUTF8(bytes) ? bytes : windows1252ToUTF8(bytes)
+        return isValidUTF8(bytes) ? bytes : repairedUTF8(bytes)
     }
 
     /// Unicode scalars of Windows-1252 bytes 0x80–0x9F (undefined ones map to the C1 control).

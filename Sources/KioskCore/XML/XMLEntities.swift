@@ -62,7 +62,9 @@ enum XMLEntities {
             out.append(predefined)
         } else {
             let text = String(decoding: name, as: UTF8.self)
-            guard let replacement = HTMLEntities.character(named: text[...]) else { return nil }
+            // Feeds are of HTML 4's era: its angle brackets, not HTML5's mathematical ones.
+            let html4 = text == "lang" ? "\u{2329}" : text == "rang" ? "\u{232A}" : nil
+            guard let replacement = html4 ?? HTMLEntities.character(named: text[...]) else { return nil }
             out.append(contentsOf: replacement.utf8)
         }
         return j + 1

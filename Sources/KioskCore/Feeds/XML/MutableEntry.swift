@@ -35,6 +35,7 @@ struct MutableEntry {
 
 /// Scratch state for the feed-level fields.
 struct MutableFeed {
+    var id: String?
     var title: String?
     var link: String?
     var language: String?

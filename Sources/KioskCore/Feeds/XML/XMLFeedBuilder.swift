@@ -30,7 +30,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         // An entry still open at the end of a truncated document is kept, like browsers do.
         if let entry { entries.append(entry.finished()) }
         return Feed(
-            format: format, title: feed.title, link: feed.link, language: feed.language ?? feed.rootLanguage,
+            format: format, title: feed.title, link: feed.link ?? (isAtom ? feed.id : nil), language: feed.language ?? feed.rootLanguage,
             updated: feed.updated, image: feed.image ?? feed.icon, entries: entries)
     }
 
@@ -69,7 +69,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         if parentScope == .document {
             try detectFormat(element, attributes, bytes)
             element.scope = .feed
-            if let lang { feed.rootLanguage = lang }
+            if let lang { feed.rootLanguage = lang.replacingOccurrences(of: "_", with: "-") }
             stack.append(element)
             return
         }
@@ -77,7 +77,8 @@ struct XMLFeedBuilder: XMLEventHandler {
         stack.append(element)
         if element.scope == .entry, parentScope != .entry {
             entry = MutableEntry()
-        } else if element.scope == parentScope || element.scope == .person {
+            entry?.id = Self.attribute("about", attributes, bytes)
+        } else if element.scope == parentScope || element.scope == .person || element.scope == .personField {
             startField(element, attributes, bytes)
         }
     }
@@ -157,7 +158,9 @@ struct XMLFeedBuilder: XMLEventHandler {
     ) -> Scope {
         let isCore = element.namespace == .core || element.namespace == .atom
         switch scope {
-        case .ignored, .image, .person:
+        case .person:
+            return .personField
+        case .ignored, .image, .personField:
             return .ignored
         case .document:
             return .feed
@@ -182,7 +185,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             switch element.local {
             case "author" where isAtom || element.namespace == .atom:
                 return .person
-            case "contributor", "source":
+            case "contributor", "source", "image":
                 return .ignored
             default:
                 return .entry
@@ -208,6 +211,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             entry?.guidIsPermaLink = isPermaLink
             begin(.id, element, mode: .plain)
         case (.core, "id"), (.atom, "id"):
+            entry?.guidIsPermaLink = true
             begin(.id, element, mode: .plain)
         case (.core, "description"), (.dc, "description"):
             begin(.summary, element, mode: .markup)
@@ -234,13 +238,13 @@ struct XMLFeedBuilder: XMLEventHandler {
                 begin(.author(element.namespace == .itunes), element, mode: .plain)
             }
         case (.core, "name"), (.atom, "name"):
-            if scope == .person { begin(.personName, element, mode: .plain) }
+            if scope == .personField { begin(.personName, element, mode: .plain) }
         case (.core, "email"), (.atom, "email"):
-            if scope == .person { begin(.personEmail, element, mode: .plain) }
+            if scope == .personField { begin(.personEmail, element, mode: .plain) }
         case (.core, "uri"), (.atom, "uri"):
-            if scope == .person { begin(.personURI, element, mode: .plain) }
+            if scope == .personField { begin(.personURI, element, mode: .plain) }
         case (.core, "url"):
-            if scope == .person {
+            if scope == .personField {
                 begin(.personURI, element, mode: .plain)
             } else if scope == .image {
                 begin(.imageURL, element, mode: .plain)
@@ -283,6 +287,8 @@ struct XMLFeedBuilder: XMLEventHandler {
                     feed.image = href
                 }
             }
+        case (.media, "title"):
+            if scope == .entry, entry?.title == nil { begin(.title, element, mode: .plain) }
         case (.feedburner, "origlink"):
             begin(.origLink, element, mode: .plain)
         default:
@@ -295,11 +301,13 @@ struct XMLFeedBuilder: XMLEventHandler {
     ) {
         let rel = Self.attribute("rel", attributes, bytes)?.lowercased() ?? "alternate"
         let url = URLResolution.resolve(href, against: element.base)
+        let type = Self.attribute("type", attributes, bytes)?.lowercased() ?? "text/html"
+        let isPage = type == "text/html" || type == "application/xhtml+xml" || type == "html" || type == "xhtml"
         switch (rel, element.scope) {
-        case ("alternate", .entry):
-            if entry?.link == nil { entry?.link = url }
-        case ("alternate", .feed):
-            if feed.link == nil { feed.link = url }
+        case ("alternate", .entry) where isPage:
+            entry?.link = url
+        case ("alternate", .feed) where isPage:
+            feed.link = url
         case ("enclosure", .entry):
             entry?.enclosures.append(
                 Enclosure(
@@ -328,8 +336,11 @@ struct XMLFeedBuilder: XMLEventHandler {
         switch type {
         case "html", "text/html": return .markup
         case "xhtml", "application/xhtml+xml": return .xhtml
-        case "text", "text/plain": return defaultMode == .plain ? .plain : .text
-        default: return defaultMode
+        case "text", "text/plain", "plain": return defaultMode == .plain ? .plain : .text
+        default:
+            // Atom: any other non-XML, non-text media type is base64.
+            let isTextual = type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml")
+            return isTextual ? defaultMode : .base64
         }
     }
 
@@ -394,6 +405,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         case .base64:
             let compact = text.filter { !$0.isWhitespace }
             if let data = Data(base64Encoded: compact) { text = TextDecoding.string(data) }
+            if case .title = capture.target { text = HTMLText.plainText(fromHTML: text) }
         case .text:
             text = HTMLEscaping.escape(text)
         default:
@@ -410,7 +422,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             let url = URLResolution.resolve(trimmed, against: capture.base)
             if scope == .entry { entry?.link = url } else if scope == .feed { feed.link = url }
         case .id:
-            if scope == .entry, !trimmed.isEmpty { entry?.id = trimmed }
+            if scope == .entry, !trimmed.isEmpty { entry?.id = trimmed } else if scope == .feed { feed.id = trimmed }
         case .summary:
             if scope == .entry, !trimmed.isEmpty { entry?.summary = trimmed }
         case .content:
@@ -421,7 +433,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             let date = DateParser.parse(trimmed)
             if scope == .entry { entry?.updated = date } else if scope == .feed, date != nil { feed.updated = date }
         case .language:
-            if scope == .feed, !trimmed.isEmpty { feed.language = trimmed }
+            if scope == .feed, !trimmed.isEmpty { feed.language = trimmed.replacingOccurrences(of: "_", with: "-") }
         case .author(let isFallback):
             guard scope == .entry, !trimmed.isEmpty else { return }
             if !isFallback || entry?.textAuthor == nil { entry?.textAuthor = trimmed }
@@ -493,8 +505,29 @@ struct XMLFeedBuilder: XMLEventHandler {
         name.count >= 5 && bytes[name.lowerBound] == 0x78  // "x": xmlns, xml:base, xml:lang
     }
 
+    /// feedparser's test for an RSS title that is really HTML: an end tag or a reference.
     private static func looksLikeHTML(_ text: String) -> Bool {
-        text.utf8.contains(.lt) || text.utf8.contains(.amp)
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == .lt, i + 2 < bytes.count, bytes[i + 1] == .slash {
+                var j = i + 2
+                while j < bytes.count, isWordByte(bytes[j]) { j += 1 }
+                if j > i + 2, j < bytes.count, bytes[j] == .gt { return true }
+            } else if bytes[i] == .amp {
+                var j = i + 1
+                if j < bytes.count, bytes[j] == .hash { j += 1 }
+                let start = j
+                while j < bytes.count, isWordByte(bytes[j]) { j += 1 }
+                if j > start, j < bytes.count, bytes[j] == .semicolon { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    private static func isWordByte(_ c: UInt8) -> Bool {
+        (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || (c >= 0x30 && c <= 0x39) || c == 0x5F
     }
 
     private static func appendEscaped(_ text: [UInt8], to out: inout [UInt8], attribute: Bool = false) {
@@ -518,7 +551,7 @@ struct XMLFeedBuilder: XMLEventHandler {
 extension XMLFeedBuilder {
     /// What an open element does to the elements inside it.
     enum Scope: Equatable {
-        case document, feed, entry, image, person, ignoredPerson, ignored
+        case document, feed, entry, image, person, personField, ignoredPerson, ignored
     }
 
     struct OpenElement {

@@ -16,6 +16,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "KioskCore"),
+        // Hostile and oversized documents shared by the tests and the benchmarks.
+        .target(name: "KioskTesting", dependencies: ["KioskCore"]),
         .executableTarget(
             name: "kiosk",
             dependencies: [
@@ -27,12 +29,13 @@ let package = Package(
             name: "kiosk-bench",
             dependencies: [
                 "KioskCore",
+                "KioskTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "KioskCoreTests",
-            dependencies: ["KioskCore"],
+            dependencies: ["KioskCore", "KioskTesting"],
             resources: [.copy("Fixtures")]
         ),
     ],

@@ -17,7 +17,7 @@ public enum FeedParser {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
         let text = TextDecoding.utf8Bytes(bytes, charsetHint: charsetHint)
         guard let first = firstSignificantByte(text) else { throw .empty }
-        if first == UInt8(ascii: "{") {
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             return try JSONFeedParser.parse(text, limits: limits)
         }
         guard first == .lt else { throw .notAFeed("neither XML nor JSON") }

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import KioskCore
+import KioskTesting
+
+/// Files written to hurt a parser. Each must end with a typed error or a right answer, quickly
+/// and in bounded memory. Time bounds here are generous (debug build, noisy machine); the
+/// release-mode figures are in `kiosk-bench hostile` and docs/PERFORMANCE.md.
+@Suite struct HostileInputTests {
+    private func timed<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try body()
+        return (result, clock.now - start)
+    }
+
+    @Test func billionLaughsIsNeverExpanded() throws {
+        let feed = try FeedParser.parse(Array(HostileFeeds.billionLaughs.utf8))
+        // The declared entity stays a literal reference: nothing was expanded.
+        #expect(feed.title == "&lol9;")
+    }
+
+    @Test func externalEntitiesNeverReadLocalFiles() throws {
+        let feed = try FeedParser.parse(Array(HostileFeeds.externalEntity(path: "/etc/passwd").utf8))
+        #expect(feed.title == "&xxe;")
+        #expect((feed.entries.first?.summary ?? "").contains("root:") == false)
+    }
+
+    @Test func fiftyThousandDeepNestingIsATypedError() {
+        let (result, _) = timed { Result { try FeedParser.parse(Array(HostileFeeds.deepNesting(50_000).utf8)) } }
+        #expect(throws: FeedError.tooDeep(limit: ParserLimits.default.maxDepth)) { try result.get() }
+        let json = String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000)
+        #expect(throws: FeedError.tooDeep(limit: ParserLimits.default.maxDepth)) { try FeedParser.parse(Array(json.utf8)) }
+    }
+
+    @Test func threeHundredKilobytesOfReferencesDecodeInLinearTime() throws {
+        let feed = try FeedParser.parse(Array(HostileFeeds.entityFlood(bytes: 300_000).utf8))
+        let title = try #require(feed.title)
+        #expect(title.count == 300_000 / "&amp;&#169;&eacute;&lol;".utf8.count * 8)
+        #expect(title.hasPrefix("&©é&lol;&©é"))
+    }
+
+    @Test func oversizedInputIsRefusedBeforeParsing() {
+        let bytes = [UInt8](repeating: 0x20, count: 2_000)
+        #expect(throws: FeedError.tooLarge(limit: 1_000)) { try FeedParser.parse(bytes, limits: ParserLimits(maxBytes: 1_000)) }
+    }
+
+    @Test func aHundredMegabyteFeedParsesCompletely() throws {
+        let bytes = HostileFeeds.largeRSS(bytes: 100_000_000)
+        let (feed, elapsed) = try timed { try FeedParser.parse(bytes.feed) }
+        #expect(feed.entries.count == bytes.items)
+        #expect(feed.entries.last?.title == "Item \(bytes.items - 1)")
+        #expect(elapsed < .seconds(300), "generous bound for a debug build; release figures in PERFORMANCE.md")
+    }
+
+    @Test func parseTimeGrowsLinearlyWithSize() throws {
+        let small = HostileFeeds.largeRSS(bytes: 2_000_000).feed
+        let large = HostileFeeds.largeRSS(bytes: 8_000_000).feed
+        _ = try FeedParser.parse(small)  // warm up
+        let (_, smallTime) = try timed { try FeedParser.parse(small) }
+        let (_, largeTime) = try timed { try FeedParser.parse(large) }
+        // 4x the input: a linear parser takes ~4x; allow for a noisy machine, not for n².
+        #expect(largeTime < smallTime * 12)
+    }
+
+    @Test func truncatedAndGarbledDocumentsNeverCrash() throws {
+        let reuters = try [UInt8](Fixture.data("reuters_business.xml"))
+        var generator = SeededGenerator(seed: 42)
+        for cut in stride(from: 0, to: reuters.count, by: 997) {
+            _ = try? FeedParser.parse(Array(reuters[..<cut]))
+        }
+        for _ in 0..<200 {
+            var garbled = reuters
+            for _ in 0..<50 {
+                let index = Int.random(in: 0..<garbled.count, using: &generator)
+                garbled[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            _ = try? FeedParser.parse(garbled)
+        }
+        let noise = (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        _ = try? FeedParser.parse([0x3C] + noise)
+    }
+}
+
+/// A small deterministic generator so fuzz-style tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

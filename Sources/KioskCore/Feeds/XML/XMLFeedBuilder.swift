@@ -330,7 +330,9 @@ struct XMLFeedBuilder: XMLEventHandler {
     {
         if Self.attribute("mode", attributes, bytes)?.lowercased() == "base64" { return .base64 }
         if Self.attribute("mode", attributes, bytes)?.lowercased() == "xml" { return .xhtml }
-        guard let type = Self.attribute("type", attributes, bytes)?.lowercased() else {
+        guard let type = Self.attribute("type", attributes, bytes)?.lowercased().trimmingCharacters(in: .whitespaces),
+            !type.isEmpty
+        else {
             return Self.attribute("mode", attributes, bytes)?.lowercased() == "escaped" ? .markup : defaultMode
         }
         switch type {

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The one command that tests Kiosk (README, and .ci/run on a clean clone): installs what it needs,
+# checks the code rules, measures the parser on the shared corpus, then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh
+
+echo "== code rules (Tools/CodeRules, swift-syntax)"
+swift test --package-path Tools/CodeRules --disable-xctest 2>&1 | tail -n 1
+scripts/check-code-rules.sh
+
+echo "== build"
+swift build --build-tests
+
+echo "== feed corpus agreement"
+scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
+
+echo "== tests"
+swift test --skip-build --disable-xctest

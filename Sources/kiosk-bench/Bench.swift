@@ -1,6 +1,14 @@
 import ArgumentParser
 
+/// The `kiosk-bench` entry point. It only lists the benchmarks; each is a subcommand in its own file.
+///
+/// The root is async so that network benchmarks can be async subcommands; synchronous ones
+/// (like `parse`) run as they are.
 @main
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "kiosk-bench", abstract: "Kiosk benchmarks.")
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiosk-bench",
+        abstract: "Kiosk benchmarks.",
+        subcommands: [ParseBenchmark.self]
+    )
 }

@@ -5,7 +5,7 @@ enum URLResolution {
     /// `reference` made absolute against `base`; unchanged when there is no usable base or the
     /// reference is already absolute.
     static func resolve(_ reference: String, against base: String?) -> String {
-        let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = reference.trimmingASCIIWhitespace
         guard let base, !base.isEmpty, !hasScheme(trimmed) else { return trimmed }
         guard let baseURL = URL(string: base),
             let resolved = URL(string: trimmed.isEmpty ? base : trimmed, relativeTo: baseURL)

@@ -71,7 +71,7 @@ enum JSONFeedParser {
 
     private static func string(_ value: Any?) -> String? {
         guard let text = value as? String else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingASCIIWhitespace
         return trimmed.isEmpty ? nil : trimmed
     }
 }

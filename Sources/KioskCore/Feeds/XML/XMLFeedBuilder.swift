@@ -85,8 +85,7 @@ struct XMLFeedBuilder: XMLEventHandler {
 
     mutating func endElement(name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
         // Liberal nesting: close back to the matching open element; ignore a stray end tag.
-        let qname = bytes[name]
-        guard let index = stack.lastIndex(where: { bytes[$0.qname].elementsEqual(qname) }) else { return }
+        guard let index = stack.lastIndex(where: { Self.equal($0.qname, name, bytes) }) else { return }
         while stack.count > index {
             guard let element = stack.popLast() else { break }
             close(element)
@@ -121,7 +120,7 @@ struct XMLFeedBuilder: XMLEventHandler {
     private mutating func detectFormat(
         _ root: OpenElement, _ attributes: [XMLAttribute], _ bytes: UnsafeBufferPointer<UInt8>
     ) throws(FeedError) {
-        let version = Self.attribute("version", attributes, bytes)?.trimmingCharacters(in: .whitespaces)
+        let version = Self.attribute("version", attributes, bytes)?.trimmingASCIIWhitespace
         switch root.local {
         case "rss":
             format =
@@ -330,7 +329,7 @@ struct XMLFeedBuilder: XMLEventHandler {
     {
         if Self.attribute("mode", attributes, bytes)?.lowercased() == "base64" { return .base64 }
         if Self.attribute("mode", attributes, bytes)?.lowercased() == "xml" { return .xhtml }
-        guard let type = Self.attribute("type", attributes, bytes)?.lowercased().trimmingCharacters(in: .whitespaces),
+        guard let type = Self.attribute("type", attributes, bytes)?.lowercased().trimmingASCIIWhitespace,
             !type.isEmpty
         else {
             return Self.attribute("mode", attributes, bytes)?.lowercased() == "escaped" ? .markup : defaultMode
@@ -402,7 +401,7 @@ struct XMLFeedBuilder: XMLEventHandler {
     }
 
     private mutating func finishCapture(_ capture: Capture) {
-        var text = String(decoding: buffer, as: UTF8.self)
+        var text = ASCIIWhitespace.trimmedString(buffer)
         switch capture.mode {
         case .base64:
             let compact = text.filter { !$0.isWhitespace }
@@ -413,7 +412,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         default:
             break
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = capture.mode == .base64 ? text.trimmingASCIIWhitespace : text
         let scope = capture.scope
         switch capture.target {
         case .title:
@@ -467,7 +466,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             if let binding = bindings.last(where: { $0.prefix.elementsEqual(prefix) }) {
                 return (binding.namespace, local)
             }
-            return (XMLNamespace(conventionalPrefix: String(decoding: prefix, as: UTF8.self)), local)
+            return (XMLNamespace(conventionalPrefix: String(decoding: UnsafeBufferPointer(rebasing: prefix), as: UTF8.self)), local)
         }
         let local = Self.lowercased(qname)
         if let binding = bindings.last(where: { $0.prefix.isEmpty }), !binding.namespace.isCoreWhenDefault {
@@ -476,7 +475,21 @@ struct XMLFeedBuilder: XMLEventHandler {
         return (.core, local)
     }
 
-    private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+    /// Whether two names in the input are the same bytes.
+    @inline(__always) private static func equal(_ a: Range<Int>, _ b: Range<Int>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        var i = a.lowerBound
+        var j = b.lowerBound
+        while i < a.upperBound {
+            if bytes[i] != bytes[j] { return false }
+            i += 1
+            j += 1
+        }
+        return true
+    }
+
+    private static func lowercased(_ slice: Slice<UnsafeBufferPointer<UInt8>>) -> String {
+        let bytes = UnsafeBufferPointer(rebasing: slice)
         if !bytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
@@ -497,7 +510,9 @@ struct XMLFeedBuilder: XMLEventHandler {
     }
 
     private static func string(_ attribute: XMLAttribute, _ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard attribute.hasReference else { return String(decoding: bytes[attribute.value], as: UTF8.self) }
+        guard attribute.hasReference else {
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[attribute.value]), as: UTF8.self)
+        }
         var out: [UInt8] = []
         XMLEntities.decode(bytes, attribute.value, into: &out)
         return String(decoding: out, as: UTF8.self)

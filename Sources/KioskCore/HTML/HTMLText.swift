@@ -1,0 +1,166 @@
+import Foundation
+
+/// Plain text from HTML, for one-line summaries in lists.
+public enum HTMLText {
+    /// The readable text of an HTML fragment on one line: tags stripped, character references
+    /// decoded, block elements (`p`, `br`, `div`, `li`, headings...) read as a space, whitespace
+    /// (including no-break spaces) collapsed to single spaces and trimmed.
+    ///
+    /// Content that is not reading matter is dropped with its element: `script`, `style`,
+    /// `head` (and so `title`: a document's title repeats the headline), `template`, `noscript`,
+    /// embedded objects and frames, SVG and MathML, form controls, and FeedBurner's
+    /// `<div class="feedflare">` sharing block.
+    public static func plainText(fromHTML html: String) -> String {
+        var contiguous = html
+        let simple = contiguous.withUTF8 { source in
+            !source.contains(UInt8(ascii: "<")) && !source.contains(UInt8(ascii: "&"))
+        }
+        if simple { return collapsingWhitespace(html) }
+
+        var tokenizer = HTMLTokenizer(html)
+        var writer = Writer()
+        var scratch: [UInt8] = []
+        var pending: HTMLTokenizer.Token?
+        while let token = pending ?? tokenizer.next() {
+            pending = nil
+            switch token {
+            case .text(let range):
+                scratch.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &scratch)
+                writer.append(scratch)
+            case .rawText(let range):
+                // `xmp`, `plaintext` and CDATA content (the rest is dropped): shown as written.
+                scratch.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &scratch, decode: false)
+                writer.append(scratch)
+            case .startTag(let tag):
+                switch roles[tag.name] {
+                case .dropped?:
+                    if !HTMLTokenizer.isVoid(tag.name) && !(tag.selfClosing && HTMLTokenizer.isForeign(tag.name)) {
+                        pending = tokenizer.skipContent(of: tag.name)
+                    }
+                    writer.breakWord()
+                case .block?:
+                    if isFeedFlare(tag) { pending = tokenizer.skipContent(of: tag.name) }
+                    writer.breakWord()
+                case nil:
+                    break
+                }
+            case .endTag(let name):
+                if roles[name] == .block { writer.breakWord() }
+            }
+        }
+        return String(decoding: writer.out, as: UTF8.self)
+    }
+
+    /// Collapses whitespace in text that has no markup, returning it untouched when it is
+    /// already collapsed (the common case for plain-text summaries).
+    private static func collapsingWhitespace(_ text: String) -> String {
+        var contiguous = text
+        return contiguous.withUTF8 { source in
+            if isCollapsed(source) { return text }
+            var writer = Writer()
+            writer.out.reserveCapacity(source.count)
+            writer.append(source)
+            return String(decoding: writer.out, as: UTF8.self)
+        }
+    }
+
+    /// True when the text has no whitespace but single spaces between words.
+    private static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previousWasSpace = true
+        for byte in bytes {
+            switch byte {
+            case 0x20:
+                if previousWasSpace { return false }
+                previousWasSpace = true
+            case 0x09, 0x0A, 0x0C, 0x0D, 0xA0:
+                // 0xA0 ends U+00A0 (and a few other characters, which the slow path tells apart).
+                return false
+            default:
+                previousWasSpace = false
+            }
+        }
+        return !previousWasSpace || bytes.isEmpty
+    }
+
+    /// FeedBurner's sharing links ("Email this", "Share on Facebook"), not the item's text.
+    private static func isFeedFlare(_ tag: HTMLTokenizer.Tag) -> Bool {
+        guard tag.name == "div", let classes = tag.value(of: "class") else { return false }
+        return classes.split(whereSeparator: { $0.isWhitespace }).contains("feedflare")
+    }
+
+    /// What an element means for plain text; elements not listed are inline.
+    private enum Role {
+        /// Not reading matter: dropped with its content.
+        case dropped
+        /// Separates words where it starts and ends.
+        case block
+    }
+
+    private static let roles: [String: Role] = {
+        var roles: [String: Role] = [:]
+        let dropped = [
+            "script", "style", "head", "title", "template", "noscript", "iframe", "noembed", "noframes", "object",
+            "applet", "embed", "svg", "math", "select", "textarea", "button", "frameset",
+        ]
+        let blocks = [
+            "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details", "dialog",
+            "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+            "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu", "nav", "ol", "option", "p",
+            "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+        ]
+        for name in dropped { roles[name] = .dropped }
+        for name in blocks { roles[name] = .block }
+        return roles
+    }()
+
+    /// Accumulates collapsed text: a run of whitespace or word breaks becomes one space, written
+    /// only once more text follows, so the result is trimmed at both ends.
+    private struct Writer {
+        var out: [UInt8] = []
+        private var pendingSpace = false
+
+        mutating func breakWord() {
+            pendingSpace = !out.isEmpty
+        }
+
+        mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let count = bytes.count
+            var index = 0
+            var runStart = 0
+            while index < count {
+                let byte = bytes[index]
+                let spaceLength: Int
+                if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C {
+                    spaceLength = 1
+                } else if byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0xA0 {
+                    // U+00A0 (no-break space) is mostly layout padding in feeds: collapse it too.
+                    spaceLength = 2
+                } else {
+                    index += 1
+                    continue
+                }
+                appendWord(UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                breakWord()
+                index += spaceLength
+                runStart = index
+            }
+            appendWord(UnsafeBufferPointer(rebasing: bytes[runStart..<count]))
+        }
+
+        /// Appends bytes without whitespace, after the space pending before them.
+        private mutating func appendWord(_ word: UnsafeBufferPointer<UInt8>) {
+            guard !word.isEmpty else { return }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(contentsOf: word)
+        }
+
+        mutating func append(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { append($0) }
+        }
+    }
+}

@@ -13,7 +13,7 @@ import sys
 
 BEGIN = "    // BEGIN GENERATED TABLE (scripts/gen-html-entities.py)\n"
 END = "    // END GENERATED TABLE\n"
-PER_LINE = 10
+WIDTH = 110
 
 
 def table_text() -> str:
@@ -22,7 +22,11 @@ def table_text() -> str:
         value = html.entities.html5[name]
         assert name.replace(";", "").isalnum() and name.isascii(), name
         entries.append(name + "=" + ",".join("%X" % ord(ch) for ch in value))
-    lines = [" ".join(entries[i:i + PER_LINE]) for i in range(0, len(entries), PER_LINE)]
+    lines = [""]
+    for entry in entries:
+        if lines[-1] and len(lines[-1]) + 1 + len(entry) > WIDTH:
+            lines.append("")
+        lines[-1] = (lines[-1] + " " + entry).strip()
     body = "".join("        " + line + "\n" for line in lines)
     return (
         BEGIN

@@ -101,8 +101,9 @@ public enum HTMLText {
     private static let roles: [String: Role] = {
         var roles: [String: Role] = [:]
         let dropped = [
-            "script", "style", "head", "title", "template", "noscript", "iframe", "noembed", "noframes", "object",
-            "applet", "embed", "svg", "math", "select", "textarea", "button", "frameset",
+            // Not `object`/`applet`: their content is the fallback a browser without plugins shows.
+            "script", "style", "head", "title", "template", "noscript", "iframe", "noembed", "noframes",
+            "embed", "svg", "math", "select", "textarea", "button", "frameset",
         ]
         let blocks = [
             "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details", "dialog",

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import KioskCore
+
+@Suite struct HTMLTextTests {
+    /// The first item's `<description>` of Fixtures/reuters_business.xml, after XML decoding:
+    /// a one-sentence summary, FeedBurner's feedflare block and a 1×1 tracking image.
+    static let reutersDescription = #"""
+        French supermarket retailer Casino , in the process of divesting assets to cut debts, has agreed to sell six of its 'Geant' hypermarket stores to domestic rival Leclerc for 100.5 million euros (114 million).<div class="feedflare">
+        <a href="http://feeds.reuters.com/~ff/reuters/businessNews?a=Sf7FpNqCK68:9guFRYQLReU:yIl2AUoC8zA"><img src="http://feeds.feedburner.com/~ff/reuters/businessNews?d=yIl2AUoC8zA" border="0"></img></a> \#
+        <a href="http://feeds.reuters.com/~ff/reuters/businessNews?a=Sf7FpNqCK68:9guFRYQLReU:F7zBnMyn0Lo"><img src="http://feeds.feedburner.com/~ff/reuters/businessNews?i=Sf7FpNqCK68:9guFRYQLReU:F7zBnMyn0Lo" border="0"></img></a> \#
+        <a href="http://feeds.reuters.com/~ff/reuters/businessNews?a=Sf7FpNqCK68:9guFRYQLReU:V_sGLiPBpWU"><img src="http://feeds.feedburner.com/~ff/reuters/businessNews?i=Sf7FpNqCK68:9guFRYQLReU:V_sGLiPBpWU" border="0"></img></a>
+        </div><img src="http://feeds.feedburner.com/~r/reuters/businessNews/~4/Sf7FpNqCK68" height="1" width="1" alt=""/>
+        """#
+
+    @Test func reutersSummaryBecomesJustItsSentence() {
+        #expect(HTMLText.plainText(fromHTML: Self.reutersDescription)
+            == "French supermarket retailer Casino , in the process of divesting assets to cut debts, has agreed to "
+            + "sell six of its 'Geant' hypermarket stores to domestic rival Leclerc for 100.5 million euros (114 million).")
+    }
+
+    @Test func reutersStringIsTheFixturesFirstItemDescription() throws {
+        let url = try #require(Bundle.module.url(forResource: "reuters_business", withExtension: "xml", subdirectory: "Fixtures"))
+        let xml = try String(contentsOf: url, encoding: .utf8)
+        let item = try #require(xml.range(of: "<item>"))
+        let open = try #require(xml.range(of: "<description>", range: item.upperBound..<xml.endIndex))
+        let close = try #require(xml.range(of: "</description>", range: open.upperBound..<xml.endIndex))
+        // The fixture escapes with XML's predefined entities, which HTML's decoder also reads.
+        #expect(HTMLEntities.decode(String(xml[open.upperBound..<close.lowerBound])) == Self.reutersDescription)
+    }
+
+    @Test func stripsTagsAndDecodesReferences() {
+        #expect(HTMLText.plainText(fromHTML: "<p>Tom &amp; <b>Jerry</b> &#8211; <a href='x'>&quot;live&quot;</a></p>")
+            == "Tom & Jerry – \"live\"")
+    }
+
+    @Test func blockElementsBecomeASpace() {
+        let html = "<p>One</p><p>Two</p>Three<br>Four<ul><li>Five</li><li>Six</li></ul><h2>Seven</h2><div>Eight</div>"
+        #expect(HTMLText.plainText(fromHTML: html) == "One Two Three Four Five Six Seven Eight")
+    }
+
+    @Test func inlineElementsDoNotSeparateWords() {
+        #expect(HTMLText.plainText(fromHTML: "Hel<b>lo</b> w<span>or</span><em>ld</em>") == "Hello world")
+    }
+
+    @Test func whitespaceIsCollapsedAndTrimmed() {
+        #expect(HTMLText.plainText(fromHTML: " \n <p>  a \n\t b&nbsp;&nbsp;c\u{A0}d </p>\r\n ") == "a b c d")
+    }
+
+    @Test func scriptStyleHeadTitleTemplateAndNoscriptAreDropped() {
+        let html = """
+            <html><head><title>Page title</title><style>p { color: red }</style><meta charset="utf-8"></head>
+            <body><script>var a = "<p>not text</p>";</script><p>Text</p><noscript>Enable JavaScript</noscript>
+            <template><p>hidden</p></template></body></html>
+            """
+        #expect(HTMLText.plainText(fromHTML: html) == "Text")
+    }
+
+    @Test func unterminatedHeadEndsWhereTheBodyStarts() {
+        #expect(HTMLText.plainText(fromHTML: "<head><title>T</title><p>Body text") == "Body text")
+        #expect(HTMLText.plainText(fromHTML: "<head><link rel=x>Loose text") == "Loose text")
+    }
+
+    @Test func feedFlareBlockIsDroppedEvenWithText() {
+        let html = #"Story.<div class="feedflare"><a href="http://x">Email this</a> <a href="http://y">Share</a></div> Rest"#
+        #expect(HTMLText.plainText(fromHTML: html) == "Story. Rest")
+    }
+
+    @Test func textWithoutMarkupTakesTheFastPath() {
+        let text = "Already plain, nothing to change."
+        #expect(HTMLText.plainText(fromHTML: text) == text)
+        #expect(HTMLText.plainText(fromHTML: "  no  markup\n\there ") == "no markup here")
+        #expect(HTMLText.plainText(fromHTML: "") == "")
+    }
+
+    @Test func lessThanThatStartsNoTagIsText() {
+        #expect(HTMLText.plainText(fromHTML: "a < b and c<3, x<=y") == "a < b and c<3, x<=y")
+    }
+
+    @Test func escapedMarkupIsDecodedOnceAndStaysText() {
+        #expect(HTMLText.plainText(fromHTML: "&lt;b&gt;bold&lt;/b&gt;") == "<b>bold</b>")
+    }
+
+    @Test func commentsDoctypesAndProcessingInstructionsAreDropped() {
+        #expect(HTMLText.plainText(fromHTML: "<!DOCTYPE html><?xml version='1.0'?>a<!-- hidden -->b<!---->c") == "abc")
+    }
+
+    @Test func cdataSectionsAreKeptAsText() {
+        #expect(HTMLText.plainText(fromHTML: "<p><![CDATA[Tom & <Jerry>]]></p>") == "Tom & <Jerry>")
+    }
+
+    @Test func nulBytesAreDropped() {
+        #expect(HTMLText.plainText(fromHTML: "<p>a\u{0}b</p>") == "ab")
+    }
+
+    @Test func malformedMarkupNeverTraps() {
+        let inputs = [
+            "<", "</", "<a href=", "<a href=\"unterminated", "text <", "<!--", "<!-- unterminated", "<!", "<?",
+            "</>", "<a b='c", "<script>never closed", "<p>a</p></p></div>", "&", "<\u{0}>", "<a\u{0}b>x", "<![CDATA[",
+            "<title>", "<svg><p>", "<head>", "<plaintext><b>x",
+        ]
+        for input in inputs {
+            _ = HTMLText.plainText(fromHTML: input)
+        }
+        #expect(HTMLText.plainText(fromHTML: "x <a href=") == "x")
+        #expect(HTMLText.plainText(fromHTML: "text <") == "text <")
+        #expect(HTMLText.plainText(fromHTML: "</") == "</")
+        #expect(HTMLText.plainText(fromHTML: "a<!-- unterminated") == "a")
+        #expect(HTMLText.plainText(fromHTML: "<plaintext><b>x") == "<b>x")
+    }
+
+    @Test func deeplyNestedMarkupFinishesQuickly() {
+        let html = String(repeating: "<div><span>", count: 10_000) + "deep" + String(repeating: "</span></div>", count: 10_000)
+        let start = ContinuousClock.now
+        #expect(HTMLText.plainText(fromHTML: html) == "deep")
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+}

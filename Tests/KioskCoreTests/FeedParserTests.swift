@@ -230,6 +230,12 @@ import Testing
         #expect(try FeedParser.parse(hinted, charsetHint: "iso-8859-1").title == "é")
     }
 
+    @Test func brokenJSONIsMalformedWithItsPosition() {
+        #expect(throws: FeedError.malformed("invalid JSON", line: 3, column: 4)) {
+            try FeedParser.parse(Array("{\n \"items\": [1,\n 2,, 3]}".utf8))
+        }
+    }
+
     @Test func maxEntriesCapsTheEntries() throws {
         let items = String(repeating: "<item><title>x</title></item>", count: 50)
         let feed = try FeedParser.parse(

@@ -14,7 +14,8 @@ enum JSONFeedParser {
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         } catch {
-            throw .malformed("invalid JSON", line: 1, column: 1)
+            let position = errorPosition(error, in: bytes)
+            throw .malformed("invalid JSON", line: position.line, column: position.column)
         }
         guard let root = object as? [String: Any] else { throw .notAFeed("JSON that is not an object") }
         let version = root["version"] as? String ?? ""
@@ -67,6 +68,26 @@ enum JSONFeedParser {
             let url = string(author["url"])
             return name == nil && url == nil ? nil : Author(name: name, uri: url)
         }
+    }
+
+    /// Where Foundation's reader gave up. It only says so in prose ("around character 15"), so the
+    /// offset is read from there and turned into a line and column; 1:1 when it is absent.
+    private static func errorPosition(_ error: any Error, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let message = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
+        guard let range = message.range(of: "character "),
+            let offset = Int(message[range.upperBound...].prefix { $0.isNumber })
+        else { return (1, 1) }
+        var line = 1
+        var column = 1
+        for byte in bytes.prefix(min(offset, bytes.count)) {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
     }
 
     private static func string(_ value: Any?) -> String? {

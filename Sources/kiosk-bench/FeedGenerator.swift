@@ -1,3 +1,4 @@
+import KioskTesting
 /// Writes realistic RSS 2.0, Atom 1.0 and JSON Feed 1.1 documents of about a requested size, in memory.
 ///
 /// Entries look like those of a WordPress blog behind FeedBurner: entity-escaped HTML descriptions,
@@ -55,20 +56,16 @@ struct FeedGenerator {
 
     // MARK: - Seeded randomness
 
-    /// SplitMix64: tiny, fast and fully specified here, so the output never depends on the
-    /// standard library's choice of algorithm for `random(in:)`.
-    private var state: UInt64
+    /// Fully specified randomness, so the output never depends on the standard library's
+    /// choice of algorithm for `random(in:)`.
+    private var random: SplitMix64
 
     private init(seed: UInt64) {
-        state = seed
+        random = SplitMix64(seed: seed)
     }
 
     private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        random.next()
     }
 
     /// A value in `0..<bound` (bound > 0), by multiply-high to avoid modulo bias worth caring about.

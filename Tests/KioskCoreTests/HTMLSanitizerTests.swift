@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KioskCore
+import KioskTesting
 
 @Suite struct HTMLSanitizerTests {
     private let sanitizer = HTMLSanitizer()
@@ -247,7 +248,7 @@ import Testing
     }
 
     @Test func outputIsStableWhenSanitizedAgain() {
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let pieces = [
             "<p>", "</p>", "<div>", "</div>", "<a href=https://e.com>", "</a>", "<b>", "</b>", "<li>", "<ul>", "</ul>",
             "<table>", "<tr>", "<td>", "</table>", "<img src=https://e.com/a.png>", "<br>", "&amp;", "&lt;", "\"", "'",
@@ -403,7 +404,7 @@ import Testing
     }
 
     @Test func randomBytesNeverTrapAndStaySafe() {
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let alphabet = Array("<>/=\"' !-?&#;abcdeilnoprstvxACDFIMNPST:\u{0}\t\n".unicodeScalars)
         for _ in 0..<500 {
             var html = String.UnicodeScalarView()
@@ -413,22 +414,5 @@ import Testing
             expectSafe(sanitizer.sanitize(String(html)))
             _ = HTMLText.plainText(fromHTML: String(html))
         }
-    }
-}
-
-/// A tiny deterministic generator (SplitMix64), so the randomized tests repeat exactly.
-private struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

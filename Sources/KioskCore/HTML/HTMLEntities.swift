@@ -172,7 +172,7 @@ public enum HTMLEntities {
         }
         guard index > digitsStart else { return 0 }
         if index < count && source[index] == UInt8(ascii: ";") { index += 1 }
-        appendScalar(codePoint(forReference: value), to: &out)
+        TextDecoding.appendUTF8(codePoint(forReference: value), to: &out)
         return index - start
     }
 
@@ -194,26 +194,6 @@ public enum HTMLEntities {
         0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
         0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
     ]
-
-    /// Appends a valid scalar value as UTF-8 (callers have already mapped invalid ones).
-    private static func appendScalar(_ value: UInt32, to out: inout [UInt8]) {
-        switch value {
-        case 0..<0x80:
-            out.append(UInt8(value))
-        case 0x80..<0x800:
-            out.append(UInt8(0xC0 | (value >> 6)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
-        case 0x800..<0x1_0000:
-            out.append(UInt8(0xE0 | (value >> 12)))
-            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
-        default:
-            out.append(UInt8(0xF0 | (value >> 18)))
-            out.append(UInt8(0x80 | ((value >> 12) & 0x3F)))
-            out.append(UInt8(0x80 | ((value >> 6) & 0x3F)))
-            out.append(UInt8(0x80 | (value & 0x3F)))
-        }
-    }
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
         let lower = byte | 0x20
@@ -255,7 +235,7 @@ public enum HTMLEntities {
                 let valueStart = values.count
                 for hex in entry[entry.index(after: equals)...].split(separator: UInt8(ascii: ",")) {
                     if let value = UInt32(String(decoding: hex, as: UTF8.self), radix: 16) {
-                        appendScalar(value, to: &values)
+                        TextDecoding.appendUTF8(value, to: &values)
                     }
                 }
                 entries.append((nameStart..<names.count, valueStart..<values.count))

@@ -51,7 +51,7 @@ enum XMLEntities {
             }
             guard digits > 0 else { return nil }
             if j < end, bytes[j] == .semicolon { j += 1 }
-            TextDecoding.appendUTF8(characterReference(value, tooLong: digits >= 9), to: &out)
+            TextDecoding.appendUTF8(digits >= 9 ? 0xFFFD : HTMLEntities.codePoint(forReference: value), to: &out)
             return j
         }
         let nameStart = j
@@ -68,17 +68,6 @@ enum XMLEntities {
             out.append(contentsOf: replacement.utf8)
         }
         return j + 1
-    }
-
-    /// The scalar a numeric reference stands for, the way browsers read it: 128–159 as
-    /// Windows-1252, NUL, surrogates and out-of-range values as U+FFFD.
-    static func characterReference(_ value: UInt32, tooLong: Bool = false) -> UInt32 {
-        if tooLong || value == 0 || value > 0x10FFFF || (0xD800...0xDFFF).contains(value) { return 0xFFFD }
-        if (0x80...0x9F).contains(value) {
-            let mapped = TextDecoding.windows1252ToUTF8([UInt8(value)])
-            return String(decoding: mapped, as: UTF8.self).unicodeScalars.first?.value ?? 0xFFFD
-        }
-        return value
     }
 
     private static func predefined(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {

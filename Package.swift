@@ -8,21 +8,54 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "KioskCore", targets: ["KioskCore"]),
+        .library(name: "KioskSources", targets: ["KioskSources"]),
+        .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(name: "KioskCore"),
+        // Fetching, source definitions, the polling engine and its event hub, the image pipeline.
+        .target(
+            name: "KioskSources",
+            dependencies: [
+                "KioskCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The embedded sample-sources server of demo mode: captured payloads, evolving, on loopback.
+        .target(
+            name: "KioskDemo",
+            dependencies: [
+                "KioskCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources")]
+        ),
         // Hostile and oversized documents shared by the tests and the benchmarks.
         .target(name: "KioskTesting", dependencies: ["KioskCore"]),
         .executableTarget(
             name: "kiosk",
             dependencies: [
                 "KioskCore",
+                "KioskSources",
+                "KioskDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -30,6 +63,8 @@ let package = Package(
             dependencies: [
                 "KioskCore",
                 "KioskTesting",
+                "KioskSources",
+                "KioskDemo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -37,6 +72,23 @@ let package = Package(
             name: "KioskCoreTests",
             dependencies: ["KioskCore", "KioskTesting"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "KioskSourcesTests",
+            dependencies: [
+                "KioskSources",
+                "KioskDemo",
+                "KioskTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "KioskDemoTests",
+            dependencies: [
+                "KioskDemo",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

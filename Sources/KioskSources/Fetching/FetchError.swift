@@ -1,0 +1,31 @@
+/// Why a fetch failed. Every failure of a fetcher is one of these.
+public enum FetchError: Error, Sendable, Hashable {
+    /// No complete answer within the request's timeout (connect, headers or body).
+    case timeout
+    /// A non-2xx, non-304 status. `message` is the API's own message when the body has a known
+    /// error shape (NewsAPI `{status, code, message}`, Switter `{error, reason}`);
+    /// `retryAfter` is the server's `Retry-After`, when it sent one.
+    case status(code: Int, message: String?, retryAfter: Duration?)
+    /// The body is larger than the request's `maxBytes` (after decompression).
+    case tooLarge(limit: Int)
+    /// More redirects than allowed, or a redirect loop.
+    case tooManyRedirects
+    /// The connection failed or was reset, DNS failed, TLS failed...
+    case network(String)
+    /// The URL cannot be fetched (not http or https).
+    case invalidURL(String)
+}
+
+extension FetchError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .timeout: "the source did not answer in time"
+        case .status(let code, let message?, _): "HTTP \(code): \(message)"
+        case .status(let code, nil, _): "HTTP \(code)"
+        case .tooLarge(let limit): "the answer is larger than \(limit) bytes"
+        case .tooManyRedirects: "too many redirects"
+        case .network(let why): "network error: \(why)"
+        case .invalidURL(let url): "not an http(s) URL: \(url)"
+        }
+    }
+}

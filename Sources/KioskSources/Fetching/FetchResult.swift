@@ -1,0 +1,39 @@
+import Foundation
+
+/// What a fetch brought back.
+public enum FetchResult: Sendable, Hashable {
+    /// 304: the source has not changed since the validators sent.
+    case notModified
+    /// A 2xx answer with its body.
+    case fetched(FetchedBody)
+}
+
+/// A successful response's body and what a parser and the next request need of its headers.
+public struct FetchedBody: Sendable, Hashable {
+    public var bytes: [UInt8]
+    /// The `Content-Type` header, e.g. `application/rss+xml; charset=utf-8`.
+    public var contentType: String?
+    /// Validators to send with the next request.
+    public var validators: Validators
+    /// Where the body came from after redirects.
+    public var finalURL: URL
+
+    public init(bytes: [UInt8], contentType: String? = nil, validators: Validators = Validators(), finalURL: URL) {
+        self.bytes = bytes
+        self.contentType = contentType
+        self.validators = validators
+        self.finalURL = finalURL
+    }
+
+    /// The `charset` parameter of the content type, for the parser's encoding detection.
+    public var charset: String? {
+        guard let contentType else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"'"))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import KioskDemo
+
+@Suite struct DemoPlaceholderTests {
+    @Test func targetBuilds() {}
+}

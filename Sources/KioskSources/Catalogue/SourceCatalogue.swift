@@ -1,0 +1,78 @@
+import Foundation
+
+/// Every source Kiosk reads, as configuration: the polled feeds, merged views of them, and the
+/// request-driven sources (facts, albums, NewsAPI, jokes).
+public struct SourceCatalogue: Sendable, Hashable, Codable {
+    public var feeds: [PolledSource]
+    public var merged: [MergedSource]
+    /// The facts JSON feed.
+    public var factsURL: URL?
+    /// Apple's top-albums feed (v2 by default; v1 documents are accepted too).
+    public var albumsURL: URL?
+    /// The NewsAPI-compatible API behind Discover.
+    public var newsAPI: NewsAPISettings
+    /// The Switter joke endpoint (`GET …/api/joke`).
+    public var jokesURL: URL?
+
+    public init(
+        feeds: [PolledSource], merged: [MergedSource], factsURL: URL?, albumsURL: URL?, newsAPI: NewsAPISettings,
+        jokesURL: URL?
+    ) {
+        self.feeds = feeds
+        self.merged = merged
+        self.factsURL = factsURL
+        self.albumsURL = albumsURL
+        self.newsAPI = newsAPI
+        self.jokesURL = jokesURL
+    }
+
+    /// The News screen's merged *Entertainment + Environment* source: Entertainment first.
+    public static let entertainmentAndEnvironment = MergedSource(
+        id: .entertainmentAndEnvironment, name: "Entertainment + Environment", parts: [.entertainment, .environment])
+
+    /// The seed apps' own sources (Apple's feed moved to v2). The Reuters feeds have been dead
+    /// since 2020 and NewsAPI needs a key: configure replacements in the config file.
+    public static func live(newsAPIKey: String?) -> SourceCatalogue {
+        SourceCatalogue(
+            feeds: [
+                (SourceID.business, "Business", "http://feeds.reuters.com/reuters/businessNews"),
+                (.entertainment, "Entertainment", "http://feeds.reuters.com/reuters/entertainment"),
+                (.environment, "Environment", "http://feeds.reuters.com/reuters/environment"),
+            ].compactMap { id, name, url in URL(string: url).map { PolledSource(id: id, name: name, url: $0) } },
+            merged: [entertainmentAndEnvironment],
+            factsURL: URL(string: "https://dl.dropboxusercontent.com/s/2iodh4vg0eortkl/facts.json"),
+            albumsURL: URL(string: "https://rss.applemarketingtools.com/api/v2/us/music/most-played/100/albums.json"),
+            newsAPI: NewsAPISettings(baseURL: URL(string: "https://newsapi.org/v2"), apiKey: newsAPIKey),
+            jokesURL: nil)
+    }
+
+    /// The same sources, served by the embedded sample-sources server at `base`.
+    public static func demo(base: URL, newsAPIKey: String = "demo") -> SourceCatalogue {
+        func at(_ path: String) -> URL { base.appendingPathComponent(path) }
+        return SourceCatalogue(
+            feeds: [
+                PolledSource(id: .business, name: "Business", url: at("reuters/business.xml")),
+                PolledSource(id: .entertainment, name: "Entertainment", url: at("reuters/entertainment.xml")),
+                PolledSource(id: .environment, name: "Environment", url: at("reuters/environment.xml")),
+            ],
+            merged: [entertainmentAndEnvironment],
+            factsURL: at("facts.json"),
+            albumsURL: at("apple/v2/us/music/most-played/100/albums.json"),
+            newsAPI: NewsAPISettings(baseURL: at("newsapi/v2"), apiKey: newsAPIKey),
+            jokesURL: at("switter/api/joke"))
+    }
+}
+
+/// Where Discover's NewsAPI-compatible API lives, and the key (`NEWSAPI_KEY`) if any.
+public struct NewsAPISettings: Sendable, Hashable, Codable {
+    public var baseURL: URL?
+    public var apiKey: String?
+    /// Articles per page (Discover shows 10 at a time).
+    public var pageSize: Int
+
+    public init(baseURL: URL?, apiKey: String?, pageSize: Int = 10) {
+        self.baseURL = baseURL
+        self.apiKey = apiKey
+        self.pageSize = pageSize
+    }
+}

@@ -1,0 +1,33 @@
+import KioskCore
+
+/// Everything a subscriber needs to redraw from scratch: the last good entries of every source,
+/// which are being checked, and the last failure of those failing.
+public struct HubSnapshot: Sendable, Hashable {
+    /// The sequence number of the last event included.
+    public var sequence: UInt64
+    public var entries: [SourceID: [Entry]]
+    public var checking: Set<SourceID>
+    public var failures: [SourceID: SourceError]
+
+    public init(
+        sequence: UInt64 = 0, entries: [SourceID: [Entry]] = [:], checking: Set<SourceID> = [],
+        failures: [SourceID: SourceError] = [:]
+    ) {
+        self.sequence = sequence
+        self.entries = entries
+        self.checking = checking
+        self.failures = failures
+    }
+
+    mutating func apply(_ event: EngineEvent) {
+        sequence = event.sequence
+        switch event.kind {
+        case .checking(let id): checking.insert(id)
+        case .idle(let id): checking.remove(id)
+        case .changed(let id, let list):
+            entries[id] = list
+            failures[id] = nil
+        case .failed(let id, let error): failures[id] = error
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A document fetched on demand (facts, top albums): conditional GETs against the last good
+/// answer, which is kept when a later fetch or parse fails.
+public actor CachedResource<Value: Sendable> {
+    private let url: URL?
+    private let name: String
+    private let fetcher: any Fetching
+    private let parse: @Sendable (FetchedBody) throws -> Value
+    private var last: Value?
+    private var validators = Validators()
+    private var inFlight: Task<Loaded<Value>, Never>?
+
+    /// - Parameters:
+    ///   - name: what the user calls the source, for "not configured" errors.
+    ///   - parse: turns a body into the value; its error's description is shown to the user.
+    public init(name: String, url: URL?, fetcher: any Fetching, parse: @escaping @Sendable (FetchedBody) throws -> Value) {
+        self.name = name
+        self.url = url
+        self.fetcher = fetcher
+        self.parse = parse
+    }
+
+    /// The current value, refreshed from the source. Concurrent callers share one fetch.
+    public func load() async -> Loaded<Value> {
+        if let inFlight { return await inFlight.value }
+        let task = Task { await self.refresh() }
+        inFlight = task
+        let result = await task.value
+        inFlight = nil
+        return result
+    }
+
+    /// The value as last read, without asking the source.
+    public var cached: Value? { last }
+
+    private func refresh() async -> Loaded<Value> {
+        guard let url else { return Loaded(value: last, error: .notConfigured(name)) }
+        let request = FetchRequest(url: url, validators: last == nil ? Validators() : validators)
+        do {
+            switch try await fetcher.fetch(request) {
+            case .notModified:
+                return Loaded(value: last, error: nil)
+            case .fetched(let body):
+                let value: Value
+                do {
+                    value = try parse(body)
+                } catch {
+                    return Loaded(value: last, error: .unreadable(String(describing: error)))
+                }
+                last = value
+                validators = body.validators
+                return Loaded(value: value, error: nil)
+            }
+        } catch {
+            return Loaded(value: last, error: .fetch(error))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import KioskCore
+import Testing
+@testable import KioskSources
+
+@Suite struct EngineTests {
+    private func feed(_ id: SourceID, interval: Duration = .seconds(60)) -> PolledSource {
+        PolledSource(id: id, name: id.rawValue, url: url(id.rawValue), interval: interval)
+    }
+
+    /// Runs an engine over `feeds` while `body` runs, then stops it.
+    private func running(
+        _ feeds: [PolledSource], _ script: FetchScript, merged: [MergedSource] = [],
+        _ body: (EventHub, Engine) async throws -> Void
+    ) async throws {
+        let hub = EventHub()
+        let engine = Engine(
+            feeds: feeds, merged: merged, fetcher: ScriptedFetcher(script: script), hub: hub,
+            backoff: Backoff(cap: .milliseconds(200), jitter: 0))
+        let task = Task { try await engine.run() }
+        defer { task.cancel() }
+        try await body(hub, engine)
+    }
+
+    @Test func aFastSourceIsAnnouncedBeforeASlowOneAnswers() async throws {
+        let script = FetchScript()
+        await script.set(url("fast"), delay: .milliseconds(100), .success(rss(["f1"])))
+        await script.set(url("slow"), delay: .seconds(3), .success(rss(["s1"])))
+        try await running([feed("fast"), feed("slow")], script) { hub, _ in
+            let (log, recorder) = await hub.record()
+            defer { recorder.cancel() }
+            #expect(await log.wait { events in events.contains { $0.source == "fast" && $0.isChange } })
+            // The fast source was announced while the slow one was still being checked.
+            let events = await log.events
+            #expect(events.contains { $0.source == "slow" && $0.isChange } == false)
+        }
+    }
+
+    @Test func anUnchangedSourceProducesNoChangedEvent() async throws {
+        let script = FetchScript()
+        await script.set(url("a"), .success(rss(["a1", "a2"])))
+        try await running([feed("a", interval: .milliseconds(50))], script) { hub, _ in
+            let (log, recorder) = await hub.record()
+            defer { recorder.cancel() }
+            #expect(await log.wait { $0.contains { $0.isChange } })
+            await script.set(url("a"), .success(.notModified))
+            let checksBefore = await script.count(url("a"))
+            try await Task.sleep(for: .milliseconds(500))  // several checks pass
+            #expect(await script.count(url("a")) > checksBefore + 2)
+            #expect(await log.changed("a").count == 1)
+        }
+    }
+
+    @Test func identicalEntriesAreNoChange() async throws {
+        let script = FetchScript()
+        await script.set(url("a"), .success(rss(["a1"])))
+        try await running([feed("a", interval: .milliseconds(50))], script) { hub, _ in
+            let (log, recorder) = await hub.record()
+            defer { recorder.cancel() }
+            try await Task.sleep(for: .milliseconds(600))
+            #expect(await script.count(url("a")) >= 3)
+            #expect(await log.changed("a").count == 1)
+        }
+    }
+
+    @Test func aFailingSourceKeepsItsEntriesAndTheOthersGoOn() async throws {
+        let script = FetchScript()
+        await script.set(url("bad"), .success(rss(["b1"])))
+        await script.set(url("good"), .success(rss(["g1"])))
+        try await running([feed("bad", interval: .milliseconds(50)), feed("good", interval: .milliseconds(50))], script) {
+            hub, engine in
+            let (log, recorder) = await hub.record()
+            defer { recorder.cancel() }
+            #expect(await log.wait { events in events.contains { $0.source == "bad" && $0.isChange } })
+            await script.set(url("bad"), .failure(.status(code: 500, message: "boom", retryAfter: nil)))
+            #expect(await log.wait { events in events.contains { $0.source == "bad" && $0.isFailure } })
+            await script.set(url("good"), .success(rss(["g1", "g2"])))
+            #expect(await log.wait { events in events.contains { $0.kind == .changed("good", Self.entries(["g1", "g2"])) } })
+            #expect(await engine.state(of: "bad")?.entries?.map(\.title) == ["b1"])
+            #expect(await hub.currentSnapshot().entries["bad"]?.map(\.title) == ["b1"])
+            // Healing is announced, even with the same entries, so the error clears.
+            let changesBefore = await log.changed("bad").count
+            await script.set(url("bad"), .success(rss(["b1"])))
+            #expect(
+                await log.wait { events in events.filter { $0.source == "bad" && $0.isChange }.count > changesBefore })
+            #expect(await hub.currentSnapshot().failures["bad"] == nil)
+        }
+    }
+
+    @Test func theMergedSourceListsEntertainmentBeforeEnvironment() async throws {
+        let script = FetchScript()
+        await script.set(url("environment"), .success(rss(["env1", "env2"])))
+        await script.set(url("entertainment"), delay: .milliseconds(300), .success(rss(["ent1", "ent2"])))
+        try await running(
+            [feed(.environment), feed(.entertainment)], script, merged: [SourceCatalogue.entertainmentAndEnvironment]
+        ) { hub, _ in
+            let (log, recorder) = await hub.record()
+            defer { recorder.cancel() }
+            #expect(
+                await log.wait { events in
+                    events.contains { $0.kind == .changed(.entertainmentAndEnvironment, Self.entries(["ent1", "ent2", "env1", "env2"])) }
+                })
+            // Before Entertainment answered, the merged list already showed Environment alone.
+            #expect(await log.changed(.entertainmentAndEnvironment).first?.map(\.title) == ["env1", "env2"])
+        }
+    }
+
+    @Test func everySourceIsCheckedOnItsOwnInterval() async throws {
+        let script = FetchScript()
+        await script.set(url("quick"), .success(.notModified))
+        await script.set(url("lazy"), .success(.notModified))
+        try await running([feed("quick", interval: .milliseconds(100)), feed("lazy", interval: .seconds(30))], script) { _, _ in
+            try await Task.sleep(for: .seconds(1))
+            #expect(await script.count(url("quick")) >= 4)
+            #expect(await script.count(url("lazy")) == 1)
+        }
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        let script = FetchScript()
+        await script.set(url("limited"), .failure(.status(code: 429, message: nil, retryAfter: .seconds(30))))
+        try await running([feed("limited", interval: .milliseconds(20))], script) { _, _ in
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(await script.count(url("limited")) == 1)
+        }
+    }
+
+    @Test func backoffGrowsExponentiallyUpToItsCapWithJitter() {
+        var random = SystemRandomNumberGenerator()
+        let backoff = Backoff(cap: .seconds(60), jitter: 0.2)
+        #expect(backoff.delay(after: 0, interval: .seconds(5), using: &random) == .seconds(5))
+        for failures in 1...10 {
+            let delay = backoff.delay(after: failures, interval: .seconds(5), using: &random)
+            let expected = min(Duration.seconds(5) * (1 << failures), .seconds(60))
+            #expect(delay >= expected * 0.8 && delay <= expected * 1.2)
+        }
+    }
+
+    static func entries(_ titles: [String]) -> [Entry] {
+        titles.map { Entry(id: $0, title: $0, link: $0) }
+    }
+}
+
+extension EngineEvent {
+    var isChange: Bool { if case .changed = kind { true } else { false } }
+    var isFailure: Bool { if case .failed = kind { true } else { false } }
+}

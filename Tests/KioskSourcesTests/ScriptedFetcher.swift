@@ -1,0 +1,88 @@
+import Foundation
+import KioskCore
+@testable import KioskSources
+
+/// A `Fetching` double for engine logic: per URL, a delay and a scripted answer that a test can
+/// change while the engine runs. (The HTTP layer itself is tested over real loopback HTTP.)
+actor FetchScript {
+    struct Answer: Sendable {
+        var delay: Duration = .zero
+        var result: Result<FetchResult, FetchError>
+    }
+
+    private var answers: [URL: Answer] = [:]
+    private var counts: [URL: Int] = [:]
+
+    func set(_ url: URL, delay: Duration = .zero, _ result: Result<FetchResult, FetchError>) {
+        answers[url] = Answer(delay: delay, result: result)
+    }
+
+    func count(_ url: URL) -> Int { counts[url, default: 0] }
+
+    func next(_ url: URL) -> Answer {
+        counts[url, default: 0] += 1
+        return answers[url] ?? Answer(result: .failure(.network("no script for \(url)")))
+    }
+}
+
+struct ScriptedFetcher: Fetching {
+    let script: FetchScript
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        let answer = await script.next(request.url)
+        try? await Task.sleep(for: answer.delay)
+        return try answer.result.get()
+    }
+}
+
+/// A tiny RSS document whose items have the given titles.
+func rss(_ titles: [String]) -> FetchResult {
+    let items = titles.map { "<item><guid>\($0)</guid><title>\($0)</title></item>" }.joined()
+    let bytes = Array("<rss version=\"2.0\"><channel><title>t</title>\(items)</channel></rss>".utf8)
+    let url = URL(fileURLWithPath: "/")
+    return .fetched(FetchedBody(bytes: bytes, validators: Validators(etag: "\"\(titles.count)\""), finalURL: url))
+}
+
+func url(_ path: String) -> URL {
+    URL(string: "http://sources.test/\(path)") ?? URL(fileURLWithPath: path)
+}
+
+/// Collects hub updates in the background, so a test can wait for the one it expects.
+actor EventLog {
+    private(set) var events: [EngineEvent] = []
+
+    func append(_ event: EngineEvent) { events.append(event) }
+
+    func changed(_ id: SourceID) -> [[Entry]] {
+        events.compactMap { if case .changed(id, let entries) = $0.kind { entries } else { nil } }
+    }
+
+    func failures(_ id: SourceID) -> [SourceError] {
+        events.compactMap { if case .failed(id, let error) = $0.kind { error } else { nil } }
+    }
+
+    /// Waits (polling, generous deadline) until `condition` holds.
+    func wait(timeout: Duration = .seconds(20), until condition: @Sendable ([EngineEvent]) -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if condition(events) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(events)
+    }
+}
+
+extension EventHub {
+    /// Starts a task that records every event into a new log.
+    func record() -> (EventLog, Task<Void, Never>) {
+        let log = EventLog()
+        let subscription = subscribe()
+        let task = Task {
+            for await update in subscription {
+                if case .event(let event) = update { await log.append(event) }
+            }
+        }
+        return (log, task)
+    }
+}

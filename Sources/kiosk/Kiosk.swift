@@ -1,11 +1,12 @@
 import ArgumentParser
 
-/// The `kiosk` command line: subcommands for each thing Kiosk does.
+/// The `kiosk` command line: `kiosk [--demo]` serves, `kiosk parse` reads feed files.
 @main
 struct Kiosk: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "Kiosk, a self-hosted news and media reader.",
-        subcommands: [ParseCommand.self]
+        subcommands: [ServeCommand.self, ParseCommand.self],
+        defaultSubcommand: ServeCommand.self
     )
 }

@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+extension FetchError {
+    /// Longest error description kept from a lower layer; some describe whole buffers.
+    static let descriptionLimit = 200
+
+    /// Maps whatever AsyncHTTPClient, SwiftNIO or the body reader threw onto a ``FetchError``.
+    ///
+    /// `url` and `maxBytes` are the request's, reported in ``invalidURL(_:)`` and when the
+    /// decompressor refused a bomb.
+    init(translating error: any Error, url: String, maxBytes: Int) {
+        switch error {
+        case let error as FetchError:
+            self = error
+        case let error as HTTPClientError:
+            self = Self(translating: error, url: url)
+        case let error as ChannelError:
+            if case .connectTimeout = error {
+                self = .timeout
+            } else {
+                self = .network("connection failed: \(error)")
+            }
+        case let error as IOError:
+            self = Self(translating: error)
+        case HTTPParserError.invalidEOFState:
+            self = .network("the connection closed before the answer was complete")
+        case let error as HTTPParserError:
+            self = .network("the server's answer is not valid HTTP (\(error))")
+        case is CancellationError:
+            self = .network("the request was cancelled")
+        default:
+            self = Self(translatingOther: error, maxBytes: maxBytes)
+        }
+    }
+
+    private init(translating error: HTTPClientError, url: String) {
+        switch error {
+        case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout,
+            .socksHandshakeTimeout, .httpProxyHandshakeTimeout, .getConnectionFromPoolTimeout:
+            self = .timeout
+        case .redirectLimitReached, .redirectCycleDetected:
+            self = .tooManyRedirects
+        case .invalidURL, .emptyHost, .emptyScheme:
+            self = .invalidURL(url)
+        case .remoteConnectionClosed:
+            self = .network("the server closed the connection before the answer was complete")
+        case .cancelled:
+            self = .network("the request was cancelled")
+        default:
+            self = .network(Self.trimmed(error.shortDescription))
+        }
+    }
+
+    private init(translating error: IOError) {
+        switch error.errnoCode {
+        case ECONNREFUSED: self = .network("connection refused")
+        case ECONNRESET: self = .network("connection reset by the server")
+        case EPIPE: self = .network("the server closed the connection")
+        case ETIMEDOUT: self = .timeout
+        case EHOSTUNREACH, ENETUNREACH: self = .network("host unreachable")
+        default: self = .network(Self.trimmed(error.description))
+        }
+    }
+
+    /// Errors of modules KioskSources does not import (NIOPosix's connection errors, NIOHTTPCompression's).
+    private init(translatingOther error: any Error, maxBytes: Int) {
+        let typeName = String(reflecting: type(of: error))
+        let description = String(describing: error)
+        // NIOHTTPDecompression.DecompressionError.limit: the ratio cap of `makeClient` caught a
+        // decompression bomb. Matched by name because NIOHTTPCompression is not a declared dependency.
+        if typeName.hasSuffix("NIOHTTPDecompression.DecompressionError") {
+            self = description == "limit" ? .tooLarge(limit: maxBytes) : .network("the body could not be decompressed")
+        } else if typeName.hasSuffix("NIOHTTPDecompression.ExtraDecompressionError") {
+            self = .network("the body could not be decompressed (\(description))")
+        } else {
+            self = .network(Self.trimmed(description))
+        }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        text.count <= descriptionLimit ? text : String(text.prefix(descriptionLimit)) + "…"
+    }
+}

@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Fetches sources over HTTP(S) with AsyncHTTPClient: conditional GET, gzip/deflate, a byte cap
+/// counted after decompression, and one deadline for the whole exchange, body included.
+///
+/// Every failure is a ``FetchError``. Requests share the client's connection pool but nothing
+/// else: AsyncHTTPClient keeps no cookie jar and no HTTP cache (it only parses `Set-Cookie` when
+/// asked, and never adds a `Cookie` header on its own), so one answer cannot influence the next.
+public struct HTTPFetcher: Fetching {
+    /// The client every request goes through; its owner calls `shutdown()` when done.
+    public let client: HTTPClient
+    /// Sent as `User-Agent` unless a request's own headers name another.
+    public let userAgent: String
+
+    /// A fetcher on `client`, which the caller keeps and shuts down (see ``makeClient(connectTimeout:maxRedirects:decompressionRatioLimit:connectionsPerHost:)``).
+    public init(client: HTTPClient, userAgent: String = "Kiosk/1.0 (self-hosted news reader)") {
+        self.client = client
+        self.userAgent = userAgent
+    }
+
+    /// A client configured for untrusted sources. The caller owns it and must `shutdown()` it.
+    ///
+    /// - Parameters:
+    ///   - connectTimeout: time allowed to open a connection (the request's own timeout still bounds the whole exchange).
+    ///   - maxRedirects: redirects followed per request; more, or any cycle, is ``FetchError/tooManyRedirects``.
+    ///   - decompressionRatioLimit: largest decompressed/compressed ratio accepted before a body is
+    ///     refused as a bomb. Feeds compress 5–20×; deflate cannot exceed about 1032×.
+    ///   - connectionsPerHost: connections kept per host. Demo mode serves every source from one
+    ///     loopback host, so this is well above the default 8, lest slow sources queue fast ones.
+    public static func makeClient(
+        connectTimeout: Duration = .seconds(5), maxRedirects: Int = 5, decompressionRatioLimit: Int = 100,
+        connectionsPerHost: Int = 32
+    ) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .follow(max: max(0, maxRedirects), allowCycles: false)
+        configuration.timeout = HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout))
+        configuration.decompression = .enabled(limit: .ratio(max(1, decompressionRatioLimit)))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
+        // A refused connection fails at once with a clear error; the engine's backoff does the retrying.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// GETs `request.url`.
+    ///
+    /// - Returns: ``FetchResult/notModified`` on 304; otherwise the 2xx body with the answer's own
+    ///   `ETag`/`Last-Modified` as the new validators. An answer without validators yields empty
+    ///   ones, not the old ones: validators must describe the body they are stored with.
+    /// - Throws: ``FetchError``, see its cases.
+    public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        guard Self.isFetchable(request.url) else {
+            throw .invalidURL(request.url.absoluteString)
+        }
+        let deadline = FetchDeadline(after: request.timeout)
+        do {
+            return try await exchange(request, deadline: deadline)
+        } catch {
+            throw FetchError(translating: error, url: request.url.absoluteString, maxBytes: request.maxBytes)
+        }
+    }
+
+    private func exchange(_ request: FetchRequest, deadline: FetchDeadline) async throws -> FetchResult {
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = .GET
+        outgoing.headers = headers(for: request)
+        // This deadline covers connecting and the response head; the body is raced below.
+        let response = try await client.execute(outgoing, deadline: deadline.nio)
+        let status = Int(response.status.code)
+        switch status {
+        case 304:
+            return .notModified
+        case 200..<300:
+            return .fetched(try await body(of: response, request: request, deadline: deadline))
+        default:
+            let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
+            // The error body is a courtesy: if it is slow or broken, the status alone is the answer.
+            let prefix = try? await deadline.run {
+                try await ResponseBodyReader.prefix(response.body, limit: APIErrorMessage.bodyPrefixLimit)
+            }
+            throw FetchError.status(
+                code: status, message: prefix.flatMap(APIErrorMessage.message(in:)), retryAfter: retryAfter
+            )
+        }
+    }
+
+    private func body(of response: HTTPClientResponse, request: FetchRequest, deadline: FetchDeadline) async throws
+        -> FetchedBody
+    {
+        let limit = request.maxBytes
+        let encoding = response.headers.first(name: "Content-Encoding")?.lowercased() ?? "identity"
+        let announced = response.headers.first(name: "Content-Length").flatMap { Int($0) }
+        // Without compression the announced length is the body's length: refuse before reading any of it.
+        if encoding == "identity", let announced, announced > limit {
+            throw FetchError.tooLarge(limit: limit)
+        }
+        let bytes = try await deadline.run {
+            try await ResponseBodyReader.collect(
+                response.body, limit: limit, expectedLength: encoding == "identity" ? announced : nil
+            )
+        }
+        return FetchedBody(
+            bytes: bytes,
+            contentType: response.headers.first(name: "Content-Type"),
+            validators: Validators(
+                etag: response.headers.first(name: "ETag").flatMap(Self.safeHeaderValue),
+                lastModified: response.headers.first(name: "Last-Modified").flatMap(Self.safeHeaderValue)
+            ),
+            finalURL: response.url ?? request.url
+        )
+    }
+
+    private func headers(for request: FetchRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        headers.add(name: "User-Agent", value: userAgent)
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            headers.replaceOrAdd(name: name, value: value)
+        }
+        // Only encodings the client decompresses, whatever a source's headers asked for.
+        headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip, deflate")
+        if let etag = request.validators.etag.flatMap(Self.safeHeaderValue) {
+            headers.replaceOrAdd(name: "If-None-Match", value: etag)
+        }
+        if let lastModified = request.validators.lastModified.flatMap(Self.safeHeaderValue) {
+            headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+        }
+        return headers
+    }
+
+    /// Only http and https with a host; AsyncHTTPClient would also take `unix` and `http+unix`.
+    static func isFetchable(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard let host = url.host, !host.isEmpty else { return false }
+        return true
+    }
+
+    /// `value` if it can be sent back as a header (printable ASCII, bounded), else nil.
+    ///
+    /// Validators come from the source; one that cannot be sent would fail every later request.
+    static func safeHeaderValue(_ value: String) -> String? {
+        guard !value.isEmpty, value.utf8.count <= 1024 else { return nil }
+        let printable = value.utf8.allSatisfy { $0 == 0x09 || (0x20...0x7E).contains($0) }
+        return printable ? value : nil
+    }
+}

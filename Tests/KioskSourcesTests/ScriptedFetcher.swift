@@ -19,6 +19,16 @@ actor FetchScript {
 
     func count(_ url: URL) -> Int { counts[url, default: 0] }
 
+    /// Waits (generous deadline) until `url` was fetched at least `count` times.
+    func waitForCount(_ url: URL, atLeast count: Int, timeout: Duration = .seconds(20)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while counts[url, default: 0] < count, clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return counts[url, default: 0] >= count
+    }
+
     func next(_ url: URL) -> Answer {
         counts[url, default: 0] += 1
         return answers[url] ?? Answer(result: .failure(.network("no script for \(url)")))

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTPCompression
 import NIOHTTP1
 
 extension FetchError {
@@ -27,12 +28,17 @@ extension FetchError {
             self = Self(translating: error)
         case HTTPParserError.invalidEOFState:
             self = .network("the connection closed before the answer was complete")
+        case let error as NIOHTTPDecompression.DecompressionError:
+            // .limit: the ratio cap of `makeClient` caught a decompression bomb.
+            self = error == .limit ? .tooLarge(limit: maxBytes) : .network("the body could not be decompressed")
+        case let error as NIOHTTPDecompression.ExtraDecompressionError:
+            self = .network("the body could not be decompressed (\(error))")
         case let error as HTTPParserError:
             self = .network("the server's answer is not valid HTTP (\(error))")
         case is CancellationError:
             self = .network("the request was cancelled")
         default:
-            self = Self(translatingOther: error, maxBytes: maxBytes)
+            self = .network(Self.trimmed(String(describing: error)))
         }
     }
 
@@ -62,21 +68,6 @@ extension FetchError {
         case ETIMEDOUT: self = .timeout
         case EHOSTUNREACH, ENETUNREACH: self = .network("host unreachable")
         default: self = .network(Self.trimmed(error.description))
-        }
-    }
-
-    /// Errors of modules KioskSources does not import (NIOPosix's connection errors, NIOHTTPCompression's).
-    private init(translatingOther error: any Error, maxBytes: Int) {
-        let typeName = String(reflecting: type(of: error))
-        let description = String(describing: error)
-        // NIOHTTPDecompression.DecompressionError.limit: the ratio cap of `makeClient` caught a
-        // decompression bomb. Matched by name because NIOHTTPCompression is not a declared dependency.
-        if typeName.hasSuffix("NIOHTTPDecompression.DecompressionError") {
-            self = description == "limit" ? .tooLarge(limit: maxBytes) : .network("the body could not be decompressed")
-        } else if typeName.hasSuffix("NIOHTTPDecompression.ExtraDecompressionError") {
-            self = .network("the body could not be decompressed (\(description))")
-        } else {
-            self = .network(Self.trimmed(description))
         }
     }
 

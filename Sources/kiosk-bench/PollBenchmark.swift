@@ -22,6 +22,12 @@ struct PollBenchmark: AsyncParsableCommand {
     @Option(help: "Interval between checks of one source, in seconds (the goal: every source every 5 s).")
     var interval = 5.0
 
+    @Option(help: """
+        An external sample server (`kiosk demo-sources --latency-ms 0 --business-evolve-ms 1`), so its \
+        work is not counted as the engine's. Default: one in this process.
+        """)
+    var server: String?
+
     @Option(help: "HTTP/1.1 connections to the sample server (all sources share one host).")
     var connections = 64
 
@@ -31,12 +37,13 @@ struct PollBenchmark: AsyncParsableCommand {
     func run() async throws {
         let counts = sources.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
         print("kiosk-bench poll: one engine, N feeds on one loopback sample server, interval \(interval) s, \(connections) connections")
+        print("  sample server: \(server ?? "in this process (its CPU is counted too)")")
         print("  target = N / interval checks per second; CPU = user+system seconds per wall second (2 cores = 2.0)")
         print("")
         let table = TextTable(columns: [
             .init("path", width: 8, leftAligned: true), .init("sources", width: 8), .init("target/s", width: 9),
             .init("polls/s", width: 9), .init("changes/s", width: 9), .init("failed", width: 7),
-            .init("CPU", width: 6), .init("peak RSS MB", width: 11),
+            .init("CPU", width: 6), .init("peak RSS MB", width: 11), .init("check ms", width: 8),
         ])
         print(table.header)
         for count in counts {
@@ -48,13 +55,22 @@ struct PollBenchmark: AsyncParsableCommand {
     }
 
     private func measure(sources count: Int, changing: Bool) async throws -> [String] {
-        // The changed path: a feed that gains an entry every millisecond, so every check sees news.
-        let evolve: [DemoSource: Duration] = changing ? [.business: .milliseconds(1)] : [:]
-        let server = DemoServer(configuration: DemoConfiguration(latencies: DemoConfiguration.uniform(.zero), evolveEvery: evolve))
-        let serverTask = Task { try await server.run() }
-        let base = await server.baseURL()
+        // The changed path reads Business, which gains an entry every millisecond, so every check
+        // sees news; the 304 path reads Environment, which never changes here.
+        let local = DemoServer(
+            configuration: DemoConfiguration(
+                latencies: DemoConfiguration.uniform(.zero), evolveEvery: [.business: .milliseconds(1)]))
+        let serverTask: Task<Void, any Error>?
+        let base: URL
+        if let server, let external = URL(string: server) {
+            serverTask = nil
+            base = external
+        } else {
+            serverTask = Task { try await local.run() }
+            base = await local.baseURL()
+        }
         let client = HTTPFetcher.makeClient(connectionsPerHost: connections)
-        let feedURL = base.appendingPathComponent("reuters/business.xml")
+        let feedURL = base.appendingPathComponent(changing ? "reuters/business.xml" : "reuters/environment.xml")
         let period = Duration.milliseconds(Int(interval * 1000))
         let feeds = (0..<count).map { index in
             PolledSource(id: SourceID("bench-\(index)"), name: "bench \(index)", url: feedURL, interval: period)
@@ -78,13 +94,15 @@ struct PollBenchmark: AsyncParsableCommand {
         engineTask.cancel()
         _ = await engineTask.result
         counting.cancel()
-        serverTask.cancel()
+        serverTask?.cancel()
         try await client.shutdown()
 
         let wall = Double((end.2 - start.2).components.seconds) + Double((end.2 - start.2).components.attoseconds) / 1e18
         let polls = Double(end.0.polls - start.0.polls) / wall
         let changes = Double(end.0.changes - start.0.changes) / wall
         let cpu = (end.1 - start.1) / wall
+        let checks = max(1, end.0.polls - start.0.polls)
+        let meanCheck = (end.0.checkTime - start.0.checkTime) / checks
         let peak = PeakMemory.megabytes().map { String(format: "%.0f", $0) } ?? "n/a"
         for (kind, number) in await counter.failureKinds.sorted(by: { $0.value > $1.value }).prefix(3) {
             print("    failures: \(number) × \(kind)")
@@ -92,26 +110,29 @@ struct PollBenchmark: AsyncParsableCommand {
         return [
             changing ? "changed" : "304", "\(count)", String(format: "%.0f", Double(count) / interval),
             String(format: "%.0f", polls), String(format: "%.0f", changes), "\(end.0.failures - start.0.failures)",
-            String(format: "%.2f", cpu), peak,
+            String(format: "%.2f", cpu), peak, String(format: "%.0f", Measure.milliseconds(meanCheck)),
         ]
     }
 }
 
 /// Counts engine events by kind.
 actor EventCounter {
-    struct Totals: Sendable { var polls = 0, changes = 0, failures = 0 }
+    struct Totals: Sendable { var polls = 0, changes = 0, failures = 0, checkTime: Duration = .zero }
     private var running = Totals()
+    private var started: [SourceID: ContinuousClock.Instant] = [:]
     /// How many failures of each kind, to say why a case fell short.
     private(set) var failureKinds: [String: Int] = [:]
 
     func count(_ event: EngineEvent) {
         switch event.kind {
-        case .idle: running.polls += 1
+        case .idle(let id):
+            running.polls += 1
+            if let start = started.removeValue(forKey: id) { running.checkTime += ContinuousClock.now - start }
         case .changed: running.changes += 1
         case .failed(_, let error):
             running.failures += 1
             failureKinds[String(describing: error), default: 0] += 1
-        case .checking: break
+        case .checking(let id): started[id] = ContinuousClock.now
         }
     }
 

@@ -16,6 +16,7 @@ public actor Engine: Service {
     private let clock: any Clock<Duration>
     private let backoff: Backoff
     private let logger: Logger
+    private let limiter: CheckLimiter
     private var random: SystemRandomNumberGenerator
     private var states: [SourceID: SourceState] = [:]
 
@@ -33,11 +34,12 @@ public actor Engine: Service {
     }
 
     /// - Parameters:
+    ///   - maxConcurrentChecks: checks in flight at once; the others wait their turn in the engine.
     ///   - initialStates: what a store remembered (entries and validators), for a warm start.
     public init(
         feeds: [PolledSource], merged: [MergedSource] = [], fetcher: any Fetching, hub: EventHub,
         clock: any Clock<Duration> = ContinuousClock(), backoff: Backoff = Backoff(),
-        limits: ParserLimits = .default, initialStates: [SourceID: SourceState] = [:],
+        limits: ParserLimits = .default, maxConcurrentChecks: Int = 64, initialStates: [SourceID: SourceState] = [:],
         logger: Logger = Logger(label: "kiosk.engine")
     ) {
         self.feeds = feeds
@@ -48,6 +50,7 @@ public actor Engine: Service {
         self.backoff = backoff
         self.logger = logger
         self.random = SystemRandomNumberGenerator()
+        self.limiter = CheckLimiter(limit: maxConcurrentChecks)
         self.states = initialStates
     }
 
@@ -70,8 +73,10 @@ public actor Engine: Service {
 
     private nonisolated func poll(_ feed: PolledSource) async {
         while !Task.isCancelled {
+            await limiter.acquire()
             let (validators, previous) = await begin(feed.id)
             let outcome = await checker.check(feed, validators: validators, previous: previous)
+            await limiter.release()
             // A check cut short by shutdown is no outcome: not a failure to announce.
             if Task.isCancelled {
                 await hub.publish(.idle(feed.id))

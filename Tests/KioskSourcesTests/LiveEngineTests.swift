@@ -14,34 +14,22 @@ import Testing
         sources: [DemoSource] = [.business, .entertainment, .environment],
         _ body: (DemoControl, EventHub, EventLog) async throws -> Void
     ) async throws {
-        let server = DemoServer(configuration: DemoConfiguration(latencies: latencies, evolveEvery: [:]))
-        let client = HTTPFetcher.makeClient()
-        let serverTask = Task { try await server.run() }
-        let base = await server.baseURL()
-        let catalogue = SourceCatalogue.demo(base: base)
-        let wanted: [SourceID: DemoSource] = [.business: .business, .entertainment: .entertainment, .environment: .environment]
-        var feeds = catalogue.feeds.filter { wanted[$0.id].map(sources.contains) ?? false }
-        for index in feeds.indices { feeds[index].interval = interval }
-        let hub = EventHub()
-        let (log, recorder) = await hub.record()
-        let engine = Engine(
-            feeds: feeds, merged: catalogue.merged, fetcher: HTTPFetcher(client: client), hub: hub,
-            backoff: Backoff(cap: .milliseconds(300), jitter: 0))
-        let engineTask = Task { try await engine.run() }
-        do {
+        try await withSampleSources(latencies: latencies) { server, catalogue, fetcher in
+            let wanted: [SourceID: DemoSource] = [.business: .business, .entertainment: .entertainment, .environment: .environment]
+            var feeds = catalogue.feeds.filter { wanted[$0.id].map(sources.contains) ?? false }
+            for index in feeds.indices { feeds[index].interval = interval }
+            let hub = EventHub()
+            let (log, recorder) = await hub.record()
+            let engine = Engine(
+                feeds: feeds, merged: catalogue.merged, fetcher: fetcher, hub: hub,
+                backoff: Backoff(cap: .milliseconds(300), jitter: 0))
+            let engineTask = Task { try await engine.run() }
+            defer {
+                engineTask.cancel()
+                recorder.cancel()
+            }
             try await body(server.control, hub, log)
-        } catch {
-            engineTask.cancel()
-            recorder.cancel()
-            serverTask.cancel()
-            try? await client.shutdown()
-            throw error
         }
-        engineTask.cancel()
-        recorder.cancel()
-        serverTask.cancel()
-        _ = await engineTask.result
-        try await client.shutdown()
     }
 
     @Test func theFastSourceIsAnnouncedBeforeTheSlowOneAnswers() async throws {

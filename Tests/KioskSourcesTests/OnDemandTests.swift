@@ -8,27 +8,8 @@ import Testing
 
 /// Request-driven sources over real loopback HTTP against the sample server.
 @Suite struct OnDemandTests {
-    private func withDemo(
-        latencies: [DemoSource: Duration] = DemoConfiguration.uniform(.milliseconds(5)),
-        _ body: (DemoServer, SourceCatalogue, HTTPFetcher) async throws -> Void
-    ) async throws {
-        let server = DemoServer(configuration: DemoConfiguration(latencies: latencies, evolveEvery: [:]))
-        let task = Task { try await server.run() }
-        let client = HTTPFetcher.makeClient()
-        let catalogue = SourceCatalogue.demo(base: await server.baseURL())
-        do {
-            try await body(server, catalogue, HTTPFetcher(client: client))
-        } catch {
-            task.cancel()
-            try? await client.shutdown()
-            throw error
-        }
-        task.cancel()
-        try await client.shutdown()
-    }
-
     @Test func aClientHasOneJokeRequestInFlightAtATime() async throws {
-        try await withDemo(latencies: [.jokes: .milliseconds(400)]) { server, catalogue, fetcher in
+        try await withSampleSources(latencies: [.jokes: .milliseconds(400)]) { server, catalogue, fetcher in
             let jokes = JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID())
             async let first = jokes.joke(for: "tab-1")
             async let second = jokes.joke(for: "tab-1")  // a second click while the first is on its way
@@ -48,7 +29,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try DeviceIdentity.loadOrCreate(in: directory)
         #expect(try DeviceIdentity.loadOrCreate(in: directory) == first)
-        try await withDemo { _, catalogue, fetcher in
+        try await withSampleSources { _, catalogue, fetcher in
             // The joke API refuses a request without the header: success proves it was sent.
             let jokes = JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: first)
             #expect((try? await jokes.joke(for: "c").get()) != nil)
@@ -62,7 +43,7 @@ import Testing
     }
 
     @Test func discoverPagesTenAtATimeUntilTheLastPage() async throws {
-        try await withDemo { _, catalogue, fetcher in
+        try await withSampleSources { _, catalogue, fetcher in
             let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher)
             let first = try await discover.headlines(category: "business").get()
             #expect(first.articles.count == 10)
@@ -79,7 +60,7 @@ import Testing
     }
 
     @Test func apiErrorsCarryTheAPIsOwnMessage() async throws {
-        try await withDemo { _, catalogue, fetcher in
+        try await withSampleSources { _, catalogue, fetcher in
             var keyless = catalogue.newsAPI
             keyless.apiKey = nil
             let result = await DiscoverService(settings: keyless, fetcher: fetcher).headlines(category: "business")
@@ -101,7 +82,7 @@ import Testing
     }
 
     @Test func aNewerSearchSupersedesAnOlderOne() async throws {
-        try await withDemo(latencies: [.newsAPI: .milliseconds(600)]) { _, catalogue, fetcher in
+        try await withSampleSources(latencies: [.newsAPI: .milliseconds(600)]) { _, catalogue, fetcher in
             let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher)
             async let older = discover.search("market", client: "tab-1")
             try await Task.sleep(for: .milliseconds(100))
@@ -118,7 +99,7 @@ import Testing
     }
 
     @Test func factsAndAlbumsKeepTheLastGoodValue() async throws {
-        try await withDemo { server, catalogue, fetcher in
+        try await withSampleSources { server, catalogue, fetcher in
             let facts = CachedResource(name: "Facts", url: catalogue.factsURL, fetcher: fetcher) { body in
                 try FactsParser.parse(Data(body.bytes))
             }
@@ -163,7 +144,7 @@ import Testing
     }
 
     @Test func theEngineStopsOnGracefulShutdown() async throws {
-        try await withDemo { _, catalogue, fetcher in
+        try await withSampleSources { _, catalogue, fetcher in
             let engine = Engine(feeds: catalogue.feeds, fetcher: fetcher, hub: EventHub())
             let group = ServiceGroup(services: [engine], gracefulShutdownSignals: [], logger: .init(label: "test"))
             let running = Task { try await group.run() }

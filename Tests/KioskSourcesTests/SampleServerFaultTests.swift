@@ -9,19 +9,7 @@ import Testing
 /// timeout, and the engine reports it and carries on. Over real loopback HTTP.
 @Suite struct SampleServerFaultTests {
     private func withServer(_ body: (DemoServer, URL, HTTPFetcher) async throws -> Void) async throws {
-        let server = DemoServer(configuration: DemoConfiguration(latencies: DemoConfiguration.uniform(.milliseconds(5)), evolveEvery: [:]))
-        let task = Task { try await server.run() }
-        let client = HTTPFetcher.makeClient()
-        let base = await server.baseURL()
-        do {
-            try await body(server, base, HTTPFetcher(client: client))
-        } catch {
-            task.cancel()
-            try? await client.shutdown()
-            throw error
-        }
-        task.cancel()
-        try await client.shutdown()
+        try await withSampleSources { server, _, fetcher in try await body(server, await server.baseURL(), fetcher) }
     }
 
     /// What a fetch of the business feed under `fault` ends in, and how long it took.

@@ -1,3 +1,4 @@
+import KioskCore
 import KioskTesting
 /// Writes realistic RSS 2.0, Atom 1.0 and JSON Feed 1.1 documents of about a requested size, in memory.
 ///
@@ -126,7 +127,7 @@ struct FeedGenerator {
         let updated = chance(40) ? published + between(60, 86_400) : published
         let title = makeSentence(words: between(5, 11), terminated: false)
         let slug = Self.slug(title, id: postID)
-        let date = Self.civil(published)
+        let date = CivilDate(unixSeconds: published)
         let datePath = "\(date.year)/\(Self.twoDigits(date.month))/\(Self.twoDigits(date.day))"
         let permalink = "https://news.example.com/\(datePath)/\(slug)/"
         let trackingLink = "https://feeds.feedburner.com/~r/KioskDaily/~3/\(token(11))/\(slug)"
@@ -620,28 +621,10 @@ struct FeedGenerator {
     /// The newest post: 2025-06-01 09:30:00 UTC, in seconds since 1970.
     private static let newestPost = 1_748_770_200
 
-    /// Year, month and day of the UTC day holding `seconds`, by Howard Hinnant's `civil_from_days`;
-    /// done by hand because DateFormatter would dominate generation time.
-    private static func civil(_ seconds: Int) -> (year: Int, month: Int, day: Int, weekday: Int, secondOfDay: Int) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        // 1970-01-01 was a Thursday; weekday 0 is Sunday.
-        let weekday = ((days % 7) + 11) % 7
-        return (year, month, day, weekday, secondOfDay)
-    }
 
     /// RFC 822 as RSS writes it, e.g. `Sun, 01 Jun 2025 09:30:00 +0000`; UTC is sometimes spelt `GMT`.
     private static func rfc822(_ seconds: Int, offsetMinutes: Int) -> String {
-        let local = civil(seconds + offsetMinutes * 60)
+        let local = CivilDate(unixSeconds: seconds + offsetMinutes * 60)
         let zone: String
         if offsetMinutes == 0 {
             zone = seconds % 2 == 0 ? "+0000" : "GMT"
@@ -655,7 +638,7 @@ struct FeedGenerator {
 
     /// RFC 3339, e.g. `2025-06-01T11:30:00+02:00` or `2025-06-01T09:30:00.250Z`.
     private static func rfc3339(_ seconds: Int, offsetMinutes: Int, fraction: Int?) -> String {
-        let local = civil(seconds + offsetMinutes * 60)
+        let local = CivilDate(unixSeconds: seconds + offsetMinutes * 60)
         var text = "\(local.year)-\(twoDigits(local.month))-\(twoDigits(local.day))T\(clock(local.secondOfDay))"
         if let fraction {
             text += "." + String(String(fraction + 1000).dropFirst())

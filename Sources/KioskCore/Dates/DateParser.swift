@@ -65,24 +65,12 @@ private struct Fields {
         if hour == 24, minute != 0 || second != 0 || nanoseconds != 0 { return nil }
         // A leap second has no Unix time of its own; keep it inside the minute it belongs to.
         let second = min(self.second, 59)
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
         // Keep results inside years 1...9999 after the zone shift, as feedparser does.
         guard seconds >= -62_135_596_800, seconds <= 253_402_300_799 else { return nil }
         return (seconds, nanoseconds)
     }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-private func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    // Counting years from March puts the leap day last, so month lengths follow a fixed pattern.
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let shiftedMonth = month > 2 ? month - 3 : month + 9
-    let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
 }
 
 private func isLeapYear(_ year: Int) -> Bool {

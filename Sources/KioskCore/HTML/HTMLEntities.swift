@@ -179,21 +179,10 @@ public enum HTMLEntities {
     /// The code point a numeric reference stands for, after the HTML standard's corrections.
     static func codePoint(forReference value: UInt32) -> UInt32 {
         if value == 0 || value > 0x10_FFFF || (0xD800...0xDFFF).contains(value) { return 0xFFFD }
-        if (0x80...0x9F).contains(value) {
-            let mapped = windows1252[Int(value - 0x80)]
-            return mapped == 0 ? value : mapped
-        }
+        // `&#128;`–`&#159;` written by Windows tools mean Windows-1252, as browsers read them.
+        if value <= 0xFF { return TextDecoding.windows1252Scalar(UInt8(value)) }
         return value
     }
-
-    /// Windows-1252's characters for bytes 0x80–0x9F (0 where it has none and the C1 control
-    /// is kept), which is how browsers read `&#128;`–`&#159;` written by Windows tools.
-    private static let windows1252: [UInt32] = [
-        0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
-        0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-        0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
-        0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
-    ]
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
         let lower = byte | 0x20

@@ -67,10 +67,14 @@ public enum TextDecoding {
                 out.append(byte)
                 continue
             }
-            let scalar: UInt32 = (0x80...0x9F).contains(byte) ? windows1252High[Int(byte - 0x80)] : UInt32(byte)
-            appendUTF8(scalar, to: &out)
+            appendUTF8(windows1252Scalar(byte), to: &out)
         }
         return out
+    }
+
+    /// The Unicode scalar of a Windows-1252 byte (its five undefined bytes keep their C1 value).
+    static func windows1252Scalar(_ byte: UInt8) -> UInt32 {
+        (0x80...0x9F).contains(byte) ? windows1252High[Int(byte - 0x80)] : UInt32(byte)
     }
 
     /// Keeps every well-formed UTF-8 sequence and reads each byte that is not part of one as
@@ -88,7 +92,7 @@ public enum TextDecoding {
                 out.append(contentsOf: bytes[i..<(i + length)])
                 i += length
             } else {
-                out.append(contentsOf: windows1252ToUTF8([byte]))
+                appendUTF8(windows1252Scalar(byte), to: &out)
                 i += 1
             }
         }

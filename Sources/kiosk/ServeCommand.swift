@@ -30,9 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = verbose ? .debug : .info
         let file = try config.map(ConfigFile.load) ?? ConfigFile()
         let data = dataDirectoryURL(file)
-        let deviceID: UUID
+        // Made now, so an unusable data directory is said at start-up, not at the first joke.
         do {
-            deviceID = try DeviceIdentity.loadOrCreate(in: data)
+            _ = try DeviceIdentity.loadOrCreate(in: data)
         } catch {
             throw ConfigError("cannot use the data directory \(data.path): \(error.localizedDescription)")
         }
@@ -52,7 +52,6 @@ struct ServeCommand: AsyncParsableCommand {
                     catalogue = SourceCatalogue.demo(base: base)
                 }
                 catalogue = file.sources?.apply(to: catalogue) ?? catalogue
-                _ = deviceID  // used by the joke service once the web app serves it
                 let engine = Engine(
                     feeds: catalogue.feeds, merged: catalogue.merged, fetcher: fetcher, hub: hub, logger: logger)
                 let serviceGroup = ServiceGroup(

@@ -133,8 +133,10 @@ public actor Engine: Service {
     /// Publishes a feed's new entries, then those of every merged source that includes it.
     private func announce(_ entries: [Entry], for id: SourceID) async {
         await hub.publish(.changed(id, entries))
-        for source in merged where source.parts.contains(id) {
-            let current = states.compactMapValues(\.entries)
+        let affected = merged.filter { $0.parts.contains(id) }
+        guard !affected.isEmpty else { return }
+        let current = states.compactMapValues(\.entries)
+        for source in affected {
             await hub.publish(.changed(source.id, source.merge(current)))
         }
     }

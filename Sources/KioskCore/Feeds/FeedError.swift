@@ -6,8 +6,6 @@ public enum FeedError: Error, Sendable, Hashable {
     case tooLarge(limit: Int)
     /// Elements nest deeper than `ParserLimits.maxDepth`.
     case tooDeep(limit: Int)
-    /// The document declares entities (a DTD), which Kiosk never expands.
-    case forbiddenEntityDeclaration
     /// The document is broken beyond what a liberal reader recovers from.
     case malformed(String, line: Int, column: Int)
     /// The input is empty or only white space.
@@ -20,7 +18,6 @@ extension FeedError: CustomStringConvertible {
         case .notAFeed(let what): "not a feed: \(what)"
         case .tooLarge(let limit): "too large: more than \(limit) bytes"
         case .tooDeep(let limit): "too deeply nested: more than \(limit) levels"
-        case .forbiddenEntityDeclaration: "entity declarations are not allowed"
         case .malformed(let why, let line, let column): "malformed at \(line):\(column): \(why)"
         case .empty: "empty document"
         }

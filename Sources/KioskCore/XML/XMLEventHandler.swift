@@ -10,7 +10,7 @@ struct XMLAttribute {
 /// receiver keeps is ever decoded or copied.
 protocol XMLEventHandler {
     mutating func startElement(
-        name: Range<Int>, attributes: [XMLAttribute], isEmpty: Bool, offset: Int,
+        name: Range<Int>, attributes: [XMLAttribute], isEmpty: Bool,
         in bytes: UnsafeBufferPointer<UInt8>) throws(FeedError)
     mutating func endElement(name: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
     mutating func text(_ range: Range<Int>, hasReference: Bool, in bytes: UnsafeBufferPointer<UInt8>)

@@ -107,7 +107,7 @@ struct XMLScanner {
                 attributes.append(XMLAttribute(name: attributeName, value: value, hasReference: hasReference))
             }
         }
-        try handler.startElement(name: name, attributes: attributes, isEmpty: isEmpty, offset: start, in: bytes)
+        try handler.startElement(name: name, attributes: attributes, isEmpty: isEmpty, in: bytes)
         if isEmpty { handler.endElement(name: name, in: bytes) }
         return j
     }

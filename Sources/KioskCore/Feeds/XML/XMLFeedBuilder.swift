@@ -37,7 +37,7 @@ struct XMLFeedBuilder: XMLEventHandler {
     // MARK: - Events
 
     mutating func startElement(
-        name: Range<Int>, attributes: [XMLAttribute], isEmpty: Bool, offset: Int,
+        name: Range<Int>, attributes: [XMLAttribute], isEmpty: Bool,
         in bytes: UnsafeBufferPointer<UInt8>
     ) throws(FeedError) {
         guard stack.count < limits.maxDepth else { throw .tooDeep(limit: limits.maxDepth) }

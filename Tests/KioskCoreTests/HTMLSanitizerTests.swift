@@ -25,6 +25,21 @@ import KioskTesting
         }
     }
 
+    // MARK: - Image proxy
+
+    @Test func imageSourcesGoThroughTheProxyAndDataImagesStay() {
+        let proxied = HTMLSanitizer(baseURL: "https://example.com/a/", imageProxy: { "/img?u=" + $0 })
+        let html = #"<p><img src="pic.png" alt="x"><img src="data:image/png;base64,iVBORw0KGgo="></p>"#
+        #expect(
+            proxied.sanitize(html)
+                == #"<p><img src="/img?u=https://example.com/a/pic.png" alt="x"><img src="data:image/png;base64,iVBORw0KGgo="></p>"#)
+    }
+
+    @Test func anImageTheProxyRefusesIsDropped() {
+        let refusing = HTMLSanitizer(imageProxy: { _ in nil })
+        #expect(refusing.sanitize(#"<p>a<img src="https://example.com/x.png">b</p>"#) == "<p>ab</p>")
+    }
+
     // MARK: - Elements
 
     @Test func allowedElementsAreKept() {

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KioskCore
 import Testing
 
 @testable import KioskSources

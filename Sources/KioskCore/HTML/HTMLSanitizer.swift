@@ -15,14 +15,20 @@ public struct HTMLSanitizer: Sendable {
     public let baseURL: String?
     /// The parsed base, kept only when it is an http(s) URL.
     private let base: URL?
+    /// Maps each surviving http(s) image source to what the page loads instead (an image proxy),
+    /// or drops the image when it answers nil. Data URLs are kept as they are.
+    private let imageProxy: (@Sendable (String) -> String?)?
 
     /// Elements open at once beyond which further elements are unwrapped (their content kept).
     public static let maximumDepth = 100
 
     /// A sanitizer resolving relative URLs against `baseURL` (an http or https URL, typically the
     /// entry's link). Without one, relative URLs are kept as written.
-    public init(baseURL: String? = nil) {
+    /// - Parameter imageProxy: rewrites http(s) image sources (so pages never load third-party
+    ///   images directly); nil keeps them.
+    public init(baseURL: String? = nil, imageProxy: (@Sendable (String) -> String?)? = nil) {
         self.baseURL = baseURL
+        self.imageProxy = imageProxy
         if let baseURL, let url = URL(string: baseURL),
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
         {
@@ -86,9 +92,13 @@ public struct HTMLSanitizer: Sendable {
         }
         switch tag.name {
         case "img":
-            guard let source = attributes.first(where: { $0.name == "src" })?.value,
-                !Self.isTrackingImage(tag, source: source)
+            guard let index = attributes.firstIndex(where: { $0.name == "src" }),
+                !Self.isTrackingImage(tag, source: attributes[index].value)
             else { return }
+            if let imageProxy, !attributes[index].value.lowercased().hasPrefix("data:") {
+                guard let proxied = imageProxy(attributes[index].value) else { return }
+                attributes[index].value = proxied
+            }
         case "a":
             attributes.append(("rel", "noopener noreferrer"))
         default:

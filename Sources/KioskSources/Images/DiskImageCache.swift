@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Images on disk, one file per URL, least recently used evicted first, bounded by total bytes.
 ///

@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "KioskCore", targets: ["KioskCore"]),
         .library(name: "KioskSources", targets: ["KioskSources"]),
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
+        .library(name: "KioskStore", targets: ["KioskStore"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
     ],
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(name: "KioskCore"),
@@ -48,6 +50,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources")]
+        ),
+        // What Kiosk remembers across restarts: SQLite through GRDB, behind a protocol.
+        .target(
+            name: "KioskStore",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Hostile and oversized documents shared by the tests and the benchmarks.
         .target(name: "KioskTesting", dependencies: ["KioskCore"]),
@@ -98,6 +110,17 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "KioskStoreTests",
+            dependencies: [
+                "KioskStore",
+                "KioskSources",
+                "KioskDemo",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

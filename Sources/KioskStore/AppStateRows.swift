@@ -1,0 +1,27 @@
+import Foundation
+import GRDB
+
+/// The SQL side of `app_state`: small values by key.
+enum AppStateRows {
+    static let deviceIDKey = "device_id"
+    static let lastOpenedKey = "last_opened"
+
+    static func value(for key: String, in db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM app_state WHERE key = ?", arguments: [key])
+    }
+
+    static func set(_ value: String, for key: String, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO app_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            arguments: [key, value])
+    }
+
+    /// The stored device UUID, or a new one stored now. Runs in one write transaction, so two
+    /// first calls at once still agree on one UUID.
+    static func deviceID(in db: Database) throws -> UUID {
+        if let text = try value(for: deviceIDKey, in: db), let id = UUID(uuidString: text) { return id }
+        let id = UUID()
+        try set(id.uuidString, for: deviceIDKey, in: db)
+        return id
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import KioskCore
+import KioskSources
+
+/// A `KioskStore` in dictionaries, for tests: the same promises as `SQLiteStore` (entries
+/// deduplicated by identity, a stable device UUID, word-prefix search), no file.
+public actor InMemoryStore: KioskStore {
+    private var states: [SourceID: Engine.SourceState] = [:]
+    private var opened: OpenedHeadline?
+    private var device: UUID?
+    private var images: [String: ImageRecord] = [:]
+
+    /// A store remembering `states` (as if each had been saved).
+    public init(states: [SourceID: Engine.SourceState] = [:]) {
+        self.states = states.mapValues(Self.deduplicated)
+    }
+
+    public func loadSourceStates() -> [SourceID: Engine.SourceState] { states }
+
+    public func saveSourceState(_ state: Engine.SourceState, for id: SourceID) {
+        states[id] = Self.deduplicated(state)
+    }
+
+    public func entries(for source: SourceID) -> [Entry] { states[source]?.entries ?? [] }
+
+    public func lastOpened() -> OpenedHeadline? { opened }
+
+    public func setLastOpened(_ headline: OpenedHeadline) { opened = headline }
+
+    public func deviceID() -> UUID {
+        if let device { return device }
+        let id = UUID()
+        device = id
+        return id
+    }
+
+    /// Entries where every word of `text` starts a word of the title or plain-text summary,
+    /// case and diacritics ignored; in source order, then display order.
+    public func search(_ text: String, limit: Int) -> [SearchHit] {
+        let words = SearchText.words(of: text).prefix(SearchText.maxWords).map { SearchText.folded($0) }
+        guard limit > 0, !words.isEmpty else { return [] }
+        var hits: [SearchHit] = []
+        for id in states.keys.sorted() {
+            for entry in states[id]?.entries ?? [] where SearchText.matches(entry, queryWords: words) {
+                hits.append(SearchHit(source: id, entry: entry))
+                if hits.count == limit { return hits }
+            }
+        }
+        return hits
+    }
+
+    public func recordImage(_ record: ImageRecord) { images[record.url] = record }
+
+    public func imageRecord(for url: String) -> ImageRecord? { images[url] }
+
+    /// `state` with its entries deduplicated by identity, as the SQLite store keeps them.
+    private static func deduplicated(_ state: Engine.SourceState) -> Engine.SourceState {
+        var state = state
+        state.entries = state.entries.map { EntryIdentity.deduplicated($0).map(\.entry) }
+        return state
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import KioskCore
+import KioskSources
+
+// The store is a protocol so the web app and the engine never know whether SQLite, PostgreSQL
+// (several replicas, one database) or a dictionary in a test holds their data.
+
+/// What Kiosk remembers across restarts: each source's state and entries (through
+/// `SourceStateStore`, the engine's view), the reading position, the device identity, a search
+/// index over the entries and the image cache's index.
+public protocol KioskStore: SourceStateStore {
+    /// The entries last saved for `source`, in display order; [] when none are.
+    func entries(for source: SourceID) async throws -> [Entry]
+
+    /// The headline the user opened last, to take them back there; nil before the first.
+    func lastOpened() async throws -> OpenedHeadline?
+    /// Remembers the headline the user just opened.
+    func setLastOpened(_ headline: OpenedHeadline) async throws
+
+    /// This installation's identity: made on first use, the same forever after.
+    func deviceID() async throws -> UUID
+
+    /// Entries whose title or summary has words starting with every word of `text`, best first,
+    /// at most `limit`. Any text is accepted: none of it is read as query syntax. Empty → [].
+    func search(_ text: String, limit: Int) async throws -> [SearchHit]
+
+    /// Remembers where the image cache put the bytes of `record.url` (replacing an older record).
+    func recordImage(_ record: ImageRecord) async throws
+    /// Where the image cache put the bytes of `url`, if it has them.
+    func imageRecord(for url: String) async throws -> ImageRecord?
+}

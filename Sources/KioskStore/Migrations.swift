@@ -1,0 +1,15 @@
+import GRDB
+
+/// The schema's history, in order. GRDB records the steps applied in `grdb_migrations`, so
+/// opening a database runs only the steps it has not seen (and none when it is current).
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("sources") { db in try db.execute(sql: Schema.sources) }
+        migrator.registerMigration("entries") { db in try db.execute(sql: Schema.entries) }
+        migrator.registerMigration("entries_fts") { db in try db.execute(sql: Schema.entriesFTS) }
+        migrator.registerMigration("app_state") { db in try db.execute(sql: Schema.appState) }
+        migrator.registerMigration("images") { db in try db.execute(sql: Schema.images) }
+        return migrator
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import KioskCore
+import KioskSources
+
+// One SQLite file in WAL mode: the engine's writes never block the web app's reads, and a crash
+// loses at most the transaction in flight. GRDB serialises writes on one connection and runs
+// reads on a small pool, off the caller's executor.
+
+/// The SQLite store: the default `KioskStore`, one file on one machine.
+public final class SQLiteStore: KioskStore {
+    /// A pool on a file, a queue in memory: both are writers, and the store needs nothing more.
+    private let writer: any DatabaseWriter
+    /// Where the database lives, for messages.
+    public let path: String
+
+    /// Opens (creating it and its folders if needed) the database at `path` and brings its
+    /// schema up to date.
+    /// - Parameter readOnly: open without ever writing (no migration; the schema must be
+    ///   current); every save then fails with `StoreError.readOnly`.
+    public init(path: URL, readOnly: Bool = false) throws(StoreError) {
+        let location = path.path
+        if !readOnly {
+            do {
+                try FileManager.default.createDirectory(
+                    at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw .cannotOpen(path: location, reason: "its folder cannot be created: \(error.localizedDescription)")
+            }
+        }
+        do {
+            let pool = try DatabasePool(path: location, configuration: Self.configuration(readOnly: readOnly))
+            if readOnly {
+                guard try pool.read({ db in try Migrations.migrator.hasCompletedMigrations(db) }) else {
+                    throw StoreError.cannotOpen(
+                        path: location, reason: "its schema is not this Kiosk's, and it was opened read-only")
+                }
+            } else {
+                try Migrations.migrator.migrate(pool)
+            }
+            writer = pool
+        } catch {
+            throw StoreError(error, path: location)
+        }
+        self.path = location
+    }
+
+    private init(writer: any DatabaseWriter, path: String) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// A store in memory, gone when released: for tests and benchmarks that want the SQL
+    /// without the file.
+    public static func inMemoryDatabase() throws(StoreError) -> SQLiteStore {
+        let path = "(in-memory database)"
+        do {
+            let queue = try DatabaseQueue(configuration: configuration(readOnly: false))
+            try Migrations.migrator.migrate(queue)
+            return SQLiteStore(writer: queue, path: path)
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    private static func configuration(readOnly: Bool) -> Configuration {
+        var configuration = Configuration()
+        configuration.label = "kiosk.store"
+        configuration.readonly = readOnly
+        // Another process holding the file briefly (a backup, the sqlite3 shell) is waited for.
+        configuration.busyMode = .timeout(5)
+        return configuration
+    }
+
+    /// Closes the database; any later call fails. Releasing the store closes it too.
+    public func close() throws(StoreError) {
+        do { try writer.close() } catch { throw StoreError(error, path: path) }
+    }
+
+    // MARK: - Source states (the engine's view)
+
+    public func loadSourceStates() async throws(StoreError) -> [SourceID: Engine.SourceState] {
+        try await read { db in try SourceRows.loadAll(in: db) }
+    }
+
+    public func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws(StoreError) {
+        try await write { db in try SourceRows.save(state, for: id, in: db) }
+    }
+
+    public func entries(for source: SourceID) async throws(StoreError) -> [Entry] {
+        try await read { db in try EntryRows.load(of: source, in: db)[source] ?? [] }
+    }
+
+    // MARK: - App state
+
+    public func lastOpened() async throws(StoreError) -> OpenedHeadline? {
+        let json = try await read { db in try AppStateRows.value(for: AppStateRows.lastOpenedKey, in: db) }
+        guard let json else { return nil }
+        do {
+            return try JSONDecoder().decode(OpenedHeadline.self, from: Data(json.utf8))
+        } catch {
+            throw .corrupt(path: path, reason: "the last opened headline cannot be read: \(error)")
+        }
+    }
+
+    public func setLastOpened(_ headline: OpenedHeadline) async throws(StoreError) {
+        let json: String
+        do {
+            json = String(decoding: try JSONEncoder().encode(headline), as: UTF8.self)
+        } catch {
+            throw .other("the headline cannot be encoded: \(error)")
+        }
+        try await write { db in try AppStateRows.set(json, for: AppStateRows.lastOpenedKey, in: db) }
+    }
+
+    public func deviceID() async throws(StoreError) -> UUID {
+        // Read first: a read-only database that has one still answers.
+        let stored = try await read { db in try AppStateRows.value(for: AppStateRows.deviceIDKey, in: db) }
+        if let stored, let id = UUID(uuidString: stored) { return id }
+        return try await write { db in try AppStateRows.deviceID(in: db) }
+    }
+
+    // MARK: - Search
+
+    public func search(_ text: String, limit: Int) async throws(StoreError) -> [SearchHit] {
+        guard limit > 0, let query = SearchText.ftsQuery(text) else { return [] }
+        return try await read { db in try EntryRows.search(query, limit: limit, in: db) }
+    }
+
+    // MARK: - Image cache index
+
+    public func recordImage(_ record: ImageRecord) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO images (url, file, content_type, byte_count, stored_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (url) DO UPDATE SET file = excluded.file, content_type = excluded.content_type,
+                        byte_count = excluded.byte_count, stored_at = excluded.stored_at
+                    """,
+                arguments: [
+                    record.url, record.file, record.contentType, record.byteCount, record.storedAt.timeIntervalSince1970,
+                ])
+        }
+    }
+
+    public func imageRecord(for url: String) async throws(StoreError) -> ImageRecord? {
+        try await read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM images WHERE url = ?", arguments: [url]) else {
+                return nil
+            }
+            return ImageRecord(
+                url: row["url"], file: row["file"], contentType: row["content_type"], byteCount: row["byte_count"],
+                storedAt: Date(timeIntervalSince1970: row["stored_at"]))
+        }
+    }
+
+    // MARK: - Access
+
+    /// A read transaction off the caller's executor, its errors as `StoreError`.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await writer.read(body) } catch { throw StoreError(error, path: path) }
+    }
+
+    /// A write transaction (committed when `body` returns), its errors as `StoreError`.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do { return try await writer.write(body) } catch { throw StoreError(error, path: path) }
+    }
+}
+
+extension SQLiteStore {
+    /// SQLite's own view of the file, for tests and diagnostics: `PRAGMA journal_mode`.
+    public func journalMode() async throws(StoreError) -> String {
+        try await read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
+    /// `PRAGMA integrity_check`: "ok", or SQLite's list of what is damaged.
+    public func integrityCheck() async throws(StoreError) -> String {
+        try await read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+}

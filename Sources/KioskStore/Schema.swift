@@ -1,0 +1,83 @@
+// The SQL of each migration, one constant per named step. A step, once released, is never
+// edited: a change to the schema is a new step appended to `Migrations`.
+
+/// The tables Kiosk keeps in SQLite, as created by each migration step.
+enum Schema {
+    /// One row per polled source: validators for conditional GET and the failure bookkeeping.
+    /// `last_error` is the message shown; `last_error_json` rebuilds the exact `SourceError`.
+    /// `has_entries` tells "never fetched" (nil entries) from "fetched, empty" ([]).
+    /// Dates are Unix seconds (REAL), readable in the sqlite3 shell with `datetime(x, 'unixepoch')`.
+    static let sources = """
+        CREATE TABLE sources (
+            id TEXT PRIMARY KEY NOT NULL,
+            etag TEXT,
+            last_modified TEXT,
+            last_success REAL,
+            last_failure REAL,
+            last_error TEXT,
+            last_error_json TEXT,
+            failures INTEGER NOT NULL DEFAULT 0,
+            has_entries INTEGER NOT NULL DEFAULT 0
+        ) STRICT
+        """
+
+    /// A source's entries, one row per identity (`id ?? link ?? title`), in display order.
+    /// `json` is the whole `Entry`; the other columns are what queries and the search index read.
+    static let entries = """
+        CREATE TABLE entries (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+            identity TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            title TEXT,
+            link TEXT,
+            published REAL,
+            summary_text TEXT,
+            json TEXT NOT NULL,
+            UNIQUE (source, identity)
+        ) STRICT;
+        CREATE INDEX entries_by_position ON entries (source, position);
+        """
+
+    /// Full-text index over titles and the plain text of summaries. External content (the text
+    /// lives once, in `entries`), kept in sync by triggers; a row whose only change is its
+    /// position is not re-indexed (the update trigger watches the indexed columns only).
+    static let entriesFTS = """
+        CREATE VIRTUAL TABLE entries_fts USING fts5 (
+            title, summary_text,
+            content = 'entries', content_rowid = 'id',
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+        );
+        CREATE TRIGGER entries_fts_insert AFTER INSERT ON entries BEGIN
+            INSERT INTO entries_fts (rowid, title, summary_text) VALUES (new.id, new.title, new.summary_text);
+        END;
+        CREATE TRIGGER entries_fts_delete AFTER DELETE ON entries BEGIN
+            INSERT INTO entries_fts (entries_fts, rowid, title, summary_text)
+                VALUES ('delete', old.id, old.title, old.summary_text);
+        END;
+        CREATE TRIGGER entries_fts_update AFTER UPDATE OF title, summary_text ON entries BEGIN
+            INSERT INTO entries_fts (entries_fts, rowid, title, summary_text)
+                VALUES ('delete', old.id, old.title, old.summary_text);
+            INSERT INTO entries_fts (rowid, title, summary_text) VALUES (new.id, new.title, new.summary_text);
+        END;
+        """
+
+    /// Small facts about this installation (device UUID, last opened headline), by key.
+    static let appState = """
+        CREATE TABLE app_state (
+            key TEXT PRIMARY KEY NOT NULL,
+            value TEXT NOT NULL
+        ) STRICT
+        """
+
+    /// The image cache's index: which file holds which URL's bytes.
+    static let images = """
+        CREATE TABLE images (
+            url TEXT PRIMARY KEY NOT NULL,
+            file TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            byte_count INTEGER NOT NULL,
+            stored_at REAL NOT NULL
+        ) STRICT
+        """
+}

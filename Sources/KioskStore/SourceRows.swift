@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import KioskCore
+import KioskSources
+
+/// The SQL side of `Engine.SourceState`: one `sources` row plus the source's entries.
+enum SourceRows {
+    /// Writes `state` for `id`: its row upserted, its entries replaced (see `EntryRows.replace`).
+    static func save(_ state: Engine.SourceState, for id: SourceID, in db: Database) throws {
+        let errorJSON = try state.lastError.map { error in
+            String(decoding: try JSONEncoder().encode(StoredSourceError(error)), as: UTF8.self)
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO sources (id, etag, last_modified, last_success, last_failure, last_error,
+                    last_error_json, failures, has_entries)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET
+                    etag = excluded.etag, last_modified = excluded.last_modified,
+                    last_success = excluded.last_success, last_failure = excluded.last_failure,
+                    last_error = excluded.last_error, last_error_json = excluded.last_error_json,
+                    failures = excluded.failures, has_entries = excluded.has_entries
+                """
+        ).execute(arguments: [
+            id.rawValue, state.validators.etag, state.validators.lastModified,
+            state.lastSuccess?.timeIntervalSince1970, state.lastFailure?.timeIntervalSince1970,
+            state.lastError?.description, errorJSON, state.failures, state.entries != nil,
+        ])
+        if let entries = state.entries {
+            try EntryRows.replace(entries, of: id, in: db)
+        } else {
+            try EntryRows.removeAll(of: id, in: db)
+        }
+    }
+
+    /// Every source's remembered state, entries included.
+    static func loadAll(in db: Database) throws -> [SourceID: Engine.SourceState] {
+        let entries = try EntryRows.load(of: nil, in: db)
+        let decoder = JSONDecoder()
+        var states: [SourceID: Engine.SourceState] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM sources")
+        while let row = try rows.next() {
+            let id = SourceID(rawValue: row["id"])
+            let hasEntries: Bool = row["has_entries"]
+            states[id] = Engine.SourceState(
+                entries: hasEntries ? entries[id, default: []] : nil,
+                validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
+                failures: row["failures"],
+                lastError: lastError(message: row["last_error"], json: row["last_error_json"], decoder: decoder),
+                lastSuccess: date(row["last_success"]),
+                lastFailure: date(row["last_failure"]))
+        }
+        return states
+    }
+
+    /// The stored error, rebuilt exactly from its JSON, or from its message alone when that
+    /// JSON is missing or unreadable (see `StoredSourceError`).
+    private static func lastError(message: String?, json: String?, decoder: JSONDecoder) -> SourceError? {
+        if let json, let stored = try? decoder.decode(StoredSourceError.self, from: Data(json.utf8)) {
+            return stored.sourceError
+        }
+        return message.map { .unreadable($0) }
+    }
+
+    private static func date(_ seconds: Double?) -> Date? {
+        seconds.map { Date(timeIntervalSince1970: $0) }
+    }
+}

@@ -1,0 +1,168 @@
+import AsyncHTTPClient
+import Foundation
+import KioskCore
+import KioskDemo
+import KioskSources
+import KioskStore
+import Testing
+
+/// The engine writing through a store: warm starts, writes only when something changed, and
+/// polling that goes on when the store fails. Time bounds are generous; order is what is asserted.
+@Suite struct EngineStoreTests {
+    private func feed(_ id: SourceID, interval: Duration = .seconds(60)) -> PolledSource {
+        PolledSource(id: id, name: id.rawValue, url: URL(fileURLWithPath: "/\(id.rawValue)"), interval: interval)
+    }
+
+    /// Runs an engine over `feeds` while `body` runs, then stops it and waits until it stopped.
+    private func running(
+        _ feeds: [PolledSource], fetcher: any Fetching, store: (any SourceStateStore)?,
+        initialStates: [SourceID: Engine.SourceState] = [:], hub: EventHub = EventHub(),
+        _ body: (EventLog) async throws -> Void
+    ) async throws {
+        let (log, recorder) = await hub.record()
+        let engine = Engine(
+            feeds: feeds, fetcher: fetcher, hub: hub, backoff: Backoff(cap: .milliseconds(200), jitter: 0),
+            initialStates: initialStates, store: store)
+        let task = Task { try await engine.run() }
+        do {
+            try await body(log)
+        } catch {
+            task.cancel()
+            recorder.cancel()
+            throw error
+        }
+        task.cancel()
+        recorder.cancel()
+        _ = await task.result
+    }
+
+    @Test func theEngineKeepsPublishingWhenItsStoreFails() async throws {
+        let plan = FetchPlan()
+        await plan.set(.success(rss(["a1"], etag: "\"1\"")))
+        try await running([feed("a", interval: .milliseconds(50))], fetcher: plan, store: BrokenStore()) { log in
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isChange } })
+            await plan.set(.failure(.status(code: 500, message: "boom", retryAfter: nil)))
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isFailure } })
+            await plan.set(.success(rss(["a1", "a2"], etag: "\"2\"")))
+            #expect(await log.wait { events in events.contains { $0.kind == .changed("a", Self.titled(["a1", "a2"])) } })
+        }
+    }
+
+    @Test func aChangeIsSavedBeforeItIsPublishedAndAnUnchanged304IsNotSaved() async throws {
+        let plan = FetchPlan()
+        let store = CountingStore()
+        await plan.set(.success(rss(["a1"], etag: "\"1\"")))
+        try await running([feed("a", interval: .milliseconds(50))], fetcher: plan, store: store) { log in
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isChange } })
+            // Saved before published: by the time the event is seen, the store has it.
+            #expect(await store.state(of: "a")?.entries == Self.titled(["a1"]))
+            #expect(await store.state(of: "a")?.validators == Validators(etag: "\"1\""))
+            #expect(await store.state(of: "a")?.lastSuccess != nil)
+
+            await plan.set(.success(.notModified))
+            let checks = await plan.count
+            #expect(await plan.waitForCount(atLeast: checks + 4))
+            #expect(await store.saves["a"] == 1)  // several 304s, no write
+
+            await plan.set(.failure(.status(code: 503, message: "later", retryAfter: nil)))
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isFailure } })
+            #expect(await store.state(of: "a")?.failures ?? 0 >= 1)
+            #expect(await store.state(of: "a")?.lastError?.description == "HTTP 503: later")
+            #expect(await store.state(of: "a")?.lastFailure != nil)
+            #expect(await store.state(of: "a")?.entries == Self.titled(["a1"]))  // the last good entries stay
+
+            // Healing by a 304 is a change worth writing: the failure bookkeeping is reset.
+            let changes = await log.changed("a").count
+            await plan.set(.success(.notModified))
+            #expect(await log.wait { events in events.filter { $0.source == "a" && $0.isChange }.count > changes })
+            #expect(await store.state(of: "a")?.failures == 0)
+            #expect(await store.state(of: "a")?.lastError == nil)
+        }
+    }
+
+    @Test func everyChangeIsOnDiskBeforeAnyClientIsTold() async throws {
+        let plan = FetchPlan()
+        let hub = EventHub()
+        let store = PublishOrderStore(hub: hub)
+        await plan.set(.success(rss(["a1"], etag: "\"1\"")))
+        try await running([feed("a", interval: .milliseconds(30))], fetcher: plan, store: store, hub: hub) { log in
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isChange } })
+            await plan.set(.success(rss(["a2", "a1"], etag: "\"2\"")))
+            #expect(await log.wait { $0.filter { $0.source == "a" && $0.isChange }.count >= 2 })
+            await plan.set(.success(rss(["a3", "a2", "a1"], etag: "\"3\"")))
+            #expect(await log.wait { $0.filter { $0.source == "a" && $0.isChange }.count >= 3 })
+        }
+        #expect(await store.saves >= 3)
+        #expect(await store.savedAfterPublishing == 0)
+    }
+
+    @Test func aWarmStartPublishesStoredEntriesAndErrorsBeforeTheFirstCheck() async throws {
+        let stored = Engine.SourceState(
+            entries: Self.titled(["s1", "s2"]), validators: Validators(etag: "\"s\""), failures: 1,
+            lastError: .fetch(.timeout), lastFailure: Date())
+        let store = InMemoryStore(states: ["a": stored])
+        let plan = FetchPlan()
+        await plan.set(.success(.notModified))
+        let stale = Engine.SourceState(entries: Self.titled(["old"]))
+        try await running([feed("a")], fetcher: plan, store: store, initialStates: ["a": stale]) { log in
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isIdle } })
+            let kinds = await log.events.filter { $0.source == "a" }.map(\.kind)
+            // The store wins over initialStates; entries, then the remembered error, then the check.
+            #expect(kinds.prefix(3) == [.changed("a", Self.titled(["s1", "s2"])), .failed("a", .fetch(.timeout)), .checking("a")])
+        }
+    }
+
+    @Test func aWarmStartFromTheSQLiteStoreShowsStoredEntriesAndTheFirstCheckIsA304() async throws {
+        let server = DemoServer(
+            configuration: DemoConfiguration(latencies: DemoConfiguration.uniform(.milliseconds(5)), evolveEvery: [:]))
+        let serverTask = Task { try await server.run() }
+        let client = HTTPFetcher.makeClient()
+        defer { serverTask.cancel() }
+        do {
+            try await withTemporaryDirectory { directory in
+                let file = directory.appendingPathComponent("kiosk.sqlite")
+                let catalogue = SourceCatalogue.demo(base: await server.baseURL())
+                let business = try #require(catalogue.feeds.first { $0.id == .business })
+
+                // A cold run fills the store.
+                let first = try SQLiteStore(path: file)
+                var firstList: [Entry] = []
+                try await running([business], fetcher: HTTPFetcher(client: client), store: first) { log in
+                    #expect(await log.wait { $0.contains { $0.source == .business && $0.isChange } })
+                    firstList = await log.changed(.business).first ?? []
+                }
+                try first.close()
+                #expect(!firstList.isEmpty)
+                let requestsBefore = await server.control.requestCount(for: .business)
+
+                // A restart: a new store on the same file, a new engine.
+                let store = try SQLiteStore(path: file)
+                defer { try? store.close() }
+                let remembered = try #require(try await store.loadSourceStates()[.business])
+                #expect(remembered.entries == firstList)
+                #expect(!remembered.validators.isEmpty)
+
+                let fetcher = RecordingFetcher(HTTPFetcher(client: client))
+                try await running([business], fetcher: fetcher, store: store) { log in
+                    #expect(await log.wait { $0.contains { $0.source == .business && $0.isIdle } })
+                    let kinds = await log.events.filter { $0.source == .business }.map(\.kind)
+                    #expect(kinds.first == .changed(.business, firstList))  // before the check even began
+                    #expect(kinds.dropFirst().first == .checking(.business))
+                    #expect(kinds.filter { if case .changed = $0 { true } else { false } }.count == 1)
+                    let exchanges = await fetcher.exchanges
+                    #expect(exchanges.first?.validators == remembered.validators)
+                    #expect(exchanges.first?.notModified == true)
+                }
+                #expect(await server.control.requestCount(for: .business) == requestsBefore + 1)
+            }
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    static func titled(_ titles: [String]) -> [Entry] {
+        titles.map { Entry(id: $0, title: $0, link: $0) }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+
+/// Collects hub events in the background, so a test can wait for the one it expects.
+actor EventLog {
+    private(set) var events: [EngineEvent] = []
+
+    func append(_ event: EngineEvent) { events.append(event) }
+
+    func changed(_ id: SourceID) -> [[Entry]] {
+        events.compactMap { if case .changed(id, let entries) = $0.kind { entries } else { nil } }
+    }
+
+    func failures(_ id: SourceID) -> [SourceError] {
+        events.compactMap { if case .failed(id, let error) = $0.kind { error } else { nil } }
+    }
+
+    /// Waits (polling, generous deadline) until `condition` holds.
+    func wait(timeout: Duration = .seconds(20), until condition: @Sendable ([EngineEvent]) -> Bool) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if condition(events) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(events)
+    }
+}
+
+extension EventHub {
+    /// Subscribes now and records every event into a new log from a background task.
+    func record() -> (EventLog, Task<Void, Never>) {
+        let log = EventLog()
+        let subscription = subscribe()
+        let task = Task {
+            for await update in subscription {
+                if case .event(let event) = update { await log.append(event) }
+            }
+        }
+        return (log, task)
+    }
+}
+
+extension EngineEvent {
+    var isChange: Bool { if case .changed = kind { true } else { false } }
+    var isFailure: Bool { if case .failed = kind { true } else { false } }
+    var isIdle: Bool { if case .idle = kind { true } else { false } }
+}
+
+/// Polls `condition` until it holds or a generous deadline passes.
+func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while clock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
+
+/// A `Fetching` double answering every request with the answer a test set last, counting them.
+actor FetchPlan: Fetching {
+    private var answer: Result<FetchResult, FetchError> = .failure(.network("no answer planned"))
+    private(set) var count = 0
+
+    func set(_ answer: Result<FetchResult, FetchError>) { self.answer = answer }
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        count += 1
+        return try answer.get()
+    }
+
+    /// Waits (generous deadline) until at least `count` requests were made.
+    func waitForCount(atLeast wanted: Int) async -> Bool {
+        await eventually { await self.count >= wanted }
+    }
+}
+
+/// A tiny RSS document whose items have the given titles, served with `etag`.
+func rss(_ titles: [String], etag: String) -> FetchResult {
+    let items = titles.map { "<item><guid>\($0)</guid><title>\($0)</title></item>" }.joined()
+    let bytes = Array("<rss version=\"2.0\"><channel><title>t</title>\(items)</channel></rss>".utf8)
+    return .fetched(FetchedBody(bytes: bytes, validators: Validators(etag: etag), finalURL: URL(fileURLWithPath: "/")))
+}
+
+/// A real fetcher that also notes what each request sent and what came back.
+actor RecordingFetcher: Fetching {
+    struct Exchange: Sendable {
+        var validators: Validators
+        var notModified: Bool
+    }
+
+    private let inner: any Fetching
+    private(set) var exchanges: [Exchange] = []
+
+    init(_ inner: any Fetching) { self.inner = inner }
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+        let result = try await inner.fetch(request)
+        let notModified = if case .notModified = result { true } else { false }
+        exchanges.append(Exchange(validators: request.validators, notModified: notModified))
+        return result
+    }
+}
+
+/// A store whose disk is gone: every read and write fails.
+struct BrokenStore: SourceStateStore {
+    func loadSourceStates() async throws -> [SourceID: Engine.SourceState] { throw StoreError.diskFull(path: "/nowhere") }
+    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws {
+        throw StoreError.readOnly(path: "/nowhere")
+    }
+}
+
+/// An in-memory store that counts the engine's saves.
+actor CountingStore: SourceStateStore {
+    private let inner = InMemoryStore()
+    private(set) var saves: [SourceID: Int] = [:]
+
+    func loadSourceStates() async throws -> [SourceID: Engine.SourceState] { await inner.loadSourceStates() }
+
+    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws {
+        saves[id, default: 0] += 1
+        await inner.saveSourceState(state, for: id)
+    }
+
+    func state(of id: SourceID) async -> Engine.SourceState? { await inner.loadSourceStates()[id] }
+}
+
+/// A store that checks, at every save, that the hub has not yet told anyone what is being saved.
+actor PublishOrderStore: SourceStateStore {
+    private let hub: EventHub
+    private(set) var saves = 0
+    /// Saves whose entries the hub had already published: each one breaks the promise.
+    private(set) var savedAfterPublishing = 0
+
+    init(hub: EventHub) { self.hub = hub }
+
+    func loadSourceStates() async throws -> [SourceID: Engine.SourceState] { [:] }
+
+    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws {
+        saves += 1
+        if let entries = state.entries, await hub.currentSnapshot().entries[id] == entries { savedAfterPublishing += 1 }
+    }
+}

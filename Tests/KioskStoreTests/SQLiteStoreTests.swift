@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+/// What only the SQLite store promises: its file, its schema, surviving a restart, failing well.
+@Suite struct SQLiteStoreTests {
+    private static let migrations = ["sources", "entries", "entries_fts", "app_state", "images"]
+
+    /// Runs `body` with the path of a database file in a fresh temporary directory.
+    private func withDatabaseFile(_ body: (URL) async throws -> Void) async throws {
+        try await withTemporaryDirectory { directory in
+            try await body(directory.appendingPathComponent("data/kiosk.sqlite"))  // folder made by the store
+        }
+    }
+
+    /// Reads the file directly, bypassing the store.
+    private func inspect<T>(_ file: URL, _ read: (Database) throws -> T) throws -> T {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: file.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read(read)
+    }
+
+    @Test func migrationsRunOnAFreshFileAndNotAgainOnReopen() async throws {
+        try await withDatabaseFile { file in
+            let store = try SQLiteStore(path: file)
+            try await store.saveSourceState(Fixtures.fullState(), for: "news")
+            try store.close()
+            let applied = try inspect(file) { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(applied == Self.migrations)
+
+            let reopened = try SQLiteStore(path: file)
+            try await reopened.saveSourceState(Fixtures.fullState(["x"]), for: "other")
+            try reopened.close()
+            let again = try inspect(file) { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(again == Self.migrations)
+            let tables = try inspect(file) { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            }
+            #expect(Set(tables).isSuperset(of: ["sources", "entries", "entries_fts", "app_state", "images"]))
+        }
+    }
+
+    /// Runs FTS5's own check that the index matches `entries` (it throws when it does not; rank 1
+    /// asks it to compare with the external content table, not only with itself).
+    private func checkSearchIndex(_ file: URL) throws {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        try queue.write { db in try db.execute(sql: "INSERT INTO entries_fts (entries_fts) VALUES ('integrity-check')") }
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO entries_fts (entries_fts, rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
+    @Test func theFileIsInWALModeAndIntact() async throws {
+        try await withDatabaseFile { file in
+            let store = try SQLiteStore(path: file)
+            try await store.saveSourceState(Fixtures.fullState(), for: "news")
+            try await store.saveSourceState(Fixtures.fullState(["c", "d", "a"]), for: "news")
+            #expect(try await store.journalMode() == "wal")
+            #expect(try await store.integrityCheck() == "ok")
+            try store.close()
+            let indexed = try inspect(file) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entries_fts") }
+            #expect(indexed == 3)
+            try checkSearchIndex(file)
+        }
+    }
+
+    @Test func anEditedEntryIsUpdatedInPlace() async throws {
+        try await withDatabaseFile { file in
+            let store = try SQLiteStore(path: file)
+            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
+            let before = try inspect(file) { db in try Row.fetchAll(db, sql: "SELECT id, identity FROM entries ORDER BY id") }
+            var changed = Fixtures.entries(["a", "b", "c"])
+            changed[1].title = "B, corrected"
+            try await store.saveSourceState(Engine.SourceState(entries: changed), for: "news")
+            try store.close()
+            let after = try inspect(file) { db in
+                try Row.fetchAll(db, sql: "SELECT id, identity, title FROM entries ORDER BY position")
+            }
+            #expect(after.count == 3)
+            // Same rows (same row ids), the new title in b's.
+            #expect(after.map { $0["id"] as Int64 } == before.map { $0["id"] as Int64 })
+            #expect(after.map { $0["title"] as String? } == ["Title a", "B, corrected", "Title c"])
+            try checkSearchIndex(file)
+            let search = try SQLiteStore(path: file)
+            defer { try? search.close() }
+            #expect(try await search.search("corrected", limit: 5).map(\.entry.id) == ["b"])
+        }
+    }
+
+    @Test func aRemovedEntryDisappears() async throws {
+        try await withDatabaseFile { file in
+            let store = try SQLiteStore(path: file)
+            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
+            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["c", "a"])), for: "news")
+            try store.close()
+            let rows = try inspect(file) { db in
+                try String.fetchAll(db, sql: "SELECT identity FROM entries ORDER BY position")
+            }
+            #expect(rows == ["c", "a"])
+        }
+    }
+
+    @Test func aReopenedFileRemembersEverything() async throws {
+        try await withDatabaseFile { file in
+            let state = Fixtures.fullState()
+            let headline = OpenedHeadline(title: "Rates", path: "/news/business/rates", openedAt: Date(timeIntervalSince1970: 1_750_000_000))
+            let device: UUID
+            do {
+                let store = try SQLiteStore(path: file)
+                try await store.saveSourceState(state, for: "business")
+                try await store.setLastOpened(headline)
+                device = try await store.deviceID()
+                try store.close()
+            }
+            let reopened = try SQLiteStore(path: file)
+            defer { try? reopened.close() }
+            let loaded = try await reopened.loadSourceStates()
+            #expect(loaded["business"]?.entries == state.entries)
+            #expect(loaded["business"]?.validators == state.validators)
+            #expect(sameState(loaded["business"], state))
+            #expect(try await reopened.lastOpened() == headline)
+            #expect(try await reopened.deviceID() == device)
+        }
+    }
+
+    @Test func savingToAReadOnlyDatabaseIsAReadOnlyError() async throws {
+        try await withDatabaseFile { file in
+            let writable = try SQLiteStore(path: file)
+            try await writable.saveSourceState(Fixtures.fullState(), for: "news")
+            let device = try await writable.deviceID()
+            try writable.close()
+
+            let store = try SQLiteStore(path: file, readOnly: true)
+            defer { try? store.close() }
+            await #expect(throws: StoreError.readOnly(path: file.path)) {
+                try await store.saveSourceState(Fixtures.fullState(["z"]), for: "news")
+            }
+            // What it has, it still serves.
+            #expect(try await store.entries(for: "news").map(\.id) == ["a", "b", "c"])
+            #expect(try await store.deviceID() == device)
+            #expect(StoreError.readOnly(path: file.path).description.contains("read-only"))
+        }
+    }
+
+    @Test func aFileThatIsNoDatabaseIsReportedAsCorrupt() async throws {
+        try await withDatabaseFile { file in
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(repeating: 0x42, count: 8_192).write(to: file)
+            #expect {
+                _ = try SQLiteStore(path: file)
+            } throws: { error in
+                guard case .corrupt(let path, _)? = error as? StoreError else { return false }
+                return path == file.path
+            }
+        }
+    }
+
+    @Test func aPathThatCannotBeADatabaseIsReportedWithThePath() async throws {
+        try await withTemporaryDirectory { directory in
+            let blocker = directory.appendingPathComponent("file")
+            try Data("x".utf8).write(to: blocker)
+            let file = blocker.appendingPathComponent("kiosk.sqlite")  // a "folder" that is a file
+            #expect {
+                _ = try SQLiteStore(path: file)
+            } throws: { error in
+                guard case .cannotOpen(let path, _)? = error as? StoreError else { return false }
+                return path == file.path && String(describing: error).contains(file.path)
+            }
+        }
+    }
+
+    @Test func anInMemoryDatabaseKeepsThePromisesToo() async throws {
+        let store = try SQLiteStore.inMemoryDatabase()
+        try await store.saveSourceState(Fixtures.fullState(), for: "news")
+        #expect(try await store.entries(for: "news").map(\.id) == ["a", "b", "c"])
+        #expect(try await store.search("summary", limit: 10).count == 3)
+        #expect(try await store.integrityCheck() == "ok")
+    }
+}

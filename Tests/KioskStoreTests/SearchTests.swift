@@ -1,0 +1,85 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+/// Full-text search over titles and the plain text of HTML summaries.
+@Suite struct SearchTests {
+    private func populated(_ kind: StoreKind, _ body: (any KioskStore) async throws -> Void) async throws {
+        try await withStore(kind) { store in
+            let business = [
+                Fixtures.entry("rates", title: "Central bank holds rates", summary: "<p>The <b>decision</b> surprised&nbsp;markets.</p>"),
+                Fixtures.entry("oil", title: "Oil prices climb", summary: "Supply <a href=\"https://x\">worries</a> in Europe"),
+            ]
+            let environment = [
+                Fixtures.entry("reef", title: "Coral reef recovers", summary: "<div>Scientists report <i>résilience</i></div>"),
+            ]
+            try await store.saveSourceState(Engine.SourceState(entries: business), for: "business")
+            try await store.saveSourceState(Engine.SourceState(entries: environment), for: "environment")
+            try await body(store)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aWordOfTheHTMLSummaryFindsItsEntry(_ kind: StoreKind) async throws {
+        try await populated(kind) { store async throws in
+            let hits = try await store.search("surprised", limit: 10)
+            #expect(hits.map(\.entry.id) == ["rates"])
+            #expect(hits.first?.source == "business")
+            // Markup is not text: neither a tag name nor an attribute is found.
+            #expect(try await store.search("href", limit: 10).isEmpty)
+            #expect(try await store.search("nbsp", limit: 10).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aPrefixFindsWordsItStarts(_ kind: StoreKind) async throws {
+        try await populated(kind) { store async throws in
+            #expect(try await store.search("decis", limit: 10).map(\.entry.id) == ["rates"])
+            #expect(try await store.search("CORAL rec", limit: 10).map(\.entry.id) == ["reef"])
+            #expect(try await store.search("resil", limit: 10).map(\.entry.id) == ["reef"])  // diacritics folded
+            #expect(try await store.search("ates", limit: 10).isEmpty)  // inside a word is no prefix
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyWordMustMatchAndTheLimitHolds(_ kind: StoreKind) async throws {
+        try await populated(kind) { store async throws in
+            #expect(try await store.search("oil europe", limit: 10).map(\.entry.id) == ["oil"])
+            #expect(try await store.search("oil reef", limit: 10).isEmpty)
+            #expect(try await store.search("c", limit: 10).count == 3)  // central, climb, coral
+            #expect(try await store.search("c", limit: 2).count == 2)
+            #expect(try await store.search("c", limit: 0).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUpdatedOrRemovedEntryIsSearchedAsItIsNow(_ kind: StoreKind) async throws {
+        try await populated(kind) { store async throws in
+            let updated = [Fixtures.entry("rates", title: "Central bank cuts rates", summary: "A cut")]
+            try await store.saveSourceState(Engine.SourceState(entries: updated), for: "business")
+            #expect(try await store.search("cuts", limit: 10).map(\.entry.id) == ["rates"])
+            #expect(try await store.search("holds", limit: 10).isEmpty)
+            #expect(try await store.search("oil", limit: 10).isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func hostileQueryTextNeverThrows(_ kind: StoreKind) async throws {
+        let hostile = [
+            "\"", "\"\"", "*", "**oil", "NEAR(", "NEAR(oil reef, 2)", "-", "-oil", "AND", "oil AND", "OR reef",
+            "NOT", "title:oil", "^oil", "(oil", "oil)", "{title}: oil", "'", "\\", "\u{0}", "", "   ", "🦀",
+            String(repeating: "oil ", count: 1_000),
+        ]
+        try await populated(kind) { store async throws in
+            for text in hostile {
+                _ = try await store.search(text, limit: 10)
+            }
+            #expect(try await store.search("\"oil", limit: 10).map(\.entry.id) == ["oil"])
+            #expect(try await store.search("NEAR(oil", limit: 10).isEmpty)
+            #expect(try await store.search("", limit: 10).isEmpty)
+            #expect(try await store.search("*", limit: 10).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+/// The promises every `KioskStore` keeps, checked against SQLite and the in-memory double.
+@Suite struct StoreContractTests {
+    @Test(arguments: StoreKind.allCases)
+    func sourceStatesRoundTrip(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let full = Fixtures.fullState()
+            let fresh = Engine.SourceState(validators: Validators(etag: "\"only-etag\""))
+            let empty = Engine.SourceState(entries: [], validators: Validators(lastModified: "yesterday"))
+            try await store.saveSourceState(full, for: "full")
+            try await store.saveSourceState(fresh, for: "fresh")
+            try await store.saveSourceState(empty, for: "empty")
+
+            let loaded = try await store.loadSourceStates()
+            #expect(Set(loaded.keys) == ["full", "fresh", "empty"])
+            #expect(sameState(loaded["full"], full))
+            #expect(loaded["full"]?.entries?.map(\.id) == ["a", "b", "c"])
+            #expect(loaded["full"]?.lastError?.description == "HTTP 503: down for maintenance")
+            #expect(loaded["fresh"]?.entries == nil)  // never fetched is not "fetched, empty"
+            #expect(sameState(loaded["fresh"], fresh))
+            #expect(loaded["empty"]?.entries == [])
+            #expect(try await store.entries(for: "full") == full.entries)
+            #expect(try await store.entries(for: "unknown") == [])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func everyKindOfSourceErrorRoundTrips(_ kind: StoreKind) async throws {
+        let errors: [SourceError] = [
+            .fetch(.timeout), .fetch(.status(code: 404, message: nil, retryAfter: nil)),
+            .fetch(.tooLarge(limit: 10)), .fetch(.tooManyRedirects), .fetch(.network("reset")),
+            .fetch(.invalidURL("ftp://x")), .parse(.notAFeed("an HTML page")), .parse(.tooLarge(limit: 5)),
+            .parse(.tooDeep(limit: 3)), .parse(.malformed("bad", line: 3, column: 4)), .parse(.empty),
+            .unreadable("no JSON"), .superseded, .notConfigured("NewsAPI key"),
+        ]
+        try await withStore(kind) { store in
+            for (index, error) in errors.enumerated() {
+                try await store.saveSourceState(Engine.SourceState(failures: 1, lastError: error), for: SourceID("s\(index)"))
+            }
+            let loaded = try await store.loadSourceStates()
+            for (index, error) in errors.enumerated() {
+                #expect(loaded[SourceID("s\(index)")]?.lastError == error)
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func entriesAreDeduplicatedByIdentityAndUpdatedInPlace(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
+            // b's title changed, c left, d arrived on top, and the feed repeats a.
+            let next = [Fixtures.entry("d"), Fixtures.entry("a"), Fixtures.entry("b", title: "B, corrected"), Fixtures.entry("a")]
+            try await store.saveSourceState(Engine.SourceState(entries: next), for: "news")
+            let stored = try await store.entries(for: "news")
+            #expect(stored.map(\.id) == ["d", "a", "b"])
+            #expect(stored.map(\.title) == ["Title d", "Title a", "B, corrected"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anEntryIsKnownByItsIdThenLinkThenTitle(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let list = [
+                Entry(id: nil, title: "first", link: "https://example.com/1"),
+                Entry(id: nil, title: "first, again", link: "https://example.com/1"),
+                Entry(id: nil, title: "no link"),
+                Entry(id: nil, title: "no link", summary: "the same title"),
+                Entry(summary: "nothing to know it by"),
+            ]
+            try await store.saveSourceState(Engine.SourceState(entries: list), for: "news")
+            #expect(try await store.entries(for: "news").map(\.title) == ["first", "no link", nil])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func savingASourceLeavesTheOthersAlone(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a"])), for: "one")
+            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b"])), for: "two")
+            try await store.saveSourceState(Engine.SourceState(entries: []), for: "one")
+            #expect(try await store.entries(for: "one") == [])
+            #expect(try await store.entries(for: "two").map(\.id) == ["a", "b"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theDeviceIDIsMadeOnceAndStaysTheSame(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let first = try await store.deviceID()
+            #expect(try await store.deviceID() == first)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theLastOpenedHeadlineIsRemembered(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            #expect(try await store.lastOpened() == nil)
+            let first = OpenedHeadline(title: "One", path: "/news/business/1", openedAt: Date(timeIntervalSince1970: 1_000))
+            let second = OpenedHeadline(title: "Two «ü»", path: "/news/business/2", openedAt: Date())
+            try await store.setLastOpened(first)
+            try await store.setLastOpened(second)
+            #expect(try await store.lastOpened() == second)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theImageIndexRemembersTheLatestRecordPerURL(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let url = "https://example.com/a.png"
+            #expect(try await store.imageRecord(for: url) == nil)
+            let old = ImageRecord(url: url, file: "ab/cd.png", contentType: "image/png", byteCount: 10, storedAt: Date(timeIntervalSince1970: 5))
+            let new = ImageRecord(url: url, file: "ef/gh.png", contentType: "image/webp", byteCount: 20, storedAt: Date(timeIntervalSince1970: 9))
+            try await store.recordImage(old)
+            try await store.recordImage(new)
+            #expect(try await store.imageRecord(for: url) == new)
+            #expect(try await store.imageRecord(for: "https://example.com/other.png") == nil)
+        }
+    }
+}

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KioskSources", targets: ["KioskSources"]),
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .library(name: "KioskStore", targets: ["KioskStore"]),
+        .library(name: "KioskWeb", targets: ["KioskWeb"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
     ],
@@ -22,7 +23,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "KioskCore"),
@@ -61,6 +65,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The web app: Hummingbird routes, typed HTML views, live updates over SSE, the image proxy.
+        .target(
+            name: "KioskWeb",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                "KioskStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Assets")]
+        ),
         // Hostile and oversized documents shared by the tests and the benchmarks.
         .target(name: "KioskTesting", dependencies: ["KioskCore"]),
         .executableTarget(
@@ -69,8 +90,11 @@ let package = Package(
                 "KioskCore",
                 "KioskSources",
                 "KioskDemo",
+                "KioskStore",
+                "KioskWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

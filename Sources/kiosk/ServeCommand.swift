@@ -2,22 +2,36 @@ import ArgumentParser
 import Foundation
 import KioskDemo
 import KioskSources
+import KioskWeb
 import Logging
+import NIOCore
 import ServiceLifecycle
 
-/// `kiosk [--demo]`: runs the sources engine (and, with `--demo`, the embedded sample sources it
-/// reads) until interrupted. Each event is logged until the web app serves them.
+/// `kiosk [--demo]`: serves the web app (on 127.0.0.1:8080 by default) over the live sources or,
+/// with `--demo`, over the embedded sample sources, offline. Runs until interrupted.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run Kiosk (the default). With --demo, against embedded sample sources, offline."
+        abstract: "Serve Kiosk (the default). With --demo, against embedded sample sources, offline."
     )
 
     @Flag(help: "Serve the embedded sample sources on loopback and read them instead of the live ones.")
     var demo = false
 
-    @Option(help: "A JSON config file (sources, owner's name, data directory...).")
+    @Option(help: "A JSON config file (owner's name, sources, NewsAPI key, data directory...).")
     var config: String?
+
+    @Option(help: "Address to listen on (default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on (default 8080).")
+    var port: Int?
+
+    @Option(help: "With --demo: the sample sources' port (default: any free port).")
+    var demoPort: Int?
+
+    @Flag(help: "With --demo: the sample feeds change only when told to (for tests and screenshots).")
+    var demoFrozen = false
 
     @Option(help: "Where Kiosk keeps its data (default: $XDG_DATA_HOME/kiosk or ~/.local/share/kiosk).")
     var dataDirectory: String?
@@ -28,45 +42,52 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "kiosk")
         logger.logLevel = verbose ? .debug : .info
-        let file = try config.map(ConfigFile.load) ?? ConfigFile()
-        let data = dataDirectoryURL(file)
-        // Made now, so an unusable data directory is said at start-up, not at the first joke.
         do {
-            _ = try DeviceIdentity.loadOrCreate(in: data)
-        } catch {
-            throw ConfigError("cannot use the data directory \(data.path): \(error.localizedDescription)")
+            try await serve(logger: logger)
+        } catch let error as StartupError {
+            // Said plainly on stderr, with a failing exit status, instead of a trap or a stack.
+            FileHandle.standardError.write(Data("kiosk: \(error.description)\n".utf8))
+            throw ExitCode.failure
         }
+    }
 
-        let client = HTTPFetcher.makeClient()
-        let fetcher = HTTPFetcher(client: client)
-        let hub = EventHub()
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                var catalogue = SourceCatalogue.live(newsAPIKey: ProcessInfo.processInfo.environment["NEWSAPI_KEY"])
-                if demo {
-                    let server = DemoServer(logger: logger)
-                    // The engine needs the sample server's port, known only once it is bound.
-                    group.addTask { try await server.run() }
-                    let base = await server.baseURL()
-                    logger.info("demo sources", metadata: ["url": "\(base)"])
-                    catalogue = SourceCatalogue.demo(base: base)
-                }
-                catalogue = file.sources?.apply(to: catalogue) ?? catalogue
-                let engine = Engine(
-                    feeds: catalogue.feeds, merged: catalogue.merged, fetcher: fetcher, hub: hub, logger: logger)
-                let serviceGroup = ServiceGroup(
-                    services: [engine, EventLogger(hub: hub, logger: logger)],
-                    gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-                group.addTask { try await serviceGroup.run() }
-                // The first to end (a signal, or a failure) ends the rest.
-                try await group.next()
-                group.cancelAll()
+    private func serve(logger: Logger) async throws {
+        let file = try config.map(ConfigFile.load) ?? ConfigFile()
+        let host = host ?? file.host ?? "127.0.0.1"
+        let port = port ?? file.port ?? 8080
+        guard (0...65535).contains(port) else { throw StartupError("port \(port) is not a TCP port") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let newsAPIKey = file.newsAPIKey ?? ProcessInfo.processInfo.environment["NEWSAPI_KEY"]
+            var catalogue = SourceCatalogue.live(newsAPIKey: newsAPIKey)
+            if demo {
+                var configuration = DemoConfiguration(port: demoPort ?? 0)
+                if demoFrozen { configuration.evolveEvery = [:] }
+                let server = DemoServer(configuration: configuration, logger: logger)
+                // The catalogue needs the sample server's port, known only once it is bound.
+                group.addTask { try await server.run() }
+                let base = await server.baseURL()
+                logger.info("demo sources", metadata: ["url": "\(base)"])
+                catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey ?? "demo")
             }
-        } catch {
-            try? await client.shutdown()
-            throw error
+            catalogue = file.sources?.apply(to: catalogue) ?? catalogue
+            let appConfig = AppConfig(
+                ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
+                dataDirectory: dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) })
+            let app = try await buildApplication(appConfig, logger: logger)
+            logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
+            group.addTask {
+                do {
+                    try await app.runService()
+                } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                    throw StartupError("cannot listen on \(host):\(port): the port is taken (use --port)")
+                } catch let error as IOError {
+                    throw StartupError("cannot listen on \(host):\(port): \(error.description)")
+                }
+            }
+            // The first to end (a signal, or a failure) ends the rest.
+            try await group.next()
+            group.cancelAll()
         }
-        try await client.shutdown()
     }
 
     private func dataDirectoryURL(_ file: ConfigFile) -> URL {

@@ -4,16 +4,25 @@ import KioskDemo
 import Testing
 
 @Suite struct PayloadEndpointTests {
-    @Test func factsAreTheOriginalLatin1Bytes() async throws {
+    @Test func factsAreTheOriginalLatin1BytesWithImagesOnThisServer() async throws {
         try await DemoHarness.run { demo async throws in
             let fetched = try await demo.get("/facts.json")
             #expect(fetched.status == 200)
             #expect(fetched.header("content-type") == "application/json")
-            #expect(fetched.body.count == 3107)
             #expect(fetched.body.contains(0xC9))  // Latin-1 É, not UTF-8
             #expect(String(validating: fetched.body, as: UTF8.self) == nil)
             let sheet = try FactsParser.parse(Data(fetched.body))
             #expect(sheet.rows.count == 13)
+            let images = sheet.rows.compactMap(\.imageURL)
+            #expect(images.count == 10)
+            // Every image is served here; one stays broken on purpose, as in the real feed.
+            #expect(images.allSatisfy { $0.hasPrefix(demo.url("/images/")) })
+            var served = 0
+            for image in images {
+                let path = String(image.dropFirst(demo.url("").count))
+                if try await demo.get(path).status == 200 { served += 1 }
+            }
+            #expect(served == 9)
         }
     }
 

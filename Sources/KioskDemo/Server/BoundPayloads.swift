@@ -1,14 +1,17 @@
-/// The payloads that name this server's own URL (album artwork, news images), built once the
+/// The payloads that name this server's own URL (album artwork, news and facts images), built once the
 /// server is bound and its port known.
 actor BoundPayloads {
     private let address: ServerAddress
     private let chart: AlbumChartTemplate
     private let captured: [NewsArticle]
+    private let capturedFacts: [UInt8]
     private var albums: [UInt8]?
+    private var facts: [UInt8]?
     private var catalogue: NewsCatalogue?
 
-    init(address: ServerAddress, chart: AlbumChartTemplate, captured: [NewsArticle]) {
+    init(address: ServerAddress, chart: AlbumChartTemplate, captured: [NewsArticle], facts: [UInt8]) {
         self.address = address
+        self.capturedFacts = facts
         self.chart = chart
         self.captured = captured
     }
@@ -18,6 +21,14 @@ actor BoundPayloads {
         if let albums { return albums }
         let rendered = Array(chart.render(base: await base()).utf8)
         albums = rendered
+        return rendered
+    }
+
+    /// The facts feed with its images on this server (one left broken on purpose).
+    func factsFeed() async -> [UInt8] {
+        if let facts { return facts }
+        let rendered = FactsImages.render(capturedFacts, base: await base())
+        facts = rendered
         return rendered
     }
 

@@ -26,7 +26,7 @@ struct DemoResponder: HTTPResponder {
         feeds = try FeedStore(feeds: resources.feeds, evolveEvery: configuration.evolveEvery, start: start)
         bound = BoundPayloads(
             address: address, chart: try AlbumChartTemplate(json: resources.albums),
-            captured: try NewsCatalogue.captured(from: resources.topHeadlines))
+            captured: try NewsCatalogue.captured(from: resources.topHeadlines), facts: resources.facts)
         jokes = JokeEndpoint(teller: JokeTeller(), resources: resources)
         images = ImageEndpoint(cache: ImageCache())
         controlEndpoint = ControlEndpoint(control: control)
@@ -67,7 +67,7 @@ struct DemoResponder: HTTPResponder {
         case .business, .entertainment, .environment:
             return await feed(source, headers: request.headers, conditional: conditional)
         case .facts:
-            return DemoReply(contentType: "application/json", body: resources.facts)
+            return DemoReply(contentType: "application/json", body: await bound.factsFeed())
         case .albums:
             return .json(await bound.albumChart())
         case .newsAPI:

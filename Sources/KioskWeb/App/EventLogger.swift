@@ -2,7 +2,7 @@ import Logging
 import KioskSources
 import ServiceLifecycle
 
-/// Logs every engine event: until the web app exists, this is how demo mode shows it works.
+/// Logs every engine event to the terminal: changes and failures at info, checks at debug.
 struct EventLogger: Service {
     let hub: EventHub
     let logger: Logger

@@ -5,22 +5,29 @@ import KioskSources
 ///
 /// ```json
 /// {"ownerName": "Ann", "host": "127.0.0.1", "port": 8080, "dataDirectory": "/var/lib/kiosk",
+///  "database": "/var/lib/kiosk/kiosk.sqlite", "newsAPIKey": "…",
 ///  "sources": {"feeds": [{"id": "business", "url": "https://example.org/business.rss"}]}}
 /// ```
-struct ConfigFile: Codable, Sendable {
-    var ownerName: String?
-    var host: String?
-    var port: Int?
-    var dataDirectory: String?
-    var sources: SourceOverrides?
+public struct ConfigFile: Codable, Sendable {
+    public var ownerName: String?
+    public var host: String?
+    public var port: Int?
+    public var dataDirectory: String?
+    /// The SQLite database (default: `kiosk.sqlite` in the data directory).
+    public var database: String?
+    /// NewsAPI's key for Discover; empty means none (Discover then says so).
+    public var newsAPIKey: String?
+    public var sources: SourceOverrides?
+
+    public init() {}
 
     /// Reads `path`, with a message that says what is wrong and where.
-    static func load(_ path: String) throws -> ConfigFile {
+    public static func load(_ path: String) throws(StartupError) -> ConfigFile {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ConfigError("cannot read the config file \(path): \(error.localizedDescription)")
+            throw StartupError("cannot read the config file \(path): \(error.localizedDescription)")
         }
         do {
             return try JSONDecoder().decode(ConfigFile.self, from: data)
@@ -28,15 +35,9 @@ struct ConfigFile: Codable, Sendable {
             let DecodingError.valueNotFound(_, context), let DecodingError.keyNotFound(_, context)
         {
             let at = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw ConfigError("bad config file \(path)\(at.isEmpty ? "" : " at \(at)"): \(context.debugDescription)")
+            throw StartupError("bad config file \(path)\(at.isEmpty ? "" : " at \(at)"): \(context.debugDescription)")
         } catch {
-            throw ConfigError("bad config file \(path): \(error)")
+            throw StartupError("bad config file \(path): \(error)")
         }
     }
-}
-
-/// A startup problem, said plainly instead of a trap.
-struct ConfigError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

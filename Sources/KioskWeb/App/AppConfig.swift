@@ -1,0 +1,30 @@
+import Foundation
+import KioskSources
+
+/// Everything the web app is built from: who it is for, where it listens, what it reads, where it
+/// keeps its data. Made by the command line from flags and the config file.
+public struct AppConfig: Sendable {
+    /// Shown on Home.
+    public var ownerName: String
+    public var host: String
+    public var port: Int
+    public var catalogue: SourceCatalogue
+    /// The image cache, the image proxy's key, and the database unless `databasePath` says otherwise.
+    public var dataDirectory: URL
+    public var databasePath: URL?
+
+    public init(
+        ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,
+        dataDirectory: URL, databasePath: URL? = nil
+    ) {
+        self.ownerName = ownerName
+        self.host = host
+        self.port = port
+        self.catalogue = catalogue
+        self.dataDirectory = dataDirectory
+        self.databasePath = databasePath
+    }
+
+    /// Where the SQLite database lives.
+    public var database: URL { databasePath ?? dataDirectory.appendingPathComponent("kiosk.sqlite") }
+}

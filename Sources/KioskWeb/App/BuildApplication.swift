@@ -1,0 +1,45 @@
+import Hummingbird
+import KioskCore
+import KioskSources
+import Logging
+
+/// The composition root: Kiosk's web application, with the live sources, the store and the
+/// engine it runs, from the configuration alone. `main` only parses flags and runs this.
+public func buildApplication(_ config: AppConfig, logger: Logger) async throws -> some ApplicationProtocol {
+    let dependencies = try await WebDependencies.live(config, logger: logger)
+    return buildApplication(config, dependencies: dependencies, logger: logger)
+}
+
+/// The web application over the given dependencies (tests pass their own).
+public func buildApplication(_ config: AppConfig, dependencies: WebDependencies, logger: Logger)
+    -> some ApplicationProtocol
+{
+    let live = LiveBroadcaster(
+        hub: dependencies.hub, store: dependencies.store, names: dependencies.sourceNames,
+        renderList: { source, entries in
+            NewsFeed(source: source).map { NewsList(feed: $0, entries: entries).renderItems() }
+        }, logger: logger)
+    let router = Router(context: KioskRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: ClientMiddleware())
+    let shared = RouteContext(config: config, dependencies: dependencies, live: live)
+    ShellRoutes(shared: shared).register(on: router)
+    NewsRoutes(shared: shared).register(on: router)
+    DiscoverRoutes(shared: shared).register(on: router)
+    OnDemandRoutes(shared: shared).register(on: router)
+    ImageRoute(shared: shared).register(on: router)
+    EventsRoute(live: live).register(on: router)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Kiosk"),
+        services: dependencies.services + [live],
+        logger: logger)
+}
+
+/// What every route group shares.
+struct RouteContext: Sendable {
+    var config: AppConfig
+    var dependencies: WebDependencies
+    var live: LiveBroadcaster
+    let articles = ArticleShelf()
+}

@@ -1,0 +1,40 @@
+import KioskCore
+import KioskSources
+import KioskStore
+import ServiceLifecycle
+
+/// What the routes use, passed in: the live build wires real fetchers and SQLite; tests pass
+/// in-memory stores and the sample server.
+public struct WebDependencies: Sendable {
+    public var hub: EventHub
+    public var store: any KioskStore
+    public var facts: CachedResource<FactSheet>
+    public var albums: CachedResource<AlbumChart>
+    public var discover: DiscoverService
+    public var jokes: JokeService
+    public var images: ImagePipeline
+    public var signer: ImageSigner
+    public var assets: Assets
+    /// Names of the sources, for messages ("Business could not be refreshed").
+    public var sourceNames: [SourceID: String]
+    /// Run beside the web server for its lifetime (the engine, the HTTP client's shutdown...).
+    public var services: [any Service]
+
+    public init(
+        hub: EventHub, store: any KioskStore, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
+        discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
+        sourceNames: [SourceID: String], services: [any Service]
+    ) {
+        self.hub = hub
+        self.store = store
+        self.facts = facts
+        self.albums = albums
+        self.discover = discover
+        self.jokes = jokes
+        self.images = images
+        self.signer = signer
+        self.assets = assets
+        self.sourceNames = sourceNames
+        self.services = services
+    }
+}

@@ -1,0 +1,461 @@
+// Kiosk's one script: live updates, the clock, lazy images, Discover's search and infinite
+// scroll, Jokes and refresh. The server renders every page; this only adds behaviour, so each
+// screen still reads without it. No framework, no build step, no inline script (the CSP forbids it).
+
+const root = document.documentElement;
+const $ = (selector, scope = document) => scope.querySelector(selector);
+const $$ = (selector, scope = document) => Array.from(scope.querySelectorAll(selector));
+
+// ---------------------------------------------------------------------------------------------
+// Dates: the server writes UTC; the reader sees their own locale and time zone.
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "long" });
+
+function localizeDates(scope = document) {
+  for (const time of $$("time[data-format]", scope)) {
+    const date = new Date(time.getAttribute("datetime"));
+    if (Number.isNaN(date.getTime())) continue;
+    time.textContent = (time.dataset.format === "date" ? dateFormat : dateTimeFormat).format(date);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Home: the clock ticks every second, on the second.
+
+function startClock() {
+  const clock = $("#clock");
+  if (!clock) return;
+  const format = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "medium" });
+  const tick = () => {
+    const now = new Date();
+    clock.textContent = format.format(now);
+    clock.setAttribute("datetime", now.toISOString());
+    setTimeout(tick, 1000 - (now.getTime() % 1000) + 5);
+  };
+  tick();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images: load only as they come into view, into reserved space; a failed one shows a placeholder.
+
+const imageObserver =
+  "IntersectionObserver" in window
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) {
+            if (!entry.isIntersecting) continue;
+            imageObserver.unobserve(entry.target);
+            loadImage(entry.target);
+          }
+        },
+        { rootMargin: "48px 0px" },
+      )
+    : null;
+
+function loadImage(image) {
+  const src = image.dataset.src;
+  if (!src) return;
+  delete image.dataset.src;
+  image.src = src;
+}
+
+function watchImages(scope = document) {
+  for (const image of $$("img.lazy[data-src]", scope)) {
+    if (imageObserver) imageObserver.observe(image);
+    else loadImage(image);
+  }
+}
+
+// Image events do not bubble; capture them once for the whole document. The image proxy answers
+// an image it could not get with a 1×1 placeholder, shown as a neat empty box.
+document.addEventListener(
+  "error",
+  (event) => {
+    const target = event.target;
+    if (target instanceof HTMLImageElement) target.classList.add("is-broken");
+  },
+  true,
+);
+document.addEventListener(
+  "load",
+  (event) => {
+    const target = event.target;
+    if (target instanceof HTMLImageElement && target.naturalWidth === 1 && target.naturalHeight === 1) {
+      target.classList.add("is-broken");
+    }
+  },
+  true,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Live updates: one EventSource per page, resuming from the sequence the page was drawn at.
+
+const checking = new Set();
+
+function announce(text) {
+  const status = $("#live-status");
+  if (status && text) status.textContent = text;
+}
+
+function cssString(value) {
+  return window.CSS && CSS.escape ? CSS.escape(value) : value.replace(/["\\]/g, "\\$&");
+}
+
+/** The first list item visible below the sticky header, and where it is. */
+function visibleAnchor(list) {
+  for (const item of list.children) {
+    const rect = item.getBoundingClientRect();
+    if (rect.bottom > 0) return { key: item.dataset.key, top: rect.top };
+  }
+  return null;
+}
+
+/** Puts `html`'s items into `list`, reusing unchanged rows, keeping what the reader looks at still. */
+function applyList(list, html) {
+  const template = document.createElement("template");
+  template.innerHTML = html; // inert: parsed, never run; the server escaped and sanitized it
+  const anchor = window.scrollY > 0 ? visibleAnchor(list) : null;
+  const existing = new Map($$(":scope > li[data-key]", list).map((item) => [item.dataset.key, item]));
+  const items = Array.from(template.content.children).map((item) => {
+    const old = existing.get(item.dataset.key);
+    return old && old.outerHTML === item.outerHTML ? old : item;
+  });
+  list.replaceChildren(...items);
+  localizeDates(list);
+  watchImages(list);
+  if (anchor) {
+    const same = $(`:scope > li[data-key="${cssString(anchor.key)}"]`, list);
+    if (same) window.scrollBy(0, same.getBoundingClientRect().top - anchor.top);
+  }
+  const empty = $("#news-empty");
+  if (empty) empty.hidden = list.children.length > 0;
+}
+
+function setFailure(source, message) {
+  for (const status of $$(".feed-status[data-sources]")) {
+    if (!status.dataset.sources.split(" ").includes(source)) continue;
+    let line = $(`[data-source="${cssString(source)}"]`, status);
+    if (message) {
+      if (!line) {
+        line = document.createElement("span");
+        line.dataset.source = source;
+        status.append(line);
+      }
+      line.textContent = message;
+    } else if (line) {
+      line.remove();
+    }
+    status.hidden = status.children.length === 0;
+  }
+}
+
+function setChecking(source, on) {
+  if (on) checking.add(source);
+  else checking.delete(source);
+  for (const indicator of $$(".activity[data-sources]")) {
+    const active = indicator.dataset.sources.split(" ").some((id) => checking.has(id));
+    indicator.classList.toggle("is-active", active);
+  }
+}
+
+function setOpened(opened) {
+  const link = $("#last-opened");
+  if (!link || !opened) return;
+  link.textContent = opened.title;
+  link.setAttribute("href", opened.path);
+  const hint = $(".last-opened-hint");
+  if (hint) hint.hidden = true;
+}
+
+function onChanged(message) {
+  setFailure(message.source, null);
+  if (message.html == null) return;
+  const list = $(`[data-live-list="${cssString(message.source)}"]`);
+  if (!list) return;
+  applyList(list, message.html);
+  list.dataset.detectedAt = String(message.detectedAt);
+  list.dataset.appliedAt = String(Date.now());
+  if (message.added > 0) announce(`${message.added} new in ${message.name}`);
+}
+
+function onResync(message) {
+  for (const [source, html] of Object.entries(message.lists)) {
+    const list = $(`[data-live-list="${cssString(source)}"]`);
+    if (list) applyList(list, html);
+  }
+  for (const source of Array.from(checking)) setChecking(source, false);
+  for (const source of message.checking) setChecking(source, true);
+  for (const status of $$(".feed-status")) {
+    status.replaceChildren();
+    status.hidden = true;
+  }
+  for (const [source, text] of Object.entries(message.failures)) setFailure(source, text);
+  if (message.opened) setOpened(message.opened);
+}
+
+function connectLive() {
+  if (!("EventSource" in window)) return;
+  const since = root.dataset.seq || "0";
+  const events = new EventSource(`/events?since=${encodeURIComponent(since)}`);
+  const on = (name, handler) =>
+    events.addEventListener(name, (event) => {
+      try {
+        handler(JSON.parse(event.data));
+      } catch (error) {
+        console.warn("kiosk: bad live event", name, error);
+      }
+    });
+  events.addEventListener("open", () => {
+    root.dataset.live = "open";
+  });
+  events.addEventListener("error", () => {
+    root.dataset.live = events.readyState === EventSource.CLOSED ? "closed" : "connecting";
+  });
+  on("changed", onChanged);
+  on("activity", (message) => setChecking(message.source, message.checking));
+  on("failed", (message) => setFailure(message.source, `${message.name} could not be refreshed (${message.message}); showing the last news received.`));
+  on("opened", setOpened);
+  on("resync", onResync);
+  // Leaving the page closes the stream at once, so the server frees it.
+  window.addEventListener("pagehide", () => events.close());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refresh: the button (and pull-to-refresh on touch screens).
+
+function setBusy(element, busy) {
+  if (!element) return;
+  element.setAttribute("aria-busy", busy ? "true" : "false");
+  element.classList.toggle("is-busy", busy);
+}
+
+/** Reloads the screen's content in place from `url` (facts, albums). */
+async function refreshMain(url) {
+  const main = $("#main");
+  setBusy(main, true);
+  try {
+    const response = await fetch(url, { headers: { Accept: "text/html" } });
+    const html = await response.text();
+    const page = new DOMParser().parseFromString(html, "text/html");
+    const fresh = $("#main", page);
+    if (fresh) {
+      main.replaceChildren(...Array.from(fresh.childNodes).map((node) => document.adoptNode(node)));
+      document.title = page.title;
+      setupScreen();
+    }
+  } catch (error) {
+    const banner = $("#api-error");
+    if (banner) {
+      banner.textContent = "Could not refresh: you may be offline.";
+      banner.hidden = false;
+    }
+  } finally {
+    setBusy(main, false);
+  }
+}
+
+function setupPullToRefresh(action) {
+  const indicator = $(".pull-indicator");
+  let startY = null;
+  let pulled = 0;
+  window.addEventListener(
+    "touchstart",
+    (event) => {
+      startY = window.scrollY <= 0 && event.touches.length === 1 ? event.touches[0].clientY : null;
+      pulled = 0;
+    },
+    { passive: true },
+  );
+  window.addEventListener(
+    "touchmove",
+    (event) => {
+      if (startY === null) return;
+      pulled = Math.max(0, event.touches[0].clientY - startY);
+      if (indicator) {
+        indicator.classList.toggle("is-pulling", pulled > 0);
+        indicator.classList.toggle("is-ready", pulled > 70);
+      }
+    },
+    { passive: true },
+  );
+  window.addEventListener("touchend", () => {
+    if (startY !== null && pulled > 70) action();
+    startY = null;
+    pulled = 0;
+    if (indicator) indicator.classList.remove("is-pulling", "is-ready");
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discover: search 1 s after the last keystroke, infinite scroll, refresh.
+
+function setupDiscover() {
+  const list = $("#articles");
+  if (!list) return;
+  const input = $("#search");
+  const form = $("#search-form");
+  const banner = $("#api-error");
+  const more = $("#load-more");
+  const moreButton = $("#load-more-button");
+  const empty = $(".empty-state");
+  let pending = null; // the debounce timer
+  let controller = null; // the request in flight
+  let loadingMore = false;
+
+  const showError = (text) => {
+    banner.textContent = text || "";
+    banner.hidden = !text;
+  };
+
+  const render = (data, append) => {
+    if (data.superseded) return;
+    showError(data.error);
+    if (append) list.insertAdjacentHTML("beforeend", data.html);
+    else list.innerHTML = data.html;
+    list.dataset.page = String(data.page);
+    list.dataset.hasMore = data.hasMore ? "true" : "false";
+    list.dataset.query = data.query;
+    more.hidden = !data.hasMore;
+    if (empty) empty.hidden = list.children.length > 0 || !!data.error;
+    localizeDates(list);
+    watchImages(list);
+  };
+
+  const load = async (query, page, append) => {
+    if (controller) controller.abort();
+    controller = new AbortController();
+    const mine = controller;
+    setBusy(list, true);
+    try {
+      const response = await fetch(`/discover/results?${query}&page=${page}`, { signal: mine.signal });
+      render(await response.json(), append);
+    } catch (error) {
+      if (error.name !== "AbortError") showError("Discover could not load: you may be offline.");
+    } finally {
+      if (controller === mine) {
+        controller = null;
+        setBusy(list, false);
+      }
+    }
+  };
+
+  const currentCategoryQuery = () => {
+    const current = $("nav.categories a[aria-current=page]");
+    return `category=${current ? current.dataset.category : "general"}`;
+  };
+
+  const search = () => {
+    pending = null;
+    const text = input.value.trim();
+    const scope = $("input[name=scope]:checked", form) || $("input[name=scope]", form);
+    const scopeQuery = scope ? `&scope=${encodeURIComponent(scope.value)}` : "";
+    const query = text ? `q=${encodeURIComponent(text)}${scopeQuery}` : currentCategoryQuery();
+    history.replaceState(null, "", `/discover?${query}`);
+    for (const link of $$("nav.categories a")) {
+      if (text) link.removeAttribute("aria-current");
+    }
+    load(query, 1, false);
+  };
+
+  input.addEventListener("input", () => {
+    // A newer keystroke cancels the pending search and the request of an older one.
+    if (pending) clearTimeout(pending);
+    if (controller) controller.abort();
+    pending = setTimeout(search, 1000);
+  });
+  for (const radio of $$("input[type=radio][name=scope]", form)) {
+    radio.addEventListener("change", () => {
+      if (pending) clearTimeout(pending);
+      if (input.value.trim()) search();
+    });
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (pending) clearTimeout(pending);
+    search();
+  });
+
+  const loadMore = () => {
+    if (loadingMore || list.dataset.hasMore !== "true") return;
+    loadingMore = true;
+    const next = Number(list.dataset.page || "1") + 1;
+    load(list.dataset.query, next, true).finally(() => {
+      loadingMore = false;
+    });
+  };
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) loadMore();
+    }, { rootMargin: "200px 0px" }).observe(more);
+  }
+  moreButton.addEventListener("click", loadMore);
+
+  const refresh = () => load(list.dataset.query, 1, false);
+  $("#refresh")?.addEventListener("click", refresh);
+  setupPullToRefresh(refresh);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jokes: one request at a time; spinner only while fetching, the text hidden meanwhile.
+
+function setupJokes() {
+  const button = $("#joke-button");
+  if (!button) return;
+  const text = $("#joke-text");
+  const spinner = $("#joke-spinner");
+  const error = $("#joke-error");
+  let busy = false;
+  button.addEventListener("click", async () => {
+    if (busy) return;
+    busy = true;
+    button.disabled = true;
+    text.hidden = true;
+    error.hidden = true;
+    spinner.hidden = false;
+    try {
+      const response = await fetch("/jokes/next", { method: "POST" });
+      const data = await response.json();
+      if (data.joke != null) {
+        text.textContent = data.joke;
+      } else {
+        error.textContent = data.error || "No joke this time.";
+        error.hidden = false;
+      }
+    } catch (failure) {
+      error.textContent = "No joke this time: you may be offline.";
+      error.hidden = false;
+    } finally {
+      spinner.hidden = true;
+      text.hidden = false;
+      button.disabled = false;
+      busy = false;
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function setupScreen() {
+  localizeDates();
+  watchImages();
+  const refresh = $("#refresh");
+  const page = document.body.dataset.page;
+  if (refresh && page === "facts") {
+    refresh.addEventListener("click", () => refreshMain("/facts?refresh=1"));
+  }
+}
+
+function start() {
+  setupScreen();
+  startClock();
+  setupDiscover();
+  setupJokes();
+  if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
+  connectLive();
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("kiosk: no offline support", error));
+  }
+}
+
+start();

@@ -1,0 +1,71 @@
+// Kiosk's service worker: keeps the app shell (styles, script, icons, offline page) so the app
+// opens instantly and says so plainly when the server cannot be reached.
+const SHELL = "kiosk-shell-v1";
+const PAGES = "kiosk-pages-v1";
+const SHELL_FILES = [
+  "/offline",
+  "/static/app.css",
+  "/static/app.js",
+  "/static/icons/icon-192.png",
+  "/static/icons/icon-512.png",
+  "/manifest.webmanifest",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(SHELL)
+      .then((cache) => cache.addAll(SHELL_FILES))
+      .then(() => self.skipWaiting()),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key !== SHELL && key !== PAGES).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  // Live streams, script calls and other sites go straight to the network.
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (url.pathname === "/events" || url.pathname.startsWith("/discover/results")) return;
+
+  if (request.mode === "navigate") {
+    // Pages: the network first (they are live); the last copy, or the offline page, without it.
+    event.respondWith(
+      fetch(request)
+        .then((response) => {
+          if (response.ok) {
+            const copy = response.clone();
+            caches.open(PAGES).then((cache) => cache.put(request, copy));
+          }
+          return response;
+        })
+        .catch(() => caches.match(request).then((cached) => cached || caches.match("/offline"))),
+    );
+    return;
+  }
+
+  if (SHELL_FILES.includes(url.pathname)) {
+    // The shell: from the cache at once, refreshed in the background for next time.
+    event.respondWith(
+      caches.open(SHELL).then((cache) =>
+        cache.match(request).then((cached) => {
+          const fresh = fetch(request)
+            .then((response) => {
+              if (response.ok) cache.put(request, response.clone());
+              return response;
+            })
+            .catch(() => cached);
+          return cached || fresh;
+        }),
+      ),
+    );
+  }
+});

@@ -1,0 +1,212 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Logging
+import ServiceLifecycle
+
+/// Turns the engine's hub into server-sent events for every open page.
+///
+/// Each event is rendered once (the list's HTML included) and the same bytes go to every client,
+/// so 10,000 open pages cost one render per change. Events are numbered; the last few hundred are
+/// kept so a client that reconnects with `Last-Event-ID` gets exactly what it missed, or a resync
+/// when that is too old. A client that falls behind is disconnected rather than slowing anyone:
+/// its browser reconnects and resumes.
+public actor LiveBroadcaster: Service {
+    /// Renders the list a page shows for `source`, or nil when no page shows that source.
+    public typealias ListRenderer = @Sendable (_ source: SourceID, _ entries: [SourceID: [Entry]]) -> String?
+
+    private let hub: EventHub
+    private let store: any KioskStore
+    private let names: [SourceID: String]
+    private let renderList: ListRenderer
+    private let heartbeatInterval: Duration
+    private let clientBuffer: Int
+    private let replayLimit: Int
+    private let logger: Logger
+    private var state = LiveState()
+    private var replay: [SSEFrame] = []
+    private var clients: [UUID: AsyncStream<SSEFrame>.Continuation] = [:]
+    private var started = false
+
+    /// - Parameters:
+    ///   - names: each source's display name, for announcements and errors.
+    ///   - clientBuffer: frames held for a slow client before it is disconnected to resume later.
+    public init(
+        hub: EventHub, store: any KioskStore, names: [SourceID: String], renderList: @escaping ListRenderer,
+        heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
+        logger: Logger = Logger(label: "kiosk.live")
+    ) {
+        self.hub = hub
+        self.store = store
+        self.names = names
+        self.renderList = renderList
+        self.heartbeatInterval = heartbeatInterval
+        self.clientBuffer = clientBuffer
+        self.replayLimit = replayLimit
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        do {
+            state.lastOpened = try await store.lastOpened()
+        } catch {
+            logger.warning("cannot read the last opened headline", metadata: ["error": "\(error)"])
+        }
+        let subscription = await hub.subscribe(bufferSize: 4096)
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.relay(subscription) }
+                group.addTask { await self.beat() }
+            }
+        }
+        finishAll()
+    }
+
+    /// The state to draw a page from; the page then streams events after `sequence`.
+    public func snapshot() -> LiveState { state }
+
+    /// Number of connected event streams (for tests and the benchmark).
+    public var clientCount: Int { clients.count }
+
+    // MARK: - Clients
+
+    /// A client's event stream. `lastEventID` is the last sequence number it has seen (from the
+    /// page it drew, or the browser's `Last-Event-ID` on reconnect).
+    public func subscribe(after lastEventID: UInt64?) -> (id: UUID, frames: AsyncStream<SSEFrame>) {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SSEFrame.self, bufferingPolicy: .bufferingOldest(clientBuffer))
+        continuation.yield(.preamble)
+        for frame in catchUp(after: lastEventID) { continuation.yield(frame) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        clients[id] = continuation
+        return (id, stream)
+    }
+
+    /// Forgets a client whose connection ended (also done when its stream terminates).
+    public func unsubscribe(_ id: UUID) {
+        clients.removeValue(forKey: id)?.finish()
+    }
+
+    private func catchUp(after last: UInt64?) -> [SSEFrame] {
+        guard let last, last != state.sequence else { return [] }
+        if last < state.sequence, let first = replay.first?.id, first <= last + 1 {
+            return replay.filter { ($0.id ?? 0) > last }
+        }
+        return [resyncFrame()]
+    }
+
+    // MARK: - Opened headlines
+
+    /// Remembers the headline the user just opened and tells every open page.
+    public func recordOpened(title: String, path: String, at date: Date = Date()) async {
+        let headline = OpenedHeadline(title: title, path: path, openedAt: date)
+        state.lastOpened = headline
+        broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)))
+        do {
+            try await store.setLastOpened(headline)
+        } catch {
+            logger.warning("cannot store the last opened headline", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - From the hub
+
+    private func relay(_ subscription: HubSubscription) async {
+        for await update in subscription {
+            switch update {
+            case .resync(let snapshot):
+                state.entries = snapshot.entries
+                state.checking = snapshot.checking
+                state.failures = snapshot.failures
+                if started { broadcastResync() }
+                started = true
+            case .event(let event):
+                apply(event)
+            }
+        }
+    }
+
+    private func apply(_ event: EngineEvent) {
+        switch event.kind {
+        case .checking(let id):
+            state.checking.insert(id)
+            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)))
+        case .idle(let id):
+            state.checking.remove(id)
+            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)))
+        case .changed(let id, let entries):
+            let previous = Set((state.entries[id] ?? []).map(EntryKey.of))
+            state.entries[id] = entries
+            state.failures[id] = nil
+            let added = entries.filter { !previous.contains(EntryKey.of($0)) }.count
+            let message = ChangedMessage(
+                source: id.rawValue, html: renderList(id, state.entries), count: entries.count, added: added,
+                name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+            broadcast(event: "changed", json: LiveJSON.encode(message))
+        case .failed(let id, let error):
+            state.failures[id] = error
+            let message = FailedMessage(source: id.rawValue, name: names[id] ?? id.rawValue, message: error.description)
+            broadcast(event: "failed", json: LiveJSON.encode(message))
+        }
+    }
+
+    private func broadcastResync() {
+        state.sequence += 1
+        let frame = resyncFrame()
+        remember(frame)
+        send(frame)
+    }
+
+    private func resyncFrame() -> SSEFrame {
+        var lists: [String: String] = [:]
+        for id in Set(state.entries.keys) {
+            if let html = renderList(id, state.entries) { lists[id.rawValue] = html }
+        }
+        let message = ResyncMessage(
+            lists: lists, checking: state.checking.map(\.rawValue).sorted(),
+            failures: Dictionary(uniqueKeysWithValues: state.failures.map { ($0.key.rawValue, $0.value.description) }),
+            opened: state.lastOpened.map { OpenedMessage(title: $0.title, path: $0.path) })
+        return SSEFrame(id: state.sequence, event: "resync", json: LiveJSON.encode(message))
+    }
+
+    private func broadcast(event: String, json: String) {
+        state.sequence += 1
+        let frame = SSEFrame(id: state.sequence, event: event, json: json)
+        remember(frame)
+        send(frame)
+    }
+
+    private func remember(_ frame: SSEFrame) {
+        replay.append(frame)
+        if replay.count > replayLimit { replay.removeFirst(replay.count - replayLimit) }
+    }
+
+    private func send(_ frame: SSEFrame) {
+        var behind: [UUID] = []
+        for (id, continuation) in clients {
+            if case .dropped = continuation.yield(frame) { behind.append(id) }
+        }
+        // A client this far behind reconnects and resumes from its Last-Event-ID.
+        for id in behind { unsubscribe(id) }
+    }
+
+    private func beat() async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: heartbeatInterval)
+            } catch {
+                return
+            }
+            send(.heartbeat)
+        }
+    }
+
+    private func finishAll() {
+        for continuation in clients.values { continuation.finish() }
+        clients.removeAll()
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+// The JSON payloads of the live events the script understands (see Assets/app.js).
+
+/// `changed`: a source's entries changed; `html` is the new list when a page shows it.
+struct ChangedMessage: Encodable {
+    var source: String
+    var html: String?
+    var count: Int
+    /// New entries since the previous list (for the screen-reader announcement).
+    var added: Int
+    var name: String
+    /// When the server learned of the change, in ms since 1970 (the page records when it applied it).
+    var detectedAt: Int64
+}
+
+/// `activity`: a source's check started or ended.
+struct ActivityMessage: Encodable {
+    var source: String
+    var checking: Bool
+}
+
+/// `failed`: a source could not be read; its last good entries stay.
+struct FailedMessage: Encodable {
+    var source: String
+    var name: String
+    var message: String
+}
+
+/// `opened`: the last headline opened, for Home in every tab.
+struct OpenedMessage: Encodable {
+    var title: String
+    var path: String
+}
+
+/// `resync`: everything, for a client that missed events.
+struct ResyncMessage: Encodable {
+    var lists: [String: String]
+    var checking: [String]
+    var failures: [String: String]
+    var opened: OpenedMessage?
+}
+
+enum LiveJSON {
+    static func encode(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+
+/// One server-sent event, encoded once and written to every client as the same bytes.
+public struct SSEFrame: Sendable {
+    /// The live sequence number (`id:`), which a reconnecting client sends back as `Last-Event-ID`;
+    /// nil for comments such as heartbeats.
+    public let id: UInt64?
+    public let bytes: ByteBuffer
+
+    /// An event named `event` carrying `data` (one line of JSON).
+    init(id: UInt64, event: String, json data: String) {
+        self.id = id
+        bytes = ByteBuffer(string: "id: \(id)\nevent: \(event)\ndata: \(data)\n\n")
+    }
+
+    private init(comment: String) {
+        id = nil
+        bytes = ByteBuffer(string: ": \(comment)\n\n")
+    }
+
+    /// Keeps idle connections open through proxies and lets the server notice dead ones.
+    static let heartbeat = SSEFrame(comment: "heartbeat")
+
+    /// Sent first: how long the browser waits before reconnecting.
+    static let preamble = SSEFrame(retryMilliseconds: 2000)
+
+    private init(retryMilliseconds: Int) {
+        id = nil
+        bytes = ByteBuffer(string: "retry: \(retryMilliseconds)\n\n")
+    }
+}

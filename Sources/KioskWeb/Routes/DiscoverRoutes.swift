@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import KioskSources
+
+/// `/discover`: category and search pages, the fragments infinite scroll and the search box ask
+/// for, and article details.
+struct DiscoverRoutes: Sendable {
+    let shared: RouteContext
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.get("discover") { request, context in
+            let query = query(request)
+            let result = await load(query, page: 1, client: context.clientID)
+            let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
+            return DiscoverScreenPage(
+                query: query, rows: rows, page: 1, hasMore: result.hasMore, error: result.error, hasAPIKey: hasAPIKey,
+                saved: result.saved
+            ).document.response
+        }
+        router.get("discover/results") { request, context in
+            let query = query(request)
+            let page = max(1, min(request.uri.queryParameters.get("page", as: Int.self) ?? 1, 100))
+            let result = await load(query, page: page, client: context.clientID)
+            let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
+            let body = DiscoverResults(
+                html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,
+                error: result.error, query: query.queryString, superseded: result.superseded)
+            return try JSONResponse(body).response
+        }
+        router.get("discover/articles/:key") { _, context in
+            guard let article = await shared.articles.article(context.parameters.get("key") ?? "") else {
+                let gone = MessagePage(
+                    kind: "not-found", title: "Article not available",
+                    message: "This article is no longer in Kiosk's memory. Open it again from Discover.", tab: .discover)
+                return HTMLResponse(gone.page.render(), status: .notFound).response
+            }
+            await shared.live.recordOpened(
+                title: article.title ?? "Untitled", path: "/discover/articles/\(context.parameters.get("key") ?? "")")
+            return ArticleDetailPage(article: article, images: shared.dependencies.signer).page.response
+        }
+    }
+
+    private var hasAPIKey: Bool { !(shared.config.catalogue.newsAPI.apiKey ?? "").isEmpty }
+
+    private func query(_ request: Request) -> DiscoverQuery {
+        let parameters = request.uri.queryParameters
+        return DiscoverQuery(
+            category: parameters.get("category"), search: parameters.get("q"), scope: parameters.get("scope"),
+            hasAPIKey: hasAPIKey)
+    }
+
+    private struct Outcome {
+        var articles: [Article] = []
+        var saved: SavedRows?
+        var hasMore = false
+        var error: String?
+        var superseded = false
+    }
+
+    private func load(_ query: DiscoverQuery, page: Int, client: String) async -> Outcome {
+        let discover = shared.dependencies.discover
+        let result: Result<DiscoverPage, SourceError>
+        switch query {
+        case .category(let category):
+            result = await discover.headlines(category: category.rawValue, page: page)
+        case .search(let text, .web):
+            result = await discover.search(text, page: page, client: client)
+        case .search(let text, .saved):
+            return await searchSaved(text, page: page)
+        }
+        switch result {
+        case .success(let page): return Outcome(articles: page.articles, hasMore: page.hasMore)
+        case .failure(.superseded): return Outcome(superseded: true)
+        case .failure(let error): return Outcome(error: APIMessage.text(for: error))
+        }
+    }
+
+    /// Full-text search over the entries Kiosk stored from its feeds (one page of up to 50).
+    private func searchSaved(_ text: String, page: Int) async -> Outcome {
+        guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
+        do {
+            let hits = try await shared.dependencies.store.search(text, limit: 50)
+            return Outcome(saved: SavedRows(hits: hits.map { ($0.source.rawValue, EntryKey.of($0.entry), $0.entry) }))
+        } catch {
+            return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched: \(error)")
+        }
+    }
+}
+
+/// What `/discover/results` answers: the rows' HTML and where the list stands.
+struct DiscoverResults: Encodable, Sendable {
+    var html: String
+    var page: Int
+    var hasMore: Bool
+    var error: String?
+    var query: String
+    var superseded: Bool
+}
+
+/// The API's own words for a failure when it gave any (NewsAPI's `message`), else ours.
+enum APIMessage {
+    static func text(for error: SourceError) -> String {
+        if case .fetch(.status(_, let message?, _)) = error, !message.isEmpty { return message }
+        return "Discover could not load: \(error.description)"
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+import KioskCore
+import KioskSources
+
+/// `/news` and its detail pages; opening a detail is what Home's "last opened" remembers.
+struct NewsRoutes: Sendable {
+    let shared: RouteContext
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.get("news") { request, _ in
+            let feed = NewsFeed(slug: request.uri.queryParameters.get("feed"))
+            return NewsPage(feed: feed, state: await shared.live.snapshot()).page.response
+        }
+        router.get("news/:source/:key") { _, context in
+            let source = SourceID(context.parameters.get("source") ?? "")
+            let key = context.parameters.get("key") ?? ""
+            let state = await shared.live.snapshot()
+            guard NewsFeed.allCases.contains(where: { $0.parts.contains(source) }) else { throw HTTPError(.notFound) }
+            // An entry that has left the feed since the list was drawn is still in the store.
+            var found = state.entries[source]?.first(where: { EntryKey.of($0) == key })
+            if found == nil {
+                found = (try? await shared.dependencies.store.entries(for: source))?.first(where: { EntryKey.of($0) == key })
+            }
+            guard let entry = found else { throw HTTPError(.notFound) }
+            let path = "/news/\(source.rawValue)/\(key)"
+            await shared.live.recordOpened(title: entry.title ?? "Untitled", path: path)
+            let signer = shared.dependencies.signer
+            let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
+            return NewsDetailPage(source: source, entry: entry, sanitizer: sanitizer, sequence: state.sequence + 1)
+                .page.response
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Crypto
+import Foundation
+
+/// Signs image URLs for the `/img` proxy route, so it only fetches what Kiosk's own pages asked
+/// for and is no open proxy: `/img?u=<url>&s=<HMAC-SHA256 of the url, hex>`.
+public struct ImageSigner: Sendable {
+    private let key: SymmetricKey
+
+    public init(key: SymmetricKey) {
+        self.key = key
+    }
+
+    /// The proxy path for an http(s) image URL from a source; nil for anything else.
+    public func path(for source: String?) -> String? {
+        guard let link = SafeLink.http(source) else { return nil }
+        var components = URLComponents()
+        components.path = "/img"
+        components.queryItems = [URLQueryItem(name: "u", value: link), URLQueryItem(name: "s", value: signature(link))]
+        // URLComponents leaves `+` and `&`-free text as is; `+` would read as a space in a query.
+        let query = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B") ?? ""
+        return "/img?" + query
+    }
+
+    /// Whether `signature` is this installation's signature of `url` (compared in constant time).
+    public func isValid(url: String, signature: String) -> Bool {
+        guard let bytes = Self.bytes(fromHex: signature) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(bytes, authenticating: Data(url.utf8), using: key)
+    }
+
+    func signature(_ url: String) -> String {
+        HMAC<SHA256>.authenticationCode(for: Data(url.utf8), using: key).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
+    private static func bytes(fromHex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -8,7 +8,7 @@ public actor DemoControl {
 
     private var faults: [DemoSource: DemoFault] = [:]
     private var latencyOverrides: [DemoSource: Duration] = [:]
-    private var manualEntries: [DemoSource: [Date]] = [:]
+    private var manualEntries: [DemoSource: [ManualAddition]] = [:]
     private var sourceCounts: [DemoSource: Int] = [:]
     private var pathCounts: [String: Int] = [:]
 
@@ -37,12 +37,19 @@ public actor DemoControl {
 
     /// Puts a new entry at the top of an RSS feed right now. Ignored for sources that are not feeds.
     public func addEntry(to source: DemoSource) {
-        guard source.isFeed else { return }
-        manualEntries[source, default: []].append(Date())
+        addEntry(to: source, content: ManualEntry())
     }
 
-    /// When each manual entry of `source` was added, oldest first.
-    func manualEntryDates(for source: DemoSource) -> [Date] {
+    /// Puts a new entry saying `content` at the top of an RSS feed right now; fields `content`
+    /// leaves nil come from the captured items. Ignored for sources that are not feeds.
+    public func addEntry(to source: DemoSource, content: ManualEntry) {
+        guard source.isFeed else { return }
+        manualEntries[source, default: []].append(ManualAddition(date: Date(), content: content))
+    }
+
+    /// The manual entries of `source`: when each was added (oldest first) and what it says.
+    /// (Named for the dates the feed's timeline orders them by.)
+    func manualEntryDates(for source: DemoSource) -> [ManualAddition] {
         manualEntries[source] ?? []
     }
 

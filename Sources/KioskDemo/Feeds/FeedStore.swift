@@ -31,9 +31,9 @@ actor FeedStore {
     }
 
     /// The edition of `source` at `now`, given the manual additions; nil when `source` is not a feed.
-    func edition(of source: DemoSource, manual: [Date], now: Date) -> FeedEdition? {
+    func edition(of source: DemoSource, manual: [ManualAddition], now: Date) -> FeedEdition? {
         guard let template = templates[source], let timeline = timelines[source] else { return nil }
-        let (version, additions) = timeline.additions(manual: manual, now: now, limit: Self.maximumItems)
+        let (version, additions) = timeline.additions(manual: manual.map(\.date), now: now, limit: Self.maximumItems)
         let previous = editions[source]
         if let previous, previous.version == version { return previous }
 
@@ -49,8 +49,10 @@ actor FeedStore {
             let slot = pool.isEmpty ? 0 : (addition.ordinal - 1 + offset) % pool.count
             let round = pool.isEmpty ? 1 : (addition.ordinal - 1) / pool.count + 1
             let item = pool.isEmpty ? "" : pool[slot]
+            let content = addition.manualIndex.map { manual[$0].content } ?? ManualEntry()
             let rewritten = RSSItemRewriter.rewrite(
-                item, source: source, ordinal: addition.ordinal, round: round, pubDate: DateText.rfc822(addition.date))
+                item, source: source, ordinal: addition.ordinal, round: round, pubDate: DateText.rfc822(addition.date),
+                content: content)
             cache[addition.ordinal] = rewritten
             return rewritten
         }

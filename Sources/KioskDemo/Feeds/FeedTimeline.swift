@@ -7,6 +7,8 @@ struct FeedTimeline: Sendable {
     struct Addition: Sendable, Equatable {
         var ordinal: Int
         var date: Date
+        /// For a manual addition, its index in the `manual` dates it came from; nil for a timed one.
+        var manualIndex: Int? = nil
     }
 
     let start: Date
@@ -18,7 +20,7 @@ struct FeedTimeline: Sendable {
     /// New additions always date after every addition an earlier call saw (a timed one was not yet
     /// due, a manual one did not yet exist), so an ordinal keeps its date across calls.
     func additions(manual: [Date], now: Date, limit: Int) -> (count: Int, newest: [Addition]) {
-        let manual = manual.filter { $0 <= now }
+        let manual = manual.enumerated().filter { $0.element <= now }
         var timedCount = 0
         var timed: [Date] = []
         if let seconds = periodSeconds, seconds > 0, now > start {
@@ -29,9 +31,13 @@ struct FeedTimeline: Sendable {
             }
         }
         let count = timedCount + manual.count
-        let newest = (timed + manual.suffix(limit)).sorted().suffix(limit)
+        let stamped = timed.map { (date: $0, manualIndex: Int?.none) }
+            + manual.suffix(limit).map { (date: $0.element, manualIndex: Int?.some($0.offset)) }
+        let newest = stamped.sorted { $0.date < $1.date }.suffix(limit)
         let firstOrdinal = count - newest.count + 1
-        let additions = newest.enumerated().map { Addition(ordinal: firstOrdinal + $0.offset, date: $0.element) }
+        let additions = newest.enumerated().map {
+            Addition(ordinal: firstOrdinal + $0.offset, date: $0.element.date, manualIndex: $0.element.manualIndex)
+        }
         return (count, additions)
     }
 

@@ -11,6 +11,29 @@ enum XMLText {
         return edited
     }
 
+    /// `text` as XML character data, safe inside an element or a quoted attribute: the five
+    /// special characters become references, and characters XML 1.0 cannot carry at all
+    /// (controls other than tab, line feed and carriage return; U+FFFE, U+FFFF) are dropped.
+    static func escaped(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            default:
+                if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return escaped
+    }
+
     /// Whether `xml` holds a `<name>` element.
     static func contains(_ name: String, in xml: String) -> Bool {
         textRange(of: name, in: xml) != nil

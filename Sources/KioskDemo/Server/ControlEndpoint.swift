@@ -6,7 +6,8 @@ import NIOCore
 ///
 /// - `POST /_demo/fault?source=business&mode=serverError` (`mode=none` heals)
 /// - `POST /_demo/latency?source=business&ms=3000`
-/// - `POST /_demo/advance?source=business` (a new feed entry now)
+/// - `POST /_demo/advance?source=business` (a new feed entry now); optional `title`, `description`
+///   and `link` (URL-encoded) set what it says, e.g. hostile markup for the browser's security tests
 /// - `POST /_demo/reset`
 /// - `GET /_demo/stats`
 struct ControlEndpoint: Sendable {
@@ -52,7 +53,8 @@ struct ControlEndpoint: Sendable {
             return .text("\(source.rawValue): \(milliseconds) ms\n", status: .ok)
         case "advance":
             guard source.isFeed else { return .text("\(source.rawValue) is not a feed\n", status: .badRequest) }
-            await control.addEntry(to: source)
+            let content = ManualEntry(title: query["title"], description: query["description"], link: query["link"])
+            await control.addEntry(to: source, content: content)
             return .text("\(source.rawValue): new entry\n", status: .ok)
         default:
             return .notFound

@@ -147,6 +147,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(
+            name: "KioskWebTests",
+            dependencies: [
+                "KioskCore",
+                "KioskWeb",
+                "KioskStore",
+                "KioskSources",
+                "KioskDemo",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

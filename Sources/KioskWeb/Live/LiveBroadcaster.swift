@@ -32,10 +32,11 @@ public actor LiveBroadcaster: Service {
     /// - Parameters:
     ///   - names: each source's display name, for announcements and errors.
     ///   - clientBuffer: frames held for a slow client before it is disconnected to resume later.
+    ///   - firstSequence: the number events count on from; nil, this run's start time in ms.
     public init(
         hub: EventHub, store: any KioskStore, names: [SourceID: String], renderList: @escaping ListRenderer,
         heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
-        logger: Logger = Logger(label: "kiosk.live")
+        firstSequence: UInt64? = nil, logger: Logger = Logger(label: "kiosk.live")
     ) {
         self.hub = hub
         self.store = store
@@ -45,6 +46,9 @@ public actor LiveBroadcaster: Service {
         self.clientBuffer = clientBuffer
         self.replayLimit = replayLimit
         self.logger = logger
+        // Numbers start at this run's start time in ms, so an id from before a restart is always
+        // older than anything this run can replay: such a browser is resynced, never half-served.
+        state.sequence = firstSequence ?? UInt64(max(0, Date().timeIntervalSince1970 * 1000))
     }
 
     public func run() async throws {
@@ -94,7 +98,9 @@ public actor LiveBroadcaster: Service {
     private func catchUp(after last: UInt64?) -> [SSEFrame] {
         guard let last, last != state.sequence else { return [] }
         if last < state.sequence, let first = replay.first?.id, first <= last + 1 {
-            return replay.filter { ($0.id ?? 0) > last }
+            let missed = replay.filter { ($0.id ?? 0) > last }
+            // Only what fits the client's buffer (with the preamble) is a catch-up; more is a resync.
+            if missed.count < clientBuffer { return missed }
         }
         return [resyncFrame()]
     }
@@ -102,15 +108,19 @@ public actor LiveBroadcaster: Service {
     // MARK: - Opened headlines
 
     /// Remembers the headline the user just opened and tells every open page.
-    public func recordOpened(title: String, path: String, at date: Date = Date()) async {
+    /// - Returns: the sequence number of the `opened` event (the page that opened it resumes there).
+    @discardableResult
+    public func recordOpened(title: String, path: String, at date: Date = Date()) async -> UInt64 {
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
         state.lastOpened = headline
         broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)))
+        let sequence = state.sequence
         do {
             try await store.setLastOpened(headline)
         } catch {
             logger.warning("cannot store the last opened headline", metadata: ["error": "\(error)"])
         }
+        return sequence
     }
 
     // MARK: - From the hub

@@ -23,10 +23,10 @@ struct NewsRoutes: Sendable {
             }
             guard let entry = found else { throw HTTPError(.notFound) }
             let path = "/news/\(source.rawValue)/\(key)"
-            await shared.live.recordOpened(title: entry.title ?? "Untitled", path: path)
+            let sequence = await shared.live.recordOpened(title: entry.title ?? "Untitled", path: path)
             let signer = shared.dependencies.signer
             let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
-            return NewsDetailPage(source: source, entry: entry, sanitizer: sanitizer, sequence: state.sequence + 1)
+            return NewsDetailPage(source: source, entry: entry, sanitizer: sanitizer, sequence: sequence)
                 .page.response
         }
     }

@@ -24,6 +24,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         } catch let error as HTTPResponseError {
             let page = MessagePage(kind: "error", title: "Something went wrong", message: "\(error.status.reasonPhrase).")
             response = Self.page(page.page, status: error.status)
+        } catch {
+            let page = MessagePage(kind: "error", title: "Something went wrong", message: "Kiosk could not answer this request.")
+            response = Self.page(page.page, status: .internalServerError)
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -169,7 +169,9 @@ struct ArticleDetailPage: Sendable {
                     el("p", .id("article-source"), .class("eyebrow")) { article.sourceName ?? "" }
                     el("h1", .id("article-title")) { article.title ?? "Untitled" }
                     el("p", .class("detail-meta")) {
-                        el("span", .id("article-author")) { article.author ?? "" }
+                        el("span", .id("article-author"), .flag("hidden", (article.author ?? "").isEmpty)) {
+                            article.author ?? ""
+                        }
                         el("span", .id("article-date")) {
                             if let date = article.publishedAt { DateText.node(date) }
                         }

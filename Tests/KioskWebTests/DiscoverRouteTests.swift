@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import KioskWeb
+
+/// Discover over the sample server's NewsAPI.
+@Suite struct DiscoverRouteTests {
+    /// What `/discover/results` answers.
+    struct Results: Decodable {
+        var html: String
+        var page: Int
+        var hasMore: Bool
+        var error: String?
+        var query: String
+        var superseded: Bool
+    }
+
+    @Test func aCategoryPageListsTenArticles() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run { client, _ in
+                let response = try await client.get("/discover?category=business")
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                let list = try #require(HTMLInspection.element(id: "articles", in: html))
+                #expect(HTMLInspection.count(#"<li class="article""#, in: list) == 10)
+                #expect(list.contains(#"data-has-more="true""#))
+                #expect(list.contains(#"data-query="category=business""#))
+                #expect(html.contains(#"<a href="/discover?category=business" data-category="business" aria-current="page">"#))
+                let banner = try #require(HTMLInspection.element(id: "api-error", in: html))
+                #expect(banner.contains(" hidden"))
+                // Thumbnails go through the signed proxy.
+                let thumbs = HTMLInspection.attributeValues("data-src", in: list)
+                #expect(!thumbs.isEmpty)
+                #expect(thumbs.allSatisfy { $0.hasPrefix("/img?u=") })
+            }
+        }
+    }
+
+    @Test func moreResultsComeAsJSON() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run { client, _ in
+                let response = try await client.get("/discover/results?category=business&page=2")
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+                let results = try JSONDecoder().decode(Results.self, from: response.data)
+                #expect(results.page == 2)
+                #expect(results.hasMore)
+                #expect(results.error == nil)
+                #expect(results.query == "category=business")
+                #expect(HTMLInspection.count(#"<li class="article""#, in: results.html) == 10)
+
+                // The sample catalogue has 35 articles a category: page 4 is the last, with 5.
+                let last = try JSONDecoder().decode(
+                    Results.self, from: try await client.get("/discover/results?category=business&page=4").data)
+                #expect(last.page == 4)
+                #expect(!last.hasMore)
+                #expect(HTMLInspection.count(#"<li class="article""#, in: last.html) == 5)
+            }
+        }
+    }
+
+    @Test func aSearchFindsArticles() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run { client, _ in
+                let results = try JSONDecoder().decode(
+                    Results.self, from: try await client.get("/discover/results?q=the").data)
+                #expect(results.error == nil)
+                #expect(results.query.hasPrefix("q=the"))
+                #expect(HTMLInspection.count(#"<li class="article""#, in: results.html) > 0)
+            }
+        }
+    }
+
+    @Test func anArticlesDetailPageOpensAndSetsHomesLastOpened() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run { client, _ in
+                let html = try await client.text("/discover?category=science")
+                let links = HTMLInspection.attributeValues("href", in: html).filter { $0.hasPrefix("/discover/articles/") }
+                let link = try #require(links.first)
+                let detail = try await client.get(link)
+                #expect(detail.status == .ok)
+                let page = String(buffer: detail.body)
+                let title = HTMLInspection.inner(try #require(HTMLInspection.element(id: "article-title", in: page)))
+                #expect(!title.isEmpty)
+                SecurityHeadersRouteTests.expectNoInlineActiveContent(page, link)
+                let home = try await client.text("/")
+                let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
+                #expect(HTMLInspection.inner(lastOpened) == title)
+                #expect(lastOpened.contains(#"href="\#(link)""#))
+            }
+        }
+    }
+
+    @Test func withoutAnAPIKeyThePageShowsTheAPIsOwnMessage() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            try await kiosk.run { client, _ in
+                let response = try await client.get("/discover?category=business")
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                let banner = try #require(HTMLInspection.element(id: "api-error", in: html))
+                #expect(!banner.contains(" hidden"))
+                #expect(HTMLInspection.inner(banner).hasPrefix("Your API key is missing."))
+                #expect(HTMLInspection.count(#"<li class="article""#, in: html) == 0)
+
+                let results = try JSONDecoder().decode(
+                    Results.self, from: try await client.get("/discover/results?category=business").data)
+                #expect(results.error?.hasPrefix("Your API key is missing.") == true)
+                #expect(!results.hasMore)
+            }
+        }
+    }
+
+    @Test func aWrongAPIKeyShowsTheAPIsOwnMessage() async throws {
+        try await withKioskApp(newsAPIKey: "not-the-key") { kiosk in
+            try await kiosk.run { client, _ in
+                let html = try await client.text("/discover")
+                let banner = try #require(HTMLInspection.element(id: "api-error", in: html))
+                #expect(!banner.contains(" hidden"))
+                #expect(HTMLInspection.inner(banner).contains("API key"))
+            }
+        }
+    }
+}

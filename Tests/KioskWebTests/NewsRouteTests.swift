@@ -1,0 +1,183 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+@testable import KioskWeb
+
+/// `/news` and its detail pages, drawn from the live hub (fed by hand here).
+@Suite struct NewsRouteTests {
+    @Test func entriesPublishedBeforeAndAfterStartShowOnNews() async throws {
+        try await withKioskApp { kiosk in
+            await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(1)]))
+            try await kiosk.run { client, live in
+                let before = try await eventually { try await client.text("/news").contains("Plain headline 1") }
+                #expect(before, "an entry published before start shows")
+                try await kiosk.waitForBroadcaster()
+                await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(2), SampleEntries.plain(1)]))
+                let after = try await eventually { try await client.text("/news").contains("Plain headline 2") }
+                #expect(after, "an entry published after start shows")
+                let html = try await client.text("/news")
+                let list = try #require(HTMLInspection.element(id: "news-list", in: html))
+                #expect(HTMLInspection.count(#"<li class="entry""#, in: list) == 2)
+                let second = try #require(list.range(of: "Plain headline 2"))
+                let first = try #require(list.range(of: "Plain headline 1"))
+                #expect(second.lowerBound < first.lowerBound, "in the hub's order")
+                #expect(list.contains(#"href="/news/business/\#(EntryKey.of(SampleEntries.plain(2)))""#))
+                #expect(html.contains(#"data-seq="\#(await live.snapshot().sequence)""#))
+                // Business entries are not on the other feed.
+                let other = try await client.text("/news?feed=entertainment-environment")
+                #expect(!other.contains("Plain headline"))
+            }
+        }
+    }
+
+    @Test func theMergedFeedListsItsPartsEntries() async throws {
+        try await withKioskApp { kiosk in
+            let entry = SampleEntries.plain(7)
+            await kiosk.hub.publish(.changed(.entertainment, [entry]))
+            await kiosk.hub.publish(.changed(.entertainmentAndEnvironment, [entry]))
+            try await kiosk.run { client, _ in
+                let uri = "/news?feed=entertainment-environment"
+                let shown = try await eventually { try await client.text(uri).contains("Plain headline 7") }
+                try #require(shown)
+                let html = try await client.text(uri)
+                let key = EntryKey.of(entry)
+                #expect(html.contains(#"href="/news/entertainment/\#(key)""#))
+                #expect(html.contains(#"<span class="entry-part">Entertainment</span>"#))
+                let detail = try await client.get("/news/entertainment/\(key)")
+                #expect(detail.status == .ok)
+                #expect(String(buffer: detail.body).contains(#"<h1 id="entry-title">Plain headline 7</h1>"#))
+            }
+        }
+    }
+
+    @Test func aHostileEntryRendersEscapedInTheList() async throws {
+        try await withKioskApp { kiosk in
+            await kiosk.hub.publish(.changed(.business, [SampleEntries.hostile, SampleEntries.plain(1)]))
+            try await kiosk.run { client, _ in
+                let shown = try await eventually { try await client.text("/news").contains("Plain headline 1") }
+                try #require(shown)
+                let html = try await client.text("/news")
+                #expect(html.contains(SampleEntries.hostileTitleEscaped))
+                #expect(!html.contains(SampleEntries.hostileTitle))
+                #expect(HTMLInspection.startTags("script", in: html).count == 1, "only app.js")
+                #expect(HTMLInspection.startTags("img", in: html).isEmpty)
+                #expect(!HTMLInspection.hasEventHandlerAttribute(html))
+                #expect(!html.lowercased().contains("javascript:"))
+            }
+        }
+    }
+
+    @Test func aHostileEntrysDetailPageHasNoActiveContent() async throws {
+        try await withKioskApp { kiosk in
+            await kiosk.hub.publish(.changed(.business, [SampleEntries.hostile]))
+            try await kiosk.run { client, _ in
+                let shown = try await eventually {
+                    try await client.text("/news").contains(SampleEntries.hostileTitleEscaped)
+                }
+                try #require(shown)
+                let response = try await client.get("/news/business/\(EntryKey.of(SampleEntries.hostile))")
+                #expect(response.status == .ok)
+                let html = String(buffer: response.body)
+                let description = try #require(HTMLInspection.element(id: "entry-description", in: html))
+                #expect(!description.lowercased().contains("<script"))
+                #expect(!description.lowercased().contains("onerror"))
+                #expect(!description.lowercased().contains("onclick"))
+                #expect(!description.lowercased().contains("javascript:"))
+                #expect(!description.lowercased().contains("<iframe"))
+                #expect(!description.lowercased().contains("<object"))
+                #expect(description.contains("Before"))
+                #expect(description.contains("After"))
+                // The feed's image goes through the signed proxy, never straight to its host.
+                let images = HTMLInspection.attributeValues("src", in: description)
+                #expect(images.allSatisfy { $0.hasPrefix("/img?u=") }, "\(images)")
+                // The title is text; the javascript: link is no link at all.
+                #expect(html.contains(#"<h1 id="entry-title">\#(SampleEntries.hostileTitleEscaped)</h1>"#))
+                #expect(!html.contains(#"id="entry-link-out""#))
+                SecurityHeadersRouteTests.expectNoInlineActiveContent(html, "hostile detail")
+            }
+        }
+    }
+
+    @Test func openingADetailPageSetsHomesLastOpened() async throws {
+        try await withKioskApp { kiosk in
+            let entry = SampleEntries.plain(3)
+            await kiosk.hub.publish(.changed(.business, [entry]))
+            try await kiosk.run { client, live in
+                let shown = try await eventually { try await client.text("/news").contains("Plain headline 3") }
+                try #require(shown)
+                let homeBefore = try await client.text("/")
+                let before = try #require(HTMLInspection.element(id: "last-opened", in: homeBefore))
+                #expect(HTMLInspection.inner(before).isEmpty)
+
+                let path = "/news/business/\(EntryKey.of(entry))"
+                let detail = try await client.get(path)
+                #expect(detail.status == .ok)
+                let page = String(buffer: detail.body)
+                #expect(page.contains(#"<h1 id="entry-title">Plain headline 3</h1>"#))
+                #expect(page.contains(#"href="https://news.example.org/story/3""#))
+
+                let home = try await client.text("/")
+                let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
+                #expect(HTMLInspection.inner(lastOpened) == "Plain headline 3")
+                #expect(lastOpened.contains(#"href="\#(path)""#))
+                #expect(await kiosk.store.lastOpened()?.title == "Plain headline 3")
+                #expect(await kiosk.store.lastOpened()?.path == path)
+                #expect(await live.snapshot().lastOpened?.path == path)
+            }
+        }
+    }
+
+    @Test func aHostileLastOpenedTitleIsEscapedOnHome() async throws {
+        try await withKioskApp { kiosk in
+            await kiosk.hub.publish(.changed(.business, [SampleEntries.hostile]))
+            try await kiosk.run { client, _ in
+                let shown = try await eventually {
+                    try await client.text("/news").contains(SampleEntries.hostileTitleEscaped)
+                }
+                try #require(shown)
+                _ = try await client.get("/news/business/\(EntryKey.of(SampleEntries.hostile))")
+                let home = try await client.text("/")
+                let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
+                #expect(HTMLInspection.inner(lastOpened) == SampleEntries.hostileTitleEscaped)
+                SecurityHeadersRouteTests.expectNoInlineActiveContent(home, "home")
+            }
+        }
+    }
+
+    @Test func anEntryThatLeftTheFeedIsStillFoundInTheStore() async throws {
+        try await withKioskApp { kiosk in
+            let gone = SampleEntries.plain(9)
+            await kiosk.store.saveSourceState(Engine.SourceState(entries: [gone]), for: .business)
+            try await kiosk.run { client, _ in
+                let response = try await client.get("/news/business/\(EntryKey.of(gone))")
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body).contains("Plain headline 9"))
+            }
+        }
+    }
+
+    @Test func unknownEntriesAndSourcesAnswerANotFoundPage() async throws {
+        try await withKioskApp { kiosk in
+            await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(1)]))
+            try await kiosk.run { client, _ in
+                for uri in [
+                    "/news/business/unknown", "/news/facts/\(EntryKey.of(SampleEntries.plain(1)))",
+                    "/news/nowhere/abc", "/discover/articles/unknown",
+                ] {
+                    let response = try await client.get(uri)
+                    #expect(response.status == .notFound, "\(uri)")
+                    #expect(response.headers[.contentType] == "text/html; charset=utf-8", "\(uri)")
+                    let html = String(buffer: response.body)
+                    #expect(html.hasPrefix("<!DOCTYPE html>"), "\(uri)")
+                    #expect(html.contains(#"data-page="not-found""#), "\(uri)")
+                    SecurityHeadersRouteTests.expectSecurityHeaders(response, uri)
+                }
+            }
+        }
+    }
+}

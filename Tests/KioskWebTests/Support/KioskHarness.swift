@@ -1,0 +1,125 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import KioskDemo
+import KioskSources
+import KioskStore
+import Logging
+import Testing
+
+@testable import KioskWeb
+
+/// A whole Kiosk web app for tests: `buildApplication` over an in-memory store, a hub the test
+/// feeds by hand (no engine), and the on-demand sources read from the sample server on loopback.
+struct KioskHarness: Sendable {
+    let hub: EventHub
+    let store: InMemoryStore
+    let signer: ImageSigner
+    /// Where the sample-sources server listens.
+    let sampleBase: URL
+    let config: AppConfig
+    let dependencies: WebDependencies
+
+    /// Builds the app and runs `body` against it (`.router` sends requests straight to the
+    /// router; `.live` runs a real server on a free port). The app's services, the live
+    /// broadcaster among them, run for the duration; `live` is the broadcaster the app built.
+    func run<Value: Sendable>(
+        _ setup: TestingSetup = .router,
+        _ body: @Sendable (_ client: any TestClientProtocol, _ live: LiveBroadcaster) async throws -> Value
+    ) async throws -> Value {
+        let app = buildApplication(config, dependencies: dependencies, logger: .quiet)
+        let live = try #require(app.services.compactMap { $0 as? LiveBroadcaster }.first)
+        return try await app.test(setup) { client in try await body(client, live) }
+    }
+
+    /// Waits until the app's live broadcaster listens to the hub, so events published from now on
+    /// reach it as events (not folded into its first snapshot).
+    func waitForBroadcaster() async throws {
+        let hub = hub
+        let attached = try await eventually { await hub.subscriberCount >= 1 }
+        try #require(attached, "the live broadcaster never subscribed to the hub")
+    }
+}
+
+extension Logger {
+    /// A logger that says nothing (the tests read what they need from responses).
+    static let quiet = Logger(label: "kiosk.webtests") { _ in SwiftLogNoOpLogHandler() }
+}
+
+/// Runs `body` with a ``KioskHarness`` over a fresh sample-sources server, then stops the server
+/// and the HTTP client (also when `body` throws).
+/// - Parameter newsAPIKey: the key Discover sends; the sample server only accepts `demo`.
+func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async throws -> Void) async throws {
+    let server = DemoServer(
+        configuration: DemoConfiguration(latencies: DemoConfiguration.uniform(.milliseconds(5)), evolveEvery: [:]),
+        logger: .quiet)
+    let serverTask = Task { try await server.run() }
+    let base = await server.baseURL()
+    let client = HTTPFetcher.makeClient()
+    let fetcher = HTTPFetcher(client: client)
+    let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey)
+    let hub = EventHub()
+    let store = InMemoryStore()
+    let signer = ImageSigner(key: SymmetricKey(size: .bits256))
+    var names: [SourceID: String] = [:]
+    for feed in catalogue.feeds { names[feed.id] = feed.name }
+    for merged in catalogue.merged { names[merged.id] = merged.name }
+
+    let harness: KioskHarness
+    do {
+        let dependencies = WebDependencies(
+            hub: hub, store: store,
+            facts: CachedResource(name: "Facts", url: catalogue.factsURL, fetcher: fetcher) { body in
+                try FactsParser.parse(Data(body.bytes))
+            },
+            albums: CachedResource(name: "Top Albums", url: catalogue.albumsURL, fetcher: fetcher) { body in
+                try AlbumFeedParser.parse(Data(body.bytes))
+            },
+            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
+            jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID()),
+            images: ImagePipeline(fetcher: fetcher),
+            signer: signer, assets: try Assets.fromBundle(), sourceNames: names, services: [])
+        let config = AppConfig(
+            ownerName: "Test Owner", host: "127.0.0.1", port: 0, catalogue: catalogue,
+            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-webtests-\(UUID())"))
+        harness = KioskHarness(
+            hub: hub, store: store, signer: signer, sampleBase: base, config: config, dependencies: dependencies)
+    } catch {
+        try? await client.shutdown()
+        serverTask.cancel()
+        _ = await serverTask.result
+        throw error
+    }
+
+    do {
+        try await body(harness)
+    } catch {
+        try? await client.shutdown()
+        serverTask.cancel()
+        _ = await serverTask.result
+        throw error
+    }
+    try await client.shutdown()
+    serverTask.cancel()
+    _ = await serverTask.result
+}
+
+extension TestClientProtocol {
+    /// `GET uri`.
+    func get(_ uri: String, headers: HTTPFields = [:]) async throws -> TestResponse {
+        try await execute(uri: uri, method: .get, headers: headers)
+    }
+
+    /// The body of `GET uri` as text.
+    func text(_ uri: String) async throws -> String {
+        String(buffer: try await get(uri).body)
+    }
+}
+
+extension TestResponse {
+    /// The body as `Data`, for JSON decoding.
+    var data: Data { Data(body.readableBytesView) }
+}

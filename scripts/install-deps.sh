@@ -1,15 +1,76 @@
 #!/usr/bin/env bash
-# Installs what the tests need beyond Swift, only when it is missing (a fresh Debian machine
-# has Swift and nothing else). Needs root or sudo for apt.
+# Installs what Kiosk needs beyond Swift, only what is missing (a fresh Debian machine has Swift
+# and nothing else), so a second run is quick. Needs root or sudo for apt.
+#
+# Usage: scripts/install-deps.sh [runtime|tests]
+#   runtime  what building and running need: libsqlite3-dev (GRDB links SQLite)
+#   tests    (the default) that, plus the browser tests' python3, python3-venv, chromium,
+#            chromium-driver and fonts, and selenium + pytest in a virtualenv at .venv-e2e/
 set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-tests}"
+case "$mode" in
+    runtime | tests) ;;
+    *)
+        echo "usage: $0 [runtime|tests]" >&2
+        exit 2
+        ;;
+esac
+
+# Versions of the Python packages the browser tests run on (.venv-e2e/).
+selenium_version="4.51.0"
+pytest_version="8.3.5"
+venv=".venv-e2e"
+
+installed() {  # Debian package name
+    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
 
 need_apt=()
-command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+installed libsqlite3-dev || need_apt+=(libsqlite3-dev)
+if [ "$mode" = tests ]; then
+    command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+    # Debian's python3 makes virtualenvs only with python3-venv (ensurepip); another python3 on the
+    # PATH (pyenv) may have it built in.
+    if ! command -v python3 >/dev/null 2>&1 || ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+        installed python3-venv || need_apt+=(python3-venv)
+    fi
+    installed chromium || need_apt+=(chromium)
+    installed chromium-driver || need_apt+=(chromium-driver)
+    # Metric-compatible fonts, so pages and screenshots render alike on every machine.
+    installed fonts-liberation || need_apt+=(fonts-liberation)
+fi
 
 if ((${#need_apt[@]})); then
     sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || {
+            echo "install-deps: need root or sudo to install ${need_apt[*]}" >&2
+            exit 1
+        }
+        sudo="sudo"
+    fi
     echo "installing: ${need_apt[*]}"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need_apt[@]}"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_apt[@]}"
+fi
+
+[ "$mode" = tests ] || exit 0
+
+# The virtualenv: made anew when missing or broken (its python3 moved), topped up when a pinned
+# version is not the one installed.
+if ! "$venv/bin/python" -c 'pass' >/dev/null 2>&1; then
+    echo "creating $venv"
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" - "$selenium_version" "$pytest_version" >/dev/null 2>&1 <<'PY'; then
+import sys
+from importlib.metadata import version
+sys.exit(0 if (version("selenium"), version("pytest")) == (sys.argv[1], sys.argv[2]) else 1)
+PY
+    echo "installing into $venv: selenium==$selenium_version pytest==$pytest_version"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+        "selenium==$selenium_version" "pytest==$pytest_version"
 fi

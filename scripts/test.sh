@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one command that tests Kiosk (README, and .ci/run on a clean clone): installs what it needs,
-# checks the code rules, measures the parser on the shared corpus, then runs every test.
+# checks the code rules, measures the parser on the shared corpus, runs every Swift test, then
+# the browser tests against the real server in demo mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,3 +19,6 @@ scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
 
 echo "== tests"
 swift test --skip-build --disable-xctest
+
+echo "== browser tests"
+KIOSK_BIN="$(swift build --show-bin-path)/kiosk" scripts/e2e.sh

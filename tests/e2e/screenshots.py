@@ -1,0 +1,107 @@
+"""Screenshots of every screen on a phone and a tablet (run by scripts/screenshots.sh).
+
+Starts `kiosk --demo --demo-frozen` through the test harness (the sample feeds never change by
+themselves), makes every sample source answer at once (so pages are complete when shot), and
+writes `<device>-<screen>.png` into docs/screenshots/. Only Home's clock differs between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import harness
+from harness import KioskServer, WebDriver, find_all, js, open_page, wait_until
+
+VISIBLE_IMAGES_SETTLED = """
+    return [...document.images].filter(i => {
+        const r = i.getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight && r.width > 0;
+    }).every(i => i.classList.contains('is-broken') || (i.complete && (!i.getAttribute('src') || i.naturalWidth > 0)));
+"""
+
+
+def first_href(driver: WebDriver, server: KioskServer, path: str, page: str, css: str) -> str:
+    open_page(driver, server, path, page)
+    return wait_until(driver, lambda d: js(d, "const a = document.querySelector(arguments[0]); "
+                                              "return a ? a.getAttribute('href') : null", css), f"no {css}")
+
+
+def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]]:
+    """(file name part, path, data-page) of every screen."""
+    news = first_href(driver, server, "/news", "news", "#news-list a.entry-link")
+    article = first_href(driver, server, "/discover", "discover", "#articles a.article-link")
+    album = first_href(driver, server, "/albums", "albums", "#albums li.album a[href^='/albums/']")
+    return [
+        ("home", "/", "home"),
+        ("news", "/news", "news"),
+        ("news-merged", "/news?feed=entertainment-environment", "news"),
+        ("news-detail", news, "news-detail"),
+        ("discover", "/discover", "discover"),
+        ("discover-detail", article, "discover-detail"),
+        ("facts", "/facts", "facts"),
+        ("jokes", "/jokes", "jokes"),
+        ("albums", "/albums", "albums"),
+        ("albums-detail", album, "album-detail"),
+        ("offline", "/offline", "offline"),
+        ("not-found", "/no-such-page", "not-found"),
+    ]
+
+
+def settle(driver: WebDriver, page: str) -> None:
+    """Waits until the screen is complete: live stream open, a joke told, visible images in."""
+    if page in ("home", "news", "news-detail"):
+        try:
+            harness.wait_live(driver, timeout=10)
+        except AssertionError:
+            pass
+    if page == "jokes":
+        buttons = find_all(driver, "#joke-button")
+        if buttons:
+            buttons[0].click()
+            wait_until(driver, lambda d: harness.text_of(d, "#joke-text"), "no joke", timeout=15)
+    time.sleep(0.4)  # lazy images start once they are observed in view
+    try:
+        wait_until(driver, lambda d: js(d, VISIBLE_IMAGES_SETTLED), "images", timeout=10)
+    except AssertionError:
+        pass
+    time.sleep(0.3)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default=str(harness.REPO / "docs" / "screenshots"))
+    parser.add_argument("--devices", default="phone,tablet", help="comma-separated, from " + ", ".join(harness.SIZES))
+    parser.add_argument("--scale", type=float, default=1.0, help="device pixel ratio of the PNGs")
+    arguments = parser.parse_args()
+    out = Path(arguments.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    with tempfile.TemporaryDirectory(prefix="kiosk-shots-") as work:
+        server = harness.start_server("screenshots", Path(work), frozen=True)
+        try:
+            server.quick(0)
+            for device in arguments.devices.split(","):
+                driver = harness.make_driver(device, scale=arguments.scale)
+                try:
+                    for name, path, page in screens(driver, server):
+                        open_page(driver, server, path, page)
+                        settle(driver, page)
+                        target = out / f"{device}-{name}.png"
+                        driver.save_screenshot(str(target))
+                        print(target)
+                finally:
+                    driver.quit()
+        except Exception:
+            print(server.log_tail(), file=sys.stderr)
+            raise
+        finally:
+            server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Every screen at the four sizes: no horizontal overflow, the tab bar at the bottom below 700 px
+and a sidebar from 700 px, no console errors; deep links and back; dark mode."""
+
+import pytest
+
+from harness import (
+    SIDEBAR_FROM, SIZE_NAMES, SIZES, cdp, console_errors, find, find_all, js, open_page,
+    page_background_luminance, tap, wait_until,
+)
+
+TABS = ["home", "news", "discover", "facts", "jokes", "albums"]
+#: The tab that is current on each page.
+TAB_OF_PAGE = {
+    "home": "home", "news": "news", "news-detail": "news", "discover": "discover", "discover-detail": "discover",
+    "facts": "facts", "jokes": "jokes", "albums": "albums", "album-detail": "albums",
+}
+
+
+def first_href(driver, server, path, page, css):
+    open_page(driver, server, path, page)
+    href = wait_until(driver, lambda d: js(d, "const a = document.querySelector(arguments[0]); "
+                                               "return a ? a.getAttribute('href') : null", css), f"no {css} on {path}")
+    return href
+
+
+def screens(driver, server):
+    """(path, data-page) of every screen, detail pages taken from their lists."""
+    news = first_href(driver, server, "/news", "news", "#news-list a.entry-link")
+    article = first_href(driver, server, "/discover", "discover", "#articles a.article-link")
+    album = first_href(driver, server, "/albums", "albums", "#albums li.album a[href^='/albums/']")
+    return [
+        ("/", "home"), ("/news", "news"), ("/news?feed=entertainment-environment", "news"), (news, "news-detail"),
+        ("/discover", "discover"), (article, "discover-detail"), ("/facts", "facts"), ("/jokes", "jokes"),
+        ("/albums", "albums"), (album, "album-detail"), ("/offline", "offline"),
+        ("/no-such-page", "not-found"),
+    ]
+
+
+NAV_GEOMETRY = """
+    const n = document.querySelector('nav.tabs');
+    if (!n) return null;
+    const s = getComputedStyle(n), r = n.getBoundingClientRect();
+    return {shown: s.display !== 'none' && s.visibility !== 'hidden' && r.width > 0 && r.height > 0,
+            left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height,
+            tabs: [...n.querySelectorAll('a[data-tab]')].map(a => a.dataset.tab),
+            current: [...n.querySelectorAll('a[data-tab][aria-current="page"]')].map(a => a.dataset.tab)};
+"""
+
+
+@pytest.mark.parametrize("size", SIZE_NAMES)
+def test_every_screen_fits_and_has_its_navigation(browser, kiosk, size):
+    driver = browser(size)
+    width, height = SIZES[size]
+    problems = []
+    for path, page in screens(driver, kiosk):
+        open_page(driver, kiosk, path, page)
+        js(driver, "window.scrollTo(0, 0)")
+        overflow = js(driver, "return [document.documentElement.scrollWidth, innerWidth]")
+        if overflow[0] > overflow[1]:
+            problems.append(f"{path}: scrollWidth {overflow[0]} > innerWidth {overflow[1]}")
+        if not find_all(driver, "main#main"):
+            problems.append(f"{path}: no main#main")
+        nav = js(driver, NAV_GEOMETRY)
+        hidden_on_purpose = page == "album-detail" and width < SIDEBAR_FROM
+        if page in ("offline", "not-found") and nav is None:
+            pass
+        elif nav is None:
+            problems.append(f"{path}: no nav.tabs")
+        elif hidden_on_purpose:
+            if nav["shown"] and nav["top"] < height:
+                problems.append(f"{path}: the tab bar shows on a phone's album page")
+        elif not nav["shown"]:
+            problems.append(f"{path}: nav.tabs is not shown")
+        else:
+            if sorted(nav["tabs"]) != sorted(TABS):
+                problems.append(f"{path}: tabs are {nav['tabs']}")
+            if width < SIDEBAR_FROM:
+                if abs(nav["bottom"] - height) > 1 or nav["width"] < width - 1 or nav["height"] > height / 4:
+                    problems.append(f"{path}: not a bottom tab bar at {width}px: {nav}")
+            else:
+                if nav["left"] > 1 or nav["width"] > width / 3 or nav["height"] < height * 0.6:
+                    problems.append(f"{path}: not a sidebar at {width}px: {nav}")
+            tab = TAB_OF_PAGE.get(page)
+            if tab and nav["current"] != [tab]:
+                problems.append(f"{path}: aria-current tab is {nav['current']}, expected {tab}")
+        if page.endswith("detail") and not find_all(driver, "a.back"):
+            problems.append(f"{path}: no a.back")
+        # A 404 page is itself a failed load, which Chromium logs.
+        errors = console_errors(driver, allow_broken_images=True)
+        if errors and page != "not-found":
+            problems.append(f"{path}: console errors: {errors}")
+    assert not problems, f"at {size} ({width}x{height}):\n" + "\n".join(problems)
+
+
+def test_a_deep_link_opens_and_back_returns(phone, kiosk):
+    album = first_href(phone, kiosk, "/albums", "albums", "#albums li.album a[href^='/albums/']")
+    news = first_href(phone, kiosk, "/news", "news", "#news-list a.entry-link")
+
+    open_page(phone, kiosk, album, "album-detail")  # typed in, not clicked
+    assert js(phone, "return location.pathname") == album
+    phone.back()
+    wait_until(phone, lambda d: js(d, "return document.body.dataset.page") == "news", "back did not return to News")
+
+    phone.get("about:blank")
+    open_page(phone, kiosk, album, "album-detail")
+    tap(phone, find(phone, "a.back"))
+    wait_until(phone, lambda d: js(d, "return document.body.dataset.page") == "albums",
+               "a.back on a deep-linked album does not lead to the albums")
+
+    open_page(phone, kiosk, news, "news-detail")
+    tap(phone, find(phone, "a.back"))
+    wait_until(phone, lambda d: js(d, "return document.body.dataset.page") == "news", "a.back does not lead to News")
+
+
+@pytest.mark.parametrize("path,page", [("/", "home"), ("/news", "news"), ("/albums", "albums"), ("/facts", "facts")])
+def test_dark_mode_has_a_dark_background(tablet, kiosk, path, page):
+    cdp(tablet, "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    open_page(tablet, kiosk, path, page)
+    assert js(tablet, "return matchMedia('(prefers-color-scheme: dark)').matches")
+    assert page_background_luminance(tablet) < 0.3

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import KioskCore
+import KioskSources
 import Testing
 
 @testable import KioskWeb
@@ -119,6 +121,43 @@ import Testing
                 let banner = try #require(HTMLInspection.element(id: "api-error", in: html))
                 #expect(!banner.contains(" hidden"))
                 #expect(HTMLInspection.inner(banner).contains("API key"))
+            }
+        }
+    }
+
+    @Test func withoutAnAPIKeyTheSearchBoxSearchesSavedNews() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let stored = Entry(
+                id: "saved-1", title: "Canal freight rebounds", link: "https://example.com/canal",
+                summary: "<p>Shipping through the <b>isthmus</b> recovered in March.</p>")
+            try await kiosk.store.saveSourceState(Engine.SourceState(entries: [stored]), for: .business)
+            try await kiosk.run { client, _ in
+                // A word of the summary (HTML stripped) finds it; the page offers no NewsAPI scope.
+                let html = try await client.text("/discover?q=isthmus")
+                #expect(HTMLInspection.count(#"<li class="article saved""#, in: html) == 1)
+                #expect(html.contains("Canal freight rebounds"))
+                #expect(!html.contains(#"value="web""#))
+                let results = try JSONDecoder().decode(
+                    Results.self, from: try await client.get("/discover/results?q=isth").data)
+                #expect(results.html.contains("/news/business/"))
+                #expect(results.query == "q=isth&scope=saved")
+                // The hit opens as a News detail, from the store.
+                let detail = try await client.get("/news/business/\(StableHash.hex("saved-1"))")
+                #expect(detail.status == .ok)
+            }
+        }
+    }
+
+    @Test func withAKeyTheSavedScopeSearchesStoredNews() async throws {
+        try await withKioskApp { kiosk in
+            let stored = Entry(id: "saved-2", title: "Glacier survey finished", summary: "Ice cores from the plateau.")
+            try await kiosk.store.saveSourceState(Engine.SourceState(entries: [stored]), for: .environment)
+            try await kiosk.run { client, _ in
+                let html = try await client.text("/discover?q=plateau&scope=saved")
+                #expect(html.contains("Glacier survey finished"))
+                #expect(html.contains(#"value="saved" checked"#))
+                let web = try await client.text("/discover?q=plateau")
+                #expect(!web.contains("Glacier survey finished"))
             }
         }
     }

@@ -53,6 +53,11 @@ public actor InMemoryStore: KioskStore {
 
     public func imageRecord(for url: String) -> ImageRecord? { images[url] }
 
+    public func removeImageRecords(files: [String]) {
+        let gone = Set(files)
+        images = images.filter { !gone.contains($0.value.file) }
+    }
+
     /// `state` with its entries deduplicated by identity, as the SQLite store keeps them.
     private static func deduplicated(_ state: Engine.SourceState) -> Engine.SourceState {
         var state = state

@@ -28,4 +28,6 @@ public protocol KioskStore: SourceStateStore {
     func recordImage(_ record: ImageRecord) async throws
     /// Where the image cache put the bytes of `url`, if it has them.
     func imageRecord(for url: String) async throws -> ImageRecord?
+    /// Forgets the records of files the image cache removed.
+    func removeImageRecords(files: [String]) async throws
 }

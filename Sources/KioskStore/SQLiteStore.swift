@@ -154,6 +154,15 @@ public final class SQLiteStore: KioskStore {
         }
     }
 
+    public func removeImageRecords(files: [String]) async throws(StoreError) {
+        guard !files.isEmpty else { return }
+        try await write { db in
+            for file in files {
+                try db.execute(sql: "DELETE FROM images WHERE file = ?", arguments: [file])
+            }
+        }
+    }
+
     // MARK: - Access
 
     /// A read transaction off the caller's executor, its errors as `StoreError`.

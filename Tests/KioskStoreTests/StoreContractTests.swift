@@ -119,6 +119,12 @@ import Testing
             try await store.recordImage(new)
             #expect(try await store.imageRecord(for: url) == new)
             #expect(try await store.imageRecord(for: "https://example.com/other.png") == nil)
+            // The cache evicted the file: its record goes; others stay.
+            let other = ImageRecord(url: "https://example.com/b.png", file: "ij.png", contentType: "image/png", byteCount: 3, storedAt: Date())
+            try await store.recordImage(other)
+            try await store.removeImageRecords(files: ["ef/gh.png", "never-stored.png"])
+            #expect(try await store.imageRecord(for: url) == nil)
+            #expect(try await store.imageRecord(for: other.url) == other)
         }
     }
 }

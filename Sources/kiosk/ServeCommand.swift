@@ -56,6 +56,10 @@ struct ServeCommand: AsyncParsableCommand {
         let host = host ?? file.host ?? "127.0.0.1"
         let port = port ?? file.port ?? 8080
         guard (0...65535).contains(port) else { throw StartupError("port \(port) is not a TCP port") }
+        // Each open page holds a descriptor: take all the system allows, and accept no more
+        // connections than fit, so a crowd of readers is turned away instead of crashing the server.
+        let files = OpenFileLimit.raise()
+        if let files { logger.debug("open files", metadata: ["soft": "\(files.soft)", "hard": "\(files.hard)"]) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let newsAPIKey = file.newsAPIKey ?? ProcessInfo.processInfo.environment["NEWSAPI_KEY"]
             var catalogue = SourceCatalogue.live(newsAPIKey: newsAPIKey)
@@ -72,7 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
             catalogue = file.sources?.apply(to: catalogue) ?? catalogue
             let appConfig = AppConfig(
                 ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
-                dataDirectory: dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) })
+                dataDirectory: dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) },
+                maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) })
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
             group.addTask {

@@ -12,10 +12,12 @@ public struct AppConfig: Sendable {
     /// The image cache, the image proxy's key, and the database unless `databasePath` says otherwise.
     public var dataDirectory: URL
     public var databasePath: URL?
+    /// Most connections held open at once (each open page holds one); nil, no limit.
+    public var maxConnections: Int?
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,
-        dataDirectory: URL, databasePath: URL? = nil
+        dataDirectory: URL, databasePath: URL? = nil, maxConnections: Int? = nil
     ) {
         self.ownerName = ownerName
         self.host = host
@@ -23,6 +25,7 @@ public struct AppConfig: Sendable {
         self.catalogue = catalogue
         self.dataDirectory = dataDirectory
         self.databasePath = databasePath
+        self.maxConnections = maxConnections
     }
 
     /// Where the SQLite database lives.

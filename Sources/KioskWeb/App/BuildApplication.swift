@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import KioskCore
 import KioskSources
 import Logging
@@ -31,7 +32,9 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     EventsRoute(live: live).register(on: router)
     return Application(
         router: router,
-        configuration: .init(address: .hostname(config.host, port: config.port), serverName: "Kiosk"),
+        configuration: .init(
+            address: .hostname(config.host, port: config.port), serverName: "Kiosk",
+            availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),
         services: dependencies.services + [live],
         logger: logger)
 }

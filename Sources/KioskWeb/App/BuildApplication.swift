@@ -18,7 +18,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     let live = LiveBroadcaster(
         hub: dependencies.hub, store: dependencies.store, names: dependencies.sourceNames,
         renderList: { source, entries in
-            NewsFeed(source: source).map { NewsList(feed: $0, entries: entries).renderItems() }
+            NewsFeed(source: source).map { RenderedHTML(NewsList(feed: $0, entries: entries).items) }
         }, logger: logger)
     let router = Router(context: KioskRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())

@@ -11,6 +11,8 @@ public enum Node: Sendable {
     case text(String)
     /// Markup already made safe by the allow-list sanitizer.
     case sanitized(SanitizedHTML)
+    /// Nodes rendered earlier (and escaped then), kept to be inserted again without redoing the work.
+    case rendered(RenderedHTML)
     /// Several nodes side by side.
     case group([Node])
 }
@@ -33,5 +35,16 @@ public struct SanitizedHTML: Sendable, Hashable {
     /// Sanitizes `html` (from a source) with `sanitizer`.
     public init(_ html: String, sanitizer: HTMLSanitizer) {
         markup = sanitizer.sanitize(html)
+    }
+}
+
+/// The output of rendering nodes, kept as text: a live list rendered once for the event stream is
+/// inserted as is into the pages drawn until it changes. Only ``Node`` rendering makes one.
+public struct RenderedHTML: Sendable, Hashable {
+    public let markup: String
+
+    /// Renders `nodes` (escaping as always).
+    public init(_ nodes: [Node]) {
+        markup = nodes.render()
     }
 }

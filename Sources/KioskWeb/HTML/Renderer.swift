@@ -22,6 +22,8 @@ extension Node {
             out += HTMLEscaping.escape(text)
         case .sanitized(let html):
             out += html.markup
+        case .rendered(let html):
+            out += html.markup
         case .group(let nodes):
             for node in nodes { node.write(to: &out) }
         }

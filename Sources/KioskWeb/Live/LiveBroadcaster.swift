@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// its browser reconnects and resumes.
 public actor LiveBroadcaster: Service {
     /// Renders the list a page shows for `source`, or nil when no page shows that source.
-    public typealias ListRenderer = @Sendable (_ source: SourceID, _ entries: [SourceID: [Entry]]) -> String?
+    public typealias ListRenderer = @Sendable (_ source: SourceID, _ entries: [SourceID: [Entry]]) -> RenderedHTML?
 
     private let hub: EventHub
     private let store: any KioskStore
@@ -132,6 +132,10 @@ public actor LiveBroadcaster: Service {
                 state.entries = snapshot.entries
                 state.checking = snapshot.checking
                 state.failures = snapshot.failures
+                state.lists = [:]
+                for id in snapshot.entries.keys {
+                    state.lists[id] = renderList(id, state.entries)
+                }
                 if started { broadcastResync() }
                 started = true
             case .event(let event):
@@ -153,8 +157,10 @@ public actor LiveBroadcaster: Service {
             state.entries[id] = entries
             state.failures[id] = nil
             let added = entries.filter { !previous.contains(EntryKey.of($0)) }.count
+            let list = renderList(id, state.entries)
+            state.lists[id] = list
             let message = ChangedMessage(
-                source: id.rawValue, html: renderList(id, state.entries), count: entries.count, added: added,
+                source: id.rawValue, html: list?.markup, count: entries.count, added: added,
                 name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
             broadcast(event: "changed", json: LiveJSON.encode(message))
         case .failed(let id, let error):
@@ -173,9 +179,7 @@ public actor LiveBroadcaster: Service {
 
     private func resyncFrame() -> SSEFrame {
         var lists: [String: String] = [:]
-        for id in Set(state.entries.keys) {
-            if let html = renderList(id, state.entries) { lists[id.rawValue] = html }
-        }
+        for (id, html) in state.lists { lists[id.rawValue] = html.markup }
         let message = ResyncMessage(
             lists: lists, checking: state.checking.map(\.rawValue).sorted(),
             failures: Dictionary(uniqueKeysWithValues: state.failures.map { ($0.key.rawValue, $0.value.description) }),

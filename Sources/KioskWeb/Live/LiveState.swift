@@ -10,6 +10,8 @@ public struct LiveState: Sendable {
     public var checking: Set<SourceID> = []
     public var failures: [SourceID: SourceError] = [:]
     public var lastOpened: OpenedHeadline?
+    /// Each shown list as last rendered for the event stream, so pages reuse it until it changes.
+    public var lists: [SourceID: RenderedHTML] = [:]
 
     public init() {}
 }

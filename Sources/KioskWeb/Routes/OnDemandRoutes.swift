@@ -30,9 +30,12 @@ struct OnDemandRoutes: Sendable {
                 return try JSONResponse(JokeAnswer(joke: nil, error: message), status: .badGateway).response
             }
         }
+        let albumRows = RenderCache<AlbumChart?>()
         router.get("albums") { request, _ in
             let (chart, error) = await albums(refresh: request.uri.queryParameters.get("refresh") != nil)
-            return AlbumsPage(chart: chart, error: error, images: dependencies.signer).page.response
+            let signer = dependencies.signer
+            let rows = await albumRows.html(for: chart) { AlbumsPage.rows($0, images: signer) }
+            return AlbumsPage(rows: rows, error: error).page.response
         }
         router.get("albums/:id") { _, context in
             let id = context.parameters.get("id") ?? ""

@@ -4,9 +4,8 @@ import KioskSources
 
 /// `/albums`: the top 100 albums, thumbnails loading as they scroll into view.
 struct AlbumsPage: Sendable {
-    var chart: AlbumChart?
+    var rows: RenderedHTML
     var error: SourceError?
-    var images: ImageSigner
 
     var page: Page {
         Page(
@@ -14,25 +13,29 @@ struct AlbumsPage: Sendable {
             content: [
                 ScreenHeader(title: "Top Albums").node,
                 ErrorBanner(id: "api-error", message: error.map { "Top Albums could not be refreshed: \($0.description)" }).node,
-                el("ol", .id("albums"), .class("albums")) {
-                    for (rank, album) in (chart?.albums ?? []).enumerated() {
-                        el("li", .class("album")) {
-                            el("a", .class("album-link"), .href("/albums/\(AlbumPath.segment(album.id))")) {
-                                el("span", .class("album-rank"), .aria("hidden", "true")) { String(rank + 1) }
-                                if let image = images.path(for: album.artworkURL(size: 100)) {
-                                    LazyImage(src: image, className: "album-thumb", width: 56, height: 56).node
-                                } else {
-                                    el("span", .class("album-thumb placeholder"), .aria("hidden", "true"))
-                                }
-                                el("span", .class("album-text")) {
-                                    el("span", .class("album-name")) { album.name }
-                                    el("span", .class("album-artist")) { album.artistName ?? "Unknown artist" }
-                                }
-                            }
+                el("ol", .id("albums"), .class("albums")) { Node.rendered(rows) },
+            ])
+    }
+
+    /// The chart's rows (rendered once per chart: see ``RenderCache``).
+    static func rows(_ chart: AlbumChart?, images: ImageSigner) -> RenderedHTML {
+        RenderedHTML(
+            (chart?.albums ?? []).enumerated().map { rank, album in
+                el("li", .class("album")) {
+                    el("a", .class("album-link"), .href("/albums/\(AlbumPath.segment(album.id))")) {
+                        el("span", .class("album-rank"), .aria("hidden", "true")) { String(rank + 1) }
+                        if let image = images.path(for: album.artworkURL(size: 100)) {
+                            LazyImage(src: image, className: "album-thumb", width: 56, height: 56).node
+                        } else {
+                            el("span", .class("album-thumb placeholder"), .aria("hidden", "true"))
+                        }
+                        el("span", .class("album-text")) {
+                            el("span", .class("album-name")) { album.name }
+                            el("span", .class("album-artist")) { album.artistName ?? "Unknown artist" }
                         }
                     }
-                },
-            ])
+                }
+            })
     }
 }
 

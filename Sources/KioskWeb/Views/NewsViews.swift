@@ -37,8 +37,6 @@ struct NewsList: Sendable {
         }
     }
 
-    /// The list's inner HTML, as the live `changed` event carries it.
-    func renderItems() -> String { items.render() }
 }
 
 /// `/news?feed=…`: the segmented control and the live list.
@@ -72,7 +70,10 @@ struct NewsPage: Sendable {
                     "Fetching the latest news…"
                 },
                 el("ul", .id("news-list"), .class("entries"), .data("live-list", feed.source.rawValue),
-                    .aria("label", "\(feed.label) news")) { list.items },
+                    .aria("label", "\(feed.label) news")) {
+                    // Rendered once per change for the event stream; every page until the next reuses it.
+                    if let rendered = state.lists[feed.source] { Node.rendered(rendered) } else { list.items }
+                },
             ])
     }
 }

@@ -30,7 +30,7 @@ struct BroadcasterHarness: Sendable {
 
 /// The list renderer the broadcaster tests use: a marker naming the source and its entry count.
 let markerRenderer: LiveBroadcaster.ListRenderer = { source, entries in
-    source == .business ? "<li>business \(entries[source]?.count ?? 0)</li>" : nil
+    source == .business ? RenderedHTML([el("li") { "business \(entries[source]?.count ?? 0)" }]) : nil
 }
 
 /// Runs a broadcaster (as the app does, until cancelled) for the duration of `body`.

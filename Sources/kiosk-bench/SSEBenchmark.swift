@@ -178,12 +178,8 @@ struct SSEBenchmark: AsyncParsableCommand {
         for merged in catalogue.merged { names[merged.id] = merged.name }
         return WebDependencies(
             hub: hub, store: InMemoryStore(),
-            facts: CachedResource(name: "Facts", url: catalogue.factsURL, fetcher: fetcher) { body in
-                try FactsParser.parse(Data(body.bytes))
-            },
-            albums: CachedResource(name: "Top Albums", url: catalogue.albumsURL, fetcher: fetcher) { body in
-                try AlbumFeedParser.parse(Data(body.bytes))
-            },
+            facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
+            albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID()),
             images: ImagePipeline(fetcher: fetcher),

@@ -2,9 +2,10 @@ import Foundation
 
 /// What the disk image cache holds, one file per image, as it reports it to an index (the store's
 /// `images` table), so what is cached can be listed and measured without reading the directory.
-public struct ImageFileRecord: Sendable, Hashable {
+public struct ImageFileRecord: Sendable, Hashable, Codable {
+    /// The image's source URL, as the page asked for it (the key).
     public var url: String
-    /// The file's name in the cache directory.
+    /// The cache file holding the bytes, relative to the cache directory.
     public var file: String
     public var contentType: String
     public var byteCount: Int

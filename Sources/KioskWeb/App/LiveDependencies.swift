@@ -28,12 +28,8 @@ extension WebDependencies {
         for merged in catalogue.merged { names[merged.id] = merged.name }
         return WebDependencies(
             hub: hub, store: store,
-            facts: CachedResource(name: "Facts", url: catalogue.factsURL, fetcher: fetcher) { body in
-                try FactsParser.parse(Data(body.bytes))
-            },
-            albums: CachedResource(name: "Top Albums", url: catalogue.albumsURL, fetcher: fetcher) { body in
-                try AlbumFeedParser.parse(Data(body.bytes))
-            },
+            facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
+            albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: deviceID),
             images: ImagePipeline(

@@ -10,12 +10,7 @@ struct StoreImageIndex: ImageCacheIndex {
     func imagesChanged(stored: [ImageFileRecord], removedFiles: [String]) async {
         do {
             try await store.removeImageRecords(files: removedFiles)
-            for record in stored {
-                try await store.recordImage(
-                    ImageRecord(
-                        url: record.url, file: record.file, contentType: record.contentType, byteCount: record.byteCount,
-                        storedAt: record.storedAt))
-            }
+            for record in stored { try await store.recordImage(record) }
         } catch {
             logger.warning("cannot update the image index", metadata: ["error": "\(error)"])
         }

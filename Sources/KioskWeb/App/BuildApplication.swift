@@ -23,15 +23,19 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     let router = Router(context: KioskRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ClientMiddleware())
-    let shared = RouteContext(config: config, dependencies: dependencies, live: live)
+    let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
     ShellRoutes(shared: shared).register(on: router)
     NewsRoutes(shared: shared).register(on: router)
     DiscoverRoutes(shared: shared).register(on: router)
     OnDemandRoutes(shared: shared).register(on: router)
     ImageRoute(shared: shared).register(on: router)
     EventsRoute(live: live).register(on: router)
+    // A connection that sends nothing for 30 s is closed (an open event stream is a request in
+    // progress, so it stays), so half-open clients cannot hold every slot.
+    var http1 = HTTP1Channel.Configuration()
+    http1.idleTimeout = .seconds(30)
     return Application(
-        router: router,
+        router: router, server: .http1(configuration: http1),
         configuration: .init(
             address: .hostname(config.host, port: config.port), serverName: "Kiosk",
             availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),
@@ -44,5 +48,6 @@ struct RouteContext: Sendable {
     var config: AppConfig
     var dependencies: WebDependencies
     var live: LiveBroadcaster
+    var logger: Logger
     let articles = ArticleShelf()
 }

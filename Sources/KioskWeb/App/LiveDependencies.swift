@@ -12,7 +12,9 @@ extension WebDependencies {
         let store = try openStore(at: config.database, logger: logger)
         let signingKey: ImageSigner
         do {
-            signingKey = ImageSigner(key: try SigningKeyFile.loadOrCreate(in: config.dataDirectory))
+            signingKey = ImageSigner(
+                key: try SigningKeyFile.loadOrCreate(in: config.dataDirectory),
+                trusting: ImageSigner.sources(of: config.catalogue))
         } catch {
             throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
         }

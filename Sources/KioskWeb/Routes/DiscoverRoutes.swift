@@ -83,7 +83,8 @@ struct DiscoverRoutes: Sendable {
             let hits = try await shared.dependencies.store.search(text, limit: 50)
             return Outcome(saved: SavedRows(hits: hits.map { ($0.source.rawValue, EntryKey.of($0.entry), $0.entry) }))
         } catch {
-            return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched: \(error)")
+            shared.logger.warning("saved search failed", metadata: ["error": "\(error)"])
+            return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched right now.")
         }
     }
 }

@@ -1,18 +1,32 @@
 import Crypto
 import Foundation
+import KioskSources
 
 /// Signs image URLs for the `/img` proxy route, so it only fetches what Kiosk's own pages asked
 /// for and is no open proxy: `/img?u=<url>&s=<HMAC-SHA256 of the url, hex>`.
 public struct ImageSigner: Sendable {
     private let key: SymmetricKey
+    /// `host:port` of the configured sources, whose images are fetched even on a private network
+    /// (a self-hosted feed on the LAN, the demo's sample server on loopback).
+    private let trustedAuthorities: Set<String>
 
-    public init(key: SymmetricKey) {
+    public init(key: SymmetricKey, trusting sources: [URL] = []) {
         self.key = key
+        trustedAuthorities = Set(sources.compactMap(Self.authority))
     }
 
-    /// The proxy path for an http(s) image URL from a source; nil for anything else.
+    /// The configured sources of `catalogue`, whose own images are trusted wherever they are.
+    public static func sources(of catalogue: SourceCatalogue) -> [URL] {
+        catalogue.feeds.map(\.url) + [catalogue.factsURL, catalogue.albumsURL, catalogue.newsAPI.baseURL, catalogue.jokesURL]
+            .compactMap { $0 }
+    }
+
+    /// The proxy path for an http(s) image URL from a source; nil for anything else, and for a
+    /// host on a private network that is not one of the configured sources.
     public func path(for source: String?) -> String? {
-        guard let link = SafeLink.http(source) else { return nil }
+        guard let link = SafeLink.http(source), let url = URL(string: link), let host = url.host,
+            PublicHost.isPublic(host) || Self.authority(url).map(trustedAuthorities.contains) == true
+        else { return nil }
         var components = URLComponents()
         components.path = "/img"
         components.queryItems = [URLQueryItem(name: "u", value: link), URLQueryItem(name: "s", value: signature(link))]
@@ -25,6 +39,12 @@ public struct ImageSigner: Sendable {
     public func isValid(url: String, signature: String) -> Bool {
         guard let bytes = Self.bytes(fromHex: signature) else { return false }
         return HMAC<SHA256>.isValidAuthenticationCode(bytes, authenticating: Data(url.utf8), using: key)
+    }
+
+    private static func authority(_ url: URL) -> String? {
+        guard let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
     }
 
     func signature(_ url: String) -> String {

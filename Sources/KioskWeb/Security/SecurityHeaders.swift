@@ -45,6 +45,5 @@ extension HTTPField.Name {
     static let xFrameOptions = Self("X-Frame-Options") ?? .contentType
     static let referrerPolicy = Self("Referrer-Policy") ?? .contentType
     static let lastEventID = Self("Last-Event-ID") ?? .contentType
-    /// Why the image proxy answered with its placeholder.
-    static let kioskImageError = Self("X-Kiosk-Image-Error") ?? .contentType
+
 }

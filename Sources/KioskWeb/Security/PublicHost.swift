@@ -1,0 +1,66 @@
+/// Whether a URL's host is on the public internet, judged from the text alone: IP literals in
+/// loopback, private, link-local, shared (CGNAT), unspecified or multicast ranges, and names
+/// that only mean something inside a network (`localhost`, `*.local`, `*.internal`, dotless
+/// names), are not. The image proxy signs nothing else from a source, so a feed cannot make the
+/// server fetch from its own network (unless that host is one of the configured sources).
+enum PublicHost {
+    static func isPublic(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name.hasSuffix(".") { name = String(name.dropLast()) }
+        if let octets = ipv4(name) { return isPublic(ipv4: octets) }
+        if name.contains(":") { return isPublic(ipv6: name) }
+        guard name.contains(".") else { return false }  // intranet names, `localhost`
+        for suffix in [".localhost", ".local", ".internal", ".lan", ".home.arpa", ".intranet", ".corp"]
+        where name.hasSuffix(suffix) {
+            return false
+        }
+        // Names that are numbers in disguise (`2130706433`, `0x7f.1`) are refused outright.
+        return !name.split(separator: ".").allSatisfy { part in
+            part.allSatisfy(\.isNumber) || (part.hasPrefix("0x") && part.dropFirst(2).allSatisfy(\.isHexDigit))
+        }
+    }
+
+    private static func ipv4(_ text: String) -> [Int]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        let octets = parts.compactMap { part -> Int? in
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy(\.isNumber), let value = Int(part), value <= 255 else {
+                return nil
+            }
+            return value
+        }
+        return octets.count == 4 ? octets : nil
+    }
+
+    private static func isPublic(ipv4 octets: [Int]) -> Bool {
+        let (a, b) = (octets[0], octets[1])
+        switch a {
+        case 0, 10, 127: return false
+        case 100 where (64...127).contains(b): return false  // shared address space (CGNAT)
+        case 169 where b == 254: return false  // link-local, cloud metadata
+        case 172 where (16...31).contains(b): return false
+        case 192 where b == 168: return false
+        case 192 where b == 0 && octets[2] == 0: return false
+        case 198 where b == 18 || b == 19: return false  // benchmarking
+        case 224...255: return false  // multicast, reserved, broadcast
+        default: return true
+        }
+    }
+
+    private static func isPublic(ipv6 text: String) -> Bool {
+        let address = text.split(separator: "%").first.map(String.init) ?? text  // zone id
+        if address == "::" || address == "::1" { return false }
+        // IPv4-mapped and -compatible addresses are judged as the IPv4 address they carry.
+        if let last = address.split(separator: ":").last, let octets = ipv4(String(last)) {
+            return isPublic(ipv4: octets)
+        }
+        guard let first = address.split(separator: ":", omittingEmptySubsequences: false).first,
+            let group = UInt16(first.isEmpty ? "0" : String(first), radix: 16)
+        else { return false }
+        if group & 0xFE00 == 0xFC00 { return false }  // unique local fc00::/7
+        if group & 0xFFC0 == 0xFE80 { return false }  // link-local fe80::/10
+        if group & 0xFF00 == 0xFF00 { return false }  // multicast
+        return group != 0  // ::/16 holds the unspecified, loopback and other special forms
+    }
+}

@@ -111,17 +111,31 @@ function visibleAnchor(list) {
   return null;
 }
 
+// Each row's HTML as the server sent it (before dates were localized), to tell unchanged rows.
+const serverHTML = new WeakMap();
+
+function rememberRows(list) {
+  for (const item of list.children) if (!serverHTML.has(item)) serverHTML.set(item, item.outerHTML);
+}
+
 /** Puts `html`'s items into `list`, reusing unchanged rows, keeping what the reader looks at still. */
 function applyList(list, html) {
   const template = document.createElement("template");
   template.innerHTML = html; // inert: parsed, never run; the server escaped and sanitized it
   const anchor = window.scrollY > 0 ? visibleAnchor(list) : null;
+  const focused = list.contains(document.activeElement) ? document.activeElement.closest("li[data-key]") : null;
   const existing = new Map($$(":scope > li[data-key]", list).map((item) => [item.dataset.key, item]));
   const items = Array.from(template.content.children).map((item) => {
     const old = existing.get(item.dataset.key);
-    return old && old.outerHTML === item.outerHTML ? old : item;
+    if (old && serverHTML.get(old) === item.outerHTML) return old;
+    serverHTML.set(item, item.outerHTML);
+    return item;
   });
   list.replaceChildren(...items);
+  if (focused) {
+    const same = $(`:scope > li[data-key="${cssString(focused.dataset.key)}"] a`, list);
+    if (same) same.focus({ preventScroll: true });
+  }
   localizeDates(list);
   watchImages(list);
   if (anchor) {
@@ -156,6 +170,7 @@ function setChecking(source, on) {
   for (const indicator of $$(".activity[data-sources]")) {
     const active = indicator.dataset.sources.split(" ").some((id) => checking.has(id));
     indicator.classList.toggle("is-active", active);
+    indicator.setAttribute("aria-hidden", active ? "false" : "true");
   }
 }
 
@@ -164,6 +179,7 @@ function setOpened(opened) {
   if (!link || !opened) return;
   link.textContent = opened.title;
   link.setAttribute("href", opened.path);
+  link.hidden = false;
   const hint = $(".last-opened-hint");
   if (hint) hint.hidden = true;
 }
@@ -194,12 +210,17 @@ function onResync(message) {
   if (message.opened) setOpened(message.opened);
 }
 
+let lastEventId = null;
+
 function connectLive() {
   if (!("EventSource" in window)) return;
-  const since = root.dataset.seq || "0";
-  const events = new EventSource(`/events?since=${encodeURIComponent(since)}`);
+  // Resume after what this page has seen: the last event, else the state it was drawn from
+  // (pages that draw no live state carry 0 and need no catch-up).
+  const since = lastEventId || (root.dataset.seq !== "0" ? root.dataset.seq : null);
+  const events = new EventSource(since ? `/events?since=${encodeURIComponent(since)}` : "/events");
   const on = (name, handler) =>
     events.addEventListener(name, (event) => {
+      if (event.lastEventId) lastEventId = event.lastEventId;
       try {
         handler(JSON.parse(event.data));
       } catch (error) {
@@ -217,9 +238,18 @@ function connectLive() {
   on("failed", (message) => setFailure(message.source, `${message.name} could not be refreshed (${message.message}); showing the last news received.`));
   on("opened", setOpened);
   on("resync", onResync);
-  // Leaving the page closes the stream at once, so the server frees it.
-  window.addEventListener("pagehide", () => events.close());
+  // Leaving the page closes the stream at once, so the server frees it; coming back to it from
+  // the back/forward cache reopens it where it left off.
+  const close = () => {
+    events.close();
+    window.removeEventListener("pagehide", close);
+  };
+  window.addEventListener("pagehide", close);
 }
+
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) connectLive();
+});
 
 // ---------------------------------------------------------------------------------------------
 // Refresh: the button (and pull-to-refresh on touch screens).
@@ -301,7 +331,10 @@ function setupDiscover() {
   const empty = $(".empty-state");
   let pending = null; // the debounce timer
   let controller = null; // the request in flight
+  let replacing = false; // a new list (search, refresh) is on its way: no "more" of the old one
   let loadingMore = false;
+  const initialCategory = $("nav.categories a[aria-current=page]");
+  const category = initialCategory ? initialCategory.dataset.category : "general";
 
   const showError = (text) => {
     banner.textContent = text || "";
@@ -326,6 +359,7 @@ function setupDiscover() {
     if (controller) controller.abort();
     controller = new AbortController();
     const mine = controller;
+    replacing = !append;
     setBusy(list, true);
     try {
       const response = await fetch(`/discover/results?${query}&page=${page}`, { signal: mine.signal });
@@ -335,15 +369,13 @@ function setupDiscover() {
     } finally {
       if (controller === mine) {
         controller = null;
+        replacing = false;
         setBusy(list, false);
       }
     }
   };
 
-  const currentCategoryQuery = () => {
-    const current = $("nav.categories a[aria-current=page]");
-    return `category=${current ? current.dataset.category : "general"}`;
-  };
+  const currentCategoryQuery = () => `category=${category}`;
 
   const search = () => {
     pending = null;
@@ -353,7 +385,8 @@ function setupDiscover() {
     const query = text ? `q=${encodeURIComponent(text)}${scopeQuery}` : currentCategoryQuery();
     history.replaceState(null, "", `/discover?${query}`);
     for (const link of $$("nav.categories a")) {
-      if (text) link.removeAttribute("aria-current");
+      if (!text && link.dataset.category === category) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
     }
     load(query, 1, false);
   };
@@ -362,6 +395,7 @@ function setupDiscover() {
     // A newer keystroke cancels the pending search and the request of an older one.
     if (pending) clearTimeout(pending);
     if (controller) controller.abort();
+    replacing = true;
     pending = setTimeout(search, 1000);
   });
   for (const radio of $$("input[type=radio][name=scope]", form)) {
@@ -377,7 +411,7 @@ function setupDiscover() {
   });
 
   const loadMore = () => {
-    if (loadingMore || list.dataset.hasMore !== "true") return;
+    if (loadingMore || replacing || pending || list.dataset.hasMore !== "true") return;
     loadingMore = true;
     const next = Number(list.dataset.page || "1") + 1;
     load(list.dataset.query, next, true).finally(() => {
@@ -437,6 +471,7 @@ function setupJokes() {
 // ---------------------------------------------------------------------------------------------
 
 function setupScreen() {
+  for (const list of $$("[data-live-list]")) rememberRows(list);
   localizeDates();
   watchImages();
   const refresh = $("#refresh");

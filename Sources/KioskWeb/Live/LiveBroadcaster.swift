@@ -111,6 +111,8 @@ public actor LiveBroadcaster: Service {
     /// - Returns: the sequence number of the `opened` event (the page that opened it resumes there).
     @discardableResult
     public func recordOpened(title: String, path: String, at date: Date = Date()) async -> UInt64 {
+        // Reloading the same page changes nothing: no write, no event to every tab.
+        if let last = state.lastOpened, last.path == path, last.title == title { return state.sequence }
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
         state.lastOpened = headline
         broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)))

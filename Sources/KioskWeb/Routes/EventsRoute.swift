@@ -12,9 +12,10 @@ struct EventsRoute: Sendable {
 
     func register(on router: Router<KioskRequestContext>) {
         router.get("events") { request, _ in
+            // 0 is no position (event numbers start at the run's start time): no catch-up.
             let last =
-                request.headers[.lastEventID].flatMap { UInt64($0) }
-                ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }
+                (request.headers[.lastEventID].flatMap { UInt64($0) }
+                ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }).flatMap { $0 == 0 ? nil : $0 }
             let (id, frames) = await live.subscribe(after: last)
             return Response(
                 status: .ok,

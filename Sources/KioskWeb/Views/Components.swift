@@ -9,7 +9,7 @@ struct ActivityIndicator: Sendable {
     var node: Node {
         el("span", .class(active ? "activity is-active" : "activity"),
             .data("sources", sources.map(\.rawValue).joined(separator: " ")), .role("status"),
-            .aria("label", "Checking for news")) {
+            .aria("label", "Checking for news"), .aria("hidden", active ? "false" : "true")) {
             el("span", .class("spinner"), .aria("hidden", "true"))
         }
     }

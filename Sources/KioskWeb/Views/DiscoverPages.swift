@@ -137,7 +137,7 @@ struct DiscoverScreenPage: Sendable {
                 el("div", .class("pull-indicator"), .aria("hidden", "true")) { el("span", .class("spinner")) }
                 ErrorBanner(id: "api-error", message: error).node
                 el("ul", .id("articles"), .class("articles"), .data("query", query.queryString), .data("page", String(page)),
-                    .data("has-more", hasMore ? "true" : "false"), .aria("busy", "false")) {
+                    .data("has-more", hasMore ? "true" : "false"), .aria("busy", "false"), .aria("label", "Articles")) {
                     if let saved { saved.items } else { rows.items }
                 }
                 el("p", .class("empty-state"), .flag("hidden", !((saved?.hits.isEmpty ?? rows.articles.isEmpty) && error == nil))) {

@@ -22,7 +22,8 @@ struct HomePage: Sendable {
                     }
                     el("section", .class("card last-opened"), .aria("labelledby", "last-opened-label")) {
                         el("h2", .id("last-opened-label"), .class("card-label")) { "Last headline opened" }
-                        el("a", .id("last-opened"), .href(lastOpened?.path ?? "/news"), .aria("live", "polite")) {
+                        el("a", .id("last-opened"), .href(lastOpened?.path ?? "/news"), .aria("live", "polite"),
+                            .flag("hidden", lastOpened == nil)) {
                             lastOpened?.title ?? ""
                         }
                         el("p", .class("muted last-opened-hint"), .flag("hidden", lastOpened != nil)) {

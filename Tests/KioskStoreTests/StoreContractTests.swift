@@ -120,7 +120,7 @@ import Testing
             #expect(try await store.imageRecord(for: url) == new)
             #expect(try await store.imageRecord(for: "https://example.com/other.png") == nil)
             // The cache evicted the file: its record goes; others stay.
-            let other = ImageRecord(url: "https://example.com/b.png", file: "ij.png", contentType: "image/png", byteCount: 3, storedAt: Date())
+            let other = ImageRecord(url: "https://example.com/b.png", file: "ij.png", contentType: "image/png", byteCount: 3, storedAt: Date(timeIntervalSince1970: 7))
             try await store.recordImage(other)
             try await store.removeImageRecords(files: ["ef/gh.png", "never-stored.png"])
             #expect(try await store.imageRecord(for: url) == nil)

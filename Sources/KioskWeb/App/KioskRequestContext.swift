@@ -6,8 +6,11 @@ public struct KioskRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``ClientMiddleware`` before any route runs.
     public var clientID = ""
+    /// The peer's IP address, which stands in for the client id of a request without the cookie.
+    public let remoteAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress
     }
 }

@@ -2,6 +2,7 @@
 // opens instantly and says so plainly when the server cannot be reached.
 const SHELL = "kiosk-shell-v1";
 const PAGES = "kiosk-pages-v1";
+const MOST_PAGES = 40; // pages kept for offline reading, the oldest dropped first
 const SHELL_FILES = [
   "/offline",
   "/static/app.css",
@@ -43,7 +44,7 @@ self.addEventListener("fetch", (event) => {
         .then((response) => {
           if (response.ok) {
             const copy = response.clone();
-            caches.open(PAGES).then((cache) => cache.put(request, copy));
+            caches.open(PAGES).then((cache) => cache.put(request, copy).then(() => trim(cache)));
           }
           return response;
         })
@@ -53,19 +54,22 @@ self.addEventListener("fetch", (event) => {
   }
 
   if (SHELL_FILES.includes(url.pathname)) {
-    // The shell: from the cache at once, refreshed in the background for next time.
+    // The shell: the network first (revalidated with its ETag, so a new version is used the moment
+    // the server has it), the cached copy without a network.
     event.respondWith(
       caches.open(SHELL).then((cache) =>
-        cache.match(request).then((cached) => {
-          const fresh = fetch(request)
-            .then((response) => {
-              if (response.ok) cache.put(request, response.clone());
-              return response;
-            })
-            .catch(() => cached);
-          return cached || fresh;
-        }),
+        fetch(request)
+          .then((response) => {
+            if (response.ok) cache.put(request, response.clone());
+            return response;
+          })
+          .catch(() => cache.match(request)),
       ),
     );
   }
 });
+
+async function trim(cache) {
+  const keys = await cache.keys();
+  for (const key of keys.slice(0, Math.max(0, keys.length - MOST_PAGES))) await cache.delete(key);
+}

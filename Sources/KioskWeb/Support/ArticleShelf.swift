@@ -16,7 +16,8 @@ actor ArticleShelf {
     func keep(_ list: [Article]) -> [(key: String, article: Article)] {
         list.map { article in
             let key = StableHash.hex(article.url ?? article.title ?? "")
-            if articles.updateValue(article, forKey: key) == nil { order.append(key) }
+            if articles.updateValue(article, forKey: key) != nil { order.removeAll { $0 == key } }
+            order.append(key)
             if order.count > limit {
                 let dropped = order.removeFirst()
                 articles[dropped] = nil
@@ -25,5 +26,10 @@ actor ArticleShelf {
         }
     }
 
-    func article(_ key: String) -> Article? { articles[key] }
+    func article(_ key: String) -> Article? {
+        guard let article = articles[key] else { return nil }
+        order.removeAll { $0 == key }
+        order.append(key)
+        return article
+    }
 }

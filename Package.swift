@@ -83,8 +83,8 @@ let package = Package(
             ],
             resources: [.copy("Assets")]
         ),
-        // Hostile and oversized documents shared by the tests and the benchmarks.
-        .target(name: "KioskTesting", dependencies: ["KioskCore"]),
+        // Shared by the tests and the benchmarks: hostile and oversized documents, the hub event log.
+        .target(name: "KioskTesting", dependencies: ["KioskCore", "KioskSources"]),
         .executableTarget(
             name: "kiosk",
             dependencies: [
@@ -151,6 +151,7 @@ let package = Package(
                 "KioskStore",
                 "KioskSources",
                 "KioskDemo",
+                "KioskTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -2,6 +2,7 @@ import Foundation
 import KioskCore
 import Testing
 @testable import KioskSources
+import KioskTesting
 
 @Suite struct EngineTests {
     private func feed(_ id: SourceID, interval: Duration = .seconds(60)) -> PolledSource {

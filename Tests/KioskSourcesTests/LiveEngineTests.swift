@@ -4,6 +4,7 @@ import KioskCore
 import KioskDemo
 import Testing
 @testable import KioskSources
+import KioskTesting
 
 /// The engine over real loopback HTTP: the embedded sample-sources server, the real fetcher.
 /// Bounds on time are generous; what is asserted is order and outcome.

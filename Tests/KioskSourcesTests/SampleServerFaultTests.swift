@@ -4,6 +4,7 @@ import KioskCore
 import KioskDemo
 import Testing
 @testable import KioskSources
+import KioskTesting
 
 /// Every fault the sample server can play ends in the right typed error within the request's
 /// timeout, and the engine reports it and carries on. Over real loopback HTTP.

@@ -5,6 +5,7 @@ import KioskDemo
 import KioskSources
 import KioskStore
 import Testing
+import KioskTesting
 
 /// The engine writing through a store: warm starts, writes only when something changed, and
 /// polling that goes on when the store fails. Time bounds are generous; order is what is asserted.

@@ -8,17 +8,31 @@ public enum StableHash {
 
     /// The FNV-1a 64-bit hash of `text`'s UTF-8 bytes.
     public static func fnv1a64(_ text: String) -> UInt64 {
+        fnv1a64(bytes: text.utf8)
+    }
+
+    /// The FNV-1a 64-bit hash of `bytes` (a file's contents, say).
+    public static func fnv1a64(bytes: some Sequence<UInt8>) -> UInt64 {
         var hash = offsetBasis
-        for byte in text.utf8 {
+        for byte in bytes {
             hash ^= UInt64(byte)
             hash = hash &* prime
         }
         return hash
     }
 
-    /// The hash as 16 lowercase hex digits.
+    /// The hash of `text` as 16 lowercase hex digits.
     public static func hex(_ text: String) -> String {
-        let digits = String(fnv1a64(text), radix: 16)
+        hex(fnv1a64(text))
+    }
+
+    /// The hash of `bytes` as 16 lowercase hex digits.
+    public static func hex(bytes: some Sequence<UInt8>) -> String {
+        hex(fnv1a64(bytes: bytes))
+    }
+
+    private static func hex(_ hash: UInt64) -> String {
+        let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -31,7 +31,7 @@ public struct Assets: Sendable {
             let path = String(url.standardizedFileURL.path.dropFirst(root.count + 1))
             files[path] = File(
                 bytes: ByteBuffer(bytes: data), contentType: Self.contentType(of: url.pathExtension),
-                etag: "\"\(StableHash.hex(String(decoding: data, as: UTF8.self) + "\(data.count)"))\"")
+                etag: "\"\(StableHash.hex(bytes: data))\"")
         }
         self.files = files
     }
@@ -57,7 +57,7 @@ public struct Assets: Sendable {
     /// The file as a response: 304 when the browser's copy is current.
     func response(for path: String, request: Request) -> Response? {
         guard let file = files[path] else { return nil }
-        var headers: HTTPFields = [
+        let headers: HTTPFields = [
             .contentType: file.contentType, .eTag: file.etag, .cacheControl: "no-cache",
         ]
         if request.headers[.ifNoneMatch] == file.etag {

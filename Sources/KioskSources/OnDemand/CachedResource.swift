@@ -34,6 +34,13 @@ public actor CachedResource<Value: Sendable> {
     /// The value as last read, without asking the source.
     public var cached: Value? { last }
 
+    /// What a screen shows: the value as last read, at once; from the source when there is none
+    /// yet or when the reader asked to refresh.
+    public func current(refresh: Bool) async -> Loaded<Value> {
+        if !refresh, let last { return Loaded(value: last, error: nil) }
+        return await load()
+    }
+
     private func refresh() async -> Loaded<Value> {
         guard let url else { return Loaded(value: last, error: .notConfigured(name)) }
         let request = FetchRequest(url: url, validators: last == nil ? Validators() : validators)

@@ -11,15 +11,8 @@ struct OnDemandRoutes: Sendable {
         let dependencies = shared.dependencies
         router.get("facts") { request, _ in
             // A cached sheet shows at once; the refresh button asks for a fresh one.
-            let refresh = request.uri.queryParameters.get("refresh") != nil
-            var sheet = await dependencies.facts.cached
-            var error: SourceError?
-            if refresh || sheet == nil {
-                let loaded = await dependencies.facts.load()
-                sheet = loaded.value
-                error = loaded.error
-            }
-            return FactsPage(sheet: sheet, error: error, images: dependencies.signer).page.response
+            let facts = await dependencies.facts.current(refresh: Self.refresh(request))
+            return FactsPage(sheet: facts.value, error: facts.error, images: dependencies.signer).page.response
         }
         router.get("jokes") { _, _ in JokesPage().page.response }
         router.post("jokes/next") { _, context in
@@ -32,23 +25,22 @@ struct OnDemandRoutes: Sendable {
         }
         let albumRows = RenderCache<AlbumChart?>()
         router.get("albums") { request, _ in
-            let (chart, error) = await albums(refresh: request.uri.queryParameters.get("refresh") != nil)
+            let albums = await dependencies.albums.current(refresh: Self.refresh(request))
             let signer = dependencies.signer
-            let rows = await albumRows.html(for: chart) { AlbumsPage.rows($0, images: signer) }
-            return AlbumsPage(rows: rows, error: error).page.response
+            let rows = await albumRows.html(for: albums.value) { AlbumsPage.rows($0, images: signer) }
+            return AlbumsPage(rows: rows, error: albums.error).page.response
         }
         router.get("albums/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            let (chart, _) = await albums(refresh: false)
+            let chart = await dependencies.albums.current(refresh: false).value
             guard let album = chart?.albums.first(where: { $0.id == id }) else { throw HTTPError(.notFound) }
             return AlbumDetailPage(album: album, images: dependencies.signer).page.response
         }
     }
 
-    private func albums(refresh: Bool) async -> (AlbumChart?, SourceError?) {
-        if !refresh, let cached = await shared.dependencies.albums.cached { return (cached, nil) }
-        let loaded = await shared.dependencies.albums.load()
-        return (loaded.value, loaded.error)
+    /// `?refresh` (the refresh button, pull-to-refresh): ask the source instead of the cache.
+    private static func refresh(_ request: Request) -> Bool {
+        request.uri.queryParameters.get("refresh") != nil
     }
 }
 

@@ -9,16 +9,6 @@ import Testing
 
 /// Discover over the sample server's NewsAPI.
 @Suite struct DiscoverRouteTests {
-    /// What `/discover/results` answers.
-    struct Results: Decodable {
-        var html: String
-        var page: Int
-        var hasMore: Bool
-        var error: String?
-        var query: String
-        var superseded: Bool
-    }
-
     @Test func aCategoryPageListsTenArticles() async throws {
         try await withKioskApp { kiosk in
             try await kiosk.run { client, _ in
@@ -46,7 +36,7 @@ import Testing
                 let response = try await client.get("/discover/results?category=business&page=2")
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")
-                let results = try JSONDecoder().decode(Results.self, from: response.data)
+                let results = try JSONDecoder().decode(DiscoverResults.self, from: response.data)
                 #expect(results.page == 2)
                 #expect(results.hasMore)
                 #expect(results.error == nil)
@@ -55,7 +45,7 @@ import Testing
 
                 // The sample catalogue has 35 articles a category: page 4 is the last, with 5.
                 let last = try JSONDecoder().decode(
-                    Results.self, from: try await client.get("/discover/results?category=business&page=4").data)
+                    DiscoverResults.self, from: try await client.get("/discover/results?category=business&page=4").data)
                 #expect(last.page == 4)
                 #expect(!last.hasMore)
                 #expect(HTMLInspection.count(#"<li class="article""#, in: last.html) == 5)
@@ -67,7 +57,7 @@ import Testing
         try await withKioskApp { kiosk in
             try await kiosk.run { client, _ in
                 let results = try JSONDecoder().decode(
-                    Results.self, from: try await client.get("/discover/results?q=the").data)
+                    DiscoverResults.self, from: try await client.get("/discover/results?q=the").data)
                 #expect(results.error == nil)
                 #expect(results.query.hasPrefix("q=the"))
                 #expect(HTMLInspection.count(#"<li class="article""#, in: results.html) > 0)
@@ -107,7 +97,7 @@ import Testing
                 #expect(HTMLInspection.count(#"<li class="article""#, in: html) == 0)
 
                 let results = try JSONDecoder().decode(
-                    Results.self, from: try await client.get("/discover/results?category=business").data)
+                    DiscoverResults.self, from: try await client.get("/discover/results?category=business").data)
                 #expect(results.error?.hasPrefix("Your API key is missing.") == true)
                 #expect(!results.hasMore)
             }
@@ -138,7 +128,7 @@ import Testing
                 #expect(html.contains("Canal freight rebounds"))
                 #expect(!html.contains(#"value="web""#))
                 let results = try JSONDecoder().decode(
-                    Results.self, from: try await client.get("/discover/results?q=isth").data)
+                    DiscoverResults.self, from: try await client.get("/discover/results?q=isth").data)
                 #expect(results.html.contains("/news/business/"))
                 #expect(results.query == "q=isth&scope=saved")
                 // The hit opens as a News detail, from the store.

@@ -90,7 +90,7 @@ struct DiscoverRoutes: Sendable {
 }
 
 /// What `/discover/results` answers: the rows' HTML and where the list stands.
-struct DiscoverResults: Encodable, Sendable {
+struct DiscoverResults: Codable, Sendable {
     var html: String
     var page: Int
     var hasMore: Bool

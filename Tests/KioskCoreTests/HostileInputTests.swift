@@ -81,4 +81,57 @@ import KioskTesting
         let noise = (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         _ = try? FeedParser.parse([0x3C] + noise)
     }
+
+    // A reference past 32 bits once overflowed XMLEntities and trapped: the server died at the
+    // first poll of such a feed, and again at every restart.
+    @Test(arguments: ["&#x100000000;", "&#4294967295;", "&#x110000;", "&#99999999999999999999999;",
+                      "&#x" + String(repeating: "F", count: 10_000) + ";"])
+    func overlongNumericReferencesAreOneReplacementCharacter(reference: String) throws {
+        let rss = """
+            <rss version="2.0"><channel><title>t\(reference)</title><link>https://example.com/</link>
+            <item><title>\(reference)</title><link>https://example.com/a?\(reference)</link>
+            <description>a\(reference)b &lt;p title="\(reference.replacingOccurrences(of: "&", with: "&amp;"))"&gt;c&lt;/p&gt;</description>
+            </item></channel></rss>
+            """
+        let feed = try FeedParser.parse(Array(rss.utf8))
+        #expect(feed.title == "t\u{FFFD}")
+        let entry = try #require(feed.entries.first)
+        #expect(entry.title == "\u{FFFD}")
+        #expect(entry.summary?.hasPrefix("a\u{FFFD}b") == true)
+        let atom = """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>\(reference)</title>
+            <entry><id>x</id><title type="html">\(reference)</title><link href="https://example.com/\(reference)"/></entry></feed>
+            """
+        let atomFeed = try FeedParser.parse(Array(atom.utf8))
+        #expect(atomFeed.title == "\u{FFFD}")
+        #expect(atomFeed.entries.first?.title == "\u{FFFD}")
+    }
+
+    @Test func overlongReferencesInHTMLAreOneReplacementCharacter() {
+        #expect(HTMLEntities.decode("a&#4294967295;b&#x100000000;c") == "a\u{FFFD}b\u{FFFD}c")
+    }
+
+    @Test func boundedNumbersSaturateInsteadOfOverflowing() {
+        var number = BoundedNumber(radix: 16, ceiling: 0x11_0000)
+        for _ in 0..<40 { number.append(15) }
+        #expect(number.value == 0x11_0000)
+        #expect(number.isSaturated)
+        #expect(number.digitCount == 40)
+        var unbounded = BoundedNumber()
+        for _ in 0..<100 { unbounded.append(9) }
+        #expect(unbounded.value == Int.max)
+        var exact = BoundedNumber()
+        for digit in [1, 2, 3] { exact.append(digit) }
+        #expect(exact.value == 123 && !exact.isSaturated)
+        #expect(BoundedNumber.digitValue(UInt8(ascii: "f"), radix: 16) == 15)
+        #expect(BoundedNumber.digitValue(UInt8(ascii: "f")) == nil)
+    }
+
+    @Test func absurdNumbersInDatesAndDimensionsAreRefusedNotTrapped() {
+        #expect(DateParser.parse("99999999999999999999999999-01-01") == nil)
+        #expect(DateParser.parse("2024-01-01T10:00:00.99999999999999999999999999Z") != nil)
+        #expect(DateParser.parse("Mon, 99999999999999999999 Jan 2024 10:00:00 GMT") == nil)
+        let html = HTMLSanitizer().sanitize("<img src=\"https://example.com/a.png\" width=\"99999999999999999999999\">")
+        #expect(html.contains("width=\"10000\""))
+    }
 }

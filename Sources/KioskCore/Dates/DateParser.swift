@@ -109,34 +109,30 @@ private struct Cursor {
         return at < end ? bytes[at] : 0
     }
 
-    /// Reads a run of digits. The value is exact up to 18 digits; callers bound `count`,
-    /// so a 40-digit number is rejected rather than overflowing.
+    /// Reads a run of digits. The value saturates rather than overflowing; callers bound `count`,
+    /// so a 40-digit number is rejected.
     mutating func digits() -> (value: Int, count: Int) {
-        var value = 0
-        var count = 0
+        var number = BoundedNumber()
         while index < end, isDigit(bytes[index]) {
-            if count < 18 { value = value * 10 + Int(bytes[index] &- 0x30) }
-            count += 1
+            number.append(Int(bytes[index] &- 0x30))
             index += 1
         }
-        return (value, count)
+        return (number.value, number.digitCount)
     }
 
     /// Reads the digits of a fraction of a second of any length, kept to nanoseconds; nil if none.
     mutating func fraction() -> Int? {
-        var value = 0
+        var number = BoundedNumber()
         var count = 0
         while index < end, isDigit(bytes[index]) {
-            if count < 9 { value = value * 10 + Int(bytes[index] &- 0x30) }
+            if count < 9 { number.append(Int(bytes[index] &- 0x30)) }
             count += 1
             index += 1
         }
         guard count > 0 else { return nil }
-        while count < 9 {
-            value *= 10
-            count += 1
-        }
-        return value
+        // Scale the (at most 9) digits read to nanoseconds: ".5" is 500,000,000.
+        while number.digitCount < 9 { number.append(0) }
+        return number.value
     }
 
     /// Skips a run of letters and returns the index after it, which ends the word.

@@ -154,25 +154,15 @@ public enum HTMLEntities {
             hex = true
             index += 1
         }
-        let digitsStart = index
-        var value: UInt32 = 0
-        while index < count {
-            let byte = source[index]
-            let digit: UInt32
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                digit = UInt32(byte - UInt8(ascii: "0"))
-            } else if hex && (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f") {
-                digit = UInt32((byte | 0x20) - UInt8(ascii: "a") + 10)
-            } else {
-                break
-            }
-            // Saturate just above the Unicode range so endless digits cannot overflow.
-            value = min(value * (hex ? 16 : 10) + digit, 0x11_0000)
+        // Saturates just above the Unicode range, so endless digits cannot overflow.
+        var number = BoundedNumber(radix: hex ? 16 : 10, ceiling: 0x11_0000)
+        while index < count, let digit = BoundedNumber.digitValue(source[index], radix: number.radix) {
+            number.append(digit)
             index += 1
         }
-        guard index > digitsStart else { return 0 }
+        guard number.digitCount > 0 else { return 0 }
         if index < count && source[index] == UInt8(ascii: ";") { index += 1 }
-        TextDecoding.appendUTF8(codePoint(forReference: value), to: &out)
+        TextDecoding.appendUTF8(codePoint(forReference: UInt32(clamping: number.value)), to: &out)
         return index - start
     }
 

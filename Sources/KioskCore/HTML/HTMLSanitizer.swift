@@ -321,9 +321,9 @@ public struct HTMLSanitizer: Sendable {
     private static func pixels(_ value: String) -> Int? {
         let bytes = Array(trimmingASCIIWhitespace(value).utf8)
         var index = 0
-        var number = 0
-        while index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") {
-            if index < 9 { number = number * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+        var number = BoundedNumber(ceiling: 1_000_000_000)
+        while index < bytes.count, let digit = BoundedNumber.digitValue(bytes[index]) {
+            number.append(digit)
             index += 1
         }
         guard index > 0 else { return nil }
@@ -336,7 +336,7 @@ public struct HTMLSanitizer: Sendable {
         let suffix = bytes[index...]
         let isPixels = suffix.count == 2 && asciiLowercased(suffix[index]) == UInt8(ascii: "p")
             && asciiLowercased(suffix[index + 1]) == UInt8(ascii: "x")
-        return suffix.isEmpty || isPixels ? number : nil
+        return suffix.isEmpty || isPixels ? number.value : nil
     }
 
     /// The value without leading and trailing ASCII whitespace (Foundation's trimming is slow).

@@ -33,25 +33,15 @@ enum XMLEntities {
             j += 1
             var hex = false
             if j < end, bytes[j] | 0x20 == 0x78 { hex = true; j += 1 }
-            var value: UInt32 = 0
-            var digits = 0
-            while j < end, digits < 9 {
-                let c = bytes[j]
-                let digit: UInt32
-                if c >= 0x30, c <= 0x39 {
-                    digit = UInt32(c - 0x30)
-                } else if hex, (c | 0x20) >= 0x61, (c | 0x20) <= 0x66 {
-                    digit = UInt32((c | 0x20) - 0x61 + 10)
-                } else {
-                    break
-                }
-                value = value * (hex ? 16 : 10) + digit
-                digits += 1
+            // Every digit is consumed, however many: "&#4294967295;" is one U+FFFD, not "\u{FFFD}5;".
+            var number = BoundedNumber(radix: hex ? 16 : 10, ceiling: 0x11_0000)
+            while j < end, let digit = BoundedNumber.digitValue(bytes[j], radix: number.radix) {
+                number.append(digit)
                 j += 1
             }
-            guard digits > 0 else { return nil }
+            guard number.digitCount > 0 else { return nil }
             if j < end, bytes[j] == .semicolon { j += 1 }
-            TextDecoding.appendUTF8(digits >= 9 ? 0xFFFD : HTMLEntities.codePoint(forReference: value), to: &out)
+            TextDecoding.appendUTF8(HTMLEntities.codePoint(forReference: UInt32(clamping: number.value)), to: &out)
             return j
         }
         let nameStart = j

@@ -32,7 +32,7 @@ public struct SourceOverrides: Codable, Sendable, Hashable {
         var result = catalogue
         for feed in feeds ?? [] {
             let id = SourceID(feed.id)
-            let interval = feed.intervalSeconds.map { Duration.milliseconds(Int(max($0, 0.05) * 1000)) }
+            let interval = feed.intervalSeconds.map { Duration.milliseconds(Int(min(max($0, 0.05), 7 * 24 * 3_600) * 1000)) }
             if let index = result.feeds.firstIndex(where: { $0.id == id }) {
                 result.feeds[index].url = feed.url
                 if let name = feed.name { result.feeds[index].name = name }

@@ -10,6 +10,9 @@ public enum Rule: String, CaseIterable, Sendable, Comparable {
     case implicitlyUnwrappedOptional = "implicitly-unwrapped-optional"
     /// Stored top-level `var`, stored `static var`/`class var`, or `nonisolated(unsafe)` globals and statics.
     case globalMutableState = "global-mutable-state"
+    /// `n = n * base + digit` (or `n * base` inside a call on the right): the way digit runs from
+    /// untrusted text are read, and the way they overflow and trap. Use `BoundedNumber`.
+    case uncheckedDigitAccumulation = "unchecked-digit-accumulation"
     /// A `// code-rules:allow` comment that names no known rule or gives no reason.
     case invalidAllow = "invalid-allow"
     /// A `// code-rules:allow` comment on a line that has no violation of its rule.
@@ -22,7 +25,8 @@ public enum Rule: String, CaseIterable, Sendable, Comparable {
         switch self {
         case .invalidAllow, .unusedAllow:
             false
-        case .forceUnwrap, .forceTry, .forceCast, .implicitlyUnwrappedOptional, .globalMutableState:
+        case .forceUnwrap, .forceTry, .forceCast, .implicitlyUnwrappedOptional, .globalMutableState,
+             .uncheckedDigitAccumulation:
             true
         }
     }
@@ -40,6 +44,8 @@ public enum Rule: String, CaseIterable, Sendable, Comparable {
             "no implicitly unwrapped optional types (`T!`)"
         case .globalMutableState:
             "no stored top-level `var`, stored `static var`/`class var`, or `nonisolated(unsafe)` global/static"
+        case .uncheckedDigitAccumulation:
+            "no `n = n * base + digit` (it traps on overflow); read digit runs with `BoundedNumber`"
         case .invalidAllow:
             "allow comments must name a suppressible rule and give a reason"
         case .unusedAllow:

@@ -66,6 +66,42 @@ final class RuleVisitor: SyntaxVisitor {
         return .visitChildren
     }
 
+    // MARK: Digit accumulation
+
+    /// `n = n * 10 + d`, `n = min(n * 16 + d, cap)`: an assignment to `n` whose right side
+    /// multiplies `n` and adds to it. On a number read from a feed that overflows and traps.
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        let elements = Array(node.elements)
+        guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self),
+              let target = elements[0].as(DeclReferenceExprSyntax.self)?.baseName
+        else { return .visitChildren }
+        let name = target.text
+        let right = Array(elements.dropFirst(2))
+        if Self.multiplies(name, among: right) || right.contains(where: { Self.multiplies(name, in: $0) }) {
+            record(.uncheckedDigitAccumulation, at: target,
+                   "`\(name) = \(name) * …` overflows and traps on long input; read digits with `BoundedNumber` (saturating)")
+        }
+        return .visitChildren
+    }
+
+    /// Whether `node` (or a sequence inside it) holds `name * …`.
+    private static func multiplies(_ name: String, in node: some SyntaxProtocol) -> Bool {
+        if let sequence = node.as(SequenceExprSyntax.self), multiplies(name, among: Array(sequence.elements)) {
+            return true
+        }
+        return node.children(viewMode: .sourceAccurate).contains { multiplies(name, in: $0) }
+    }
+
+    /// Whether the unfolded operands and operators `parts` hold `name * … + …`, the shape of
+    /// appending a digit (`value * 3 / 4`, a scaling, is not it).
+    private static func multiplies(_ name: String, among parts: [ExprSyntax]) -> Bool {
+        parts.indices.dropLast().contains { index in
+            parts[index].as(DeclReferenceExprSyntax.self)?.baseName.text == name
+                && parts[index + 1].as(BinaryOperatorExprSyntax.self)?.operator.text == "*"
+                && parts[(index + 2)...].contains { $0.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" }
+        }
+    }
+
     // MARK: Global mutable state
 
     override func visit(_ node: VariableDeclSyntax) -> SyntaxVisitorContinueKind {

@@ -26,7 +26,7 @@ import Testing
                 let second = try #require(list.range(of: "Plain headline 2"))
                 let first = try #require(list.range(of: "Plain headline 1"))
                 #expect(second.lowerBound < first.lowerBound, "in the hub's order")
-                #expect(list.contains(#"href="/news/business/\#(EntryKey.of(SampleEntries.plain(2)))""#))
+                #expect(list.contains(#"href="/news/business/\#(EntryIdentity.key(of: SampleEntries.plain(2)))""#))
                 #expect(html.contains(#"data-seq="\#(await live.snapshot().sequence)""#))
                 // Business entries are not on the other feed.
                 let other = try await client.text("/news?feed=entertainment-environment")
@@ -45,7 +45,7 @@ import Testing
                 let shown = try await eventually { try await client.text(uri).contains("Plain headline 7") }
                 try #require(shown)
                 let html = try await client.text(uri)
-                let key = EntryKey.of(entry)
+                let key = EntryIdentity.key(of: entry)
                 #expect(html.contains(#"href="/news/entertainment/\#(key)""#))
                 #expect(html.contains(#"<span class="entry-part">Entertainment</span>"#))
                 let detail = try await client.get("/news/entertainment/\(key)")
@@ -80,7 +80,7 @@ import Testing
                     try await client.text("/news").contains(SampleEntries.hostileTitleEscaped)
                 }
                 try #require(shown)
-                let response = try await client.get("/news/business/\(EntryKey.of(SampleEntries.hostile))")
+                let response = try await client.get("/news/business/\(EntryIdentity.key(of: SampleEntries.hostile))")
                 #expect(response.status == .ok)
                 let html = String(buffer: response.body)
                 let description = try #require(HTMLInspection.element(id: "entry-description", in: html))
@@ -114,7 +114,7 @@ import Testing
                 let before = try #require(HTMLInspection.element(id: "last-opened", in: homeBefore))
                 #expect(HTMLInspection.inner(before).isEmpty)
 
-                let path = "/news/business/\(EntryKey.of(entry))"
+                let path = "/news/business/\(EntryIdentity.key(of: entry))"
                 let detail = try await client.get(path)
                 #expect(detail.status == .ok)
                 let page = String(buffer: detail.body)
@@ -140,7 +140,7 @@ import Testing
                     try await client.text("/news").contains(SampleEntries.hostileTitleEscaped)
                 }
                 try #require(shown)
-                _ = try await client.get("/news/business/\(EntryKey.of(SampleEntries.hostile))")
+                _ = try await client.get("/news/business/\(EntryIdentity.key(of: SampleEntries.hostile))")
                 let home = try await client.text("/")
                 let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
                 #expect(HTMLInspection.inner(lastOpened) == SampleEntries.hostileTitleEscaped)
@@ -154,7 +154,7 @@ import Testing
             let gone = SampleEntries.plain(9)
             await kiosk.store.saveSourceState(Engine.SourceState(entries: [gone]), for: .business)
             try await kiosk.run { client, _ in
-                let response = try await client.get("/news/business/\(EntryKey.of(gone))")
+                let response = try await client.get("/news/business/\(EntryIdentity.key(of: gone))")
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).contains("Plain headline 9"))
             }
@@ -166,7 +166,7 @@ import Testing
             await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(1)]))
             try await kiosk.run { client, _ in
                 for uri in [
-                    "/news/business/unknown", "/news/facts/\(EntryKey.of(SampleEntries.plain(1)))",
+                    "/news/business/unknown", "/news/facts/\(EntryIdentity.key(of: SampleEntries.plain(1)))",
                     "/news/nowhere/abc", "/discover/articles/unknown",
                 ] {
                     let response = try await client.get(uri)

@@ -53,7 +53,7 @@ import Testing
                 // The broadcaster's first snapshot has the entries once it runs.
                 let listed = try await eventually { try await client.text("/news").contains("Plain headline 2") }
                 try #require(listed)
-                let detail = "/news/business/\(EntryKey.of(SampleEntries.plain(1)))"
+                let detail = "/news/business/\(EntryIdentity.key(of: SampleEntries.plain(1)))"
                 for (uri, status, isHTML) in Self.routes + [(detail, .ok, true)] {
                     let response = try await client.get(uri)
                     #expect(response.status == status, "\(uri)")

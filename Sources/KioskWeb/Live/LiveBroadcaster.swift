@@ -155,10 +155,10 @@ public actor LiveBroadcaster: Service {
             state.checking.remove(id)
             broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)))
         case .changed(let id, let entries):
-            let previous = Set((state.entries[id] ?? []).map(EntryKey.of))
+            let previous = Set((state.entries[id] ?? []).map(EntryIdentity.key(of:)))
             state.entries[id] = entries
             state.failures[id] = nil
-            let added = entries.filter { !previous.contains(EntryKey.of($0)) }.count
+            let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
             let list = renderList(id, state.entries)
             state.lists[id] = list
             let message = ChangedMessage(

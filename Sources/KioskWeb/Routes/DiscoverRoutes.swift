@@ -81,7 +81,7 @@ struct DiscoverRoutes: Sendable {
         guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
         do {
             let hits = try await shared.dependencies.store.search(text, limit: 50)
-            return Outcome(saved: SavedRows(hits: hits.map { ($0.source.rawValue, EntryKey.of($0.entry), $0.entry) }))
+            return Outcome(saved: SavedRows(hits: hits.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }))
         } catch {
             shared.logger.warning("saved search failed", metadata: ["error": "\(error)"])
             return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched right now.")

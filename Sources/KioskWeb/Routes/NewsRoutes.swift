@@ -17,9 +17,9 @@ struct NewsRoutes: Sendable {
             let state = await shared.live.snapshot()
             guard NewsFeed.allCases.contains(where: { $0.parts.contains(source) }) else { throw HTTPError(.notFound) }
             // An entry that has left the feed since the list was drawn is still in the store.
-            var found = state.entries[source]?.first(where: { EntryKey.of($0) == key })
+            var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == key })
             if found == nil {
-                found = (try? await shared.dependencies.store.entries(for: source))?.first(where: { EntryKey.of($0) == key })
+                found = (try? await shared.dependencies.store.entries(for: source))?.first(where: { EntryIdentity.key(of: $0) == key })
             }
             guard let entry = found else { throw HTTPError(.notFound) }
             let path = "/news/\(source.rawValue)/\(key)"

@@ -12,14 +12,14 @@ struct NewsList: Sendable {
         let list = entries[feed.source] ?? []
         var owner: [String: SourceID] = [:]
         for part in feed.parts.reversed() {
-            for entry in entries[part] ?? [] { owner[EntryKey.of(entry)] = part }
+            for entry in entries[part] ?? [] { owner[EntryIdentity.key(of: entry)] = part }
         }
-        return list.map { (owner[EntryKey.of($0)] ?? feed.parts.first ?? feed.source, $0) }
+        return list.map { (owner[EntryIdentity.key(of: $0)] ?? feed.parts.first ?? feed.source, $0) }
     }
 
     var items: [Node] {
         rows.map { part, entry in
-            let key = EntryKey.of(entry)
+            let key = EntryIdentity.key(of: entry)
             return el("li", .class("entry"), .data("key", key), .data("source", part.rawValue)) {
                 el("a", .class("entry-link"), .href("/news/\(part.rawValue)/\(key)")) {
                     el("span", .class("entry-title")) { entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }

@@ -9,6 +9,7 @@ public actor InMemoryStore: KioskStore {
     private var opened: OpenedHeadline?
     private var device: UUID?
     private var images: [String: ImageRecord] = [:]
+    private var subscribed: [Subscription] = []
 
     /// A store remembering `states` (as if each had been saved).
     public init(states: [SourceID: Engine.SourceState] = [:]) {
@@ -22,6 +23,29 @@ public actor InMemoryStore: KioskStore {
     }
 
     public func entries(for source: SourceID) -> [Entry] { states[source]?.entries ?? [] }
+
+    public func subscriptions() -> [Subscription] { subscribed }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription]) throws(StoreError) {
+        var next = subscribed
+        for subscription in subscriptions {
+            if let index = next.firstIndex(where: { $0.id == subscription.id }) {
+                next[index] = subscription
+            } else {
+                next.append(subscription)
+            }
+        }
+        // The same promise as SQLite's UNIQUE (url): all or nothing.
+        guard Set(next.map(\.url)).count == next.count else {
+            throw .other("a feed with that address is already subscribed")
+        }
+        subscribed = next
+    }
+
+    public func removeSubscription(_ id: SourceID) {
+        subscribed.removeAll { $0.id == id }
+        states[id] = nil
+    }
 
     public func lastOpened() -> OpenedHeadline? { opened }
 

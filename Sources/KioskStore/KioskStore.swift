@@ -6,9 +6,9 @@ import KioskSources
 // (several replicas, one database) or a dictionary in a test holds their data.
 
 /// What Kiosk remembers across restarts: each source's state and entries (through
-/// `SourceStateStore`, the engine's view), the reading position, the device identity, a search
+/// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
 /// index over the entries and the image cache's index.
-public protocol KioskStore: SourceStateStore {
+public protocol KioskStore: SourceStateStore, SubscriptionStore {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]
 

@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("entries_fts") { db in try db.execute(sql: Schema.entriesFTS) }
         migrator.registerMigration("app_state") { db in try db.execute(sql: Schema.appState) }
         migrator.registerMigration("images") { db in try db.execute(sql: Schema.images) }
+        migrator.registerMigration("subscriptions") { db in try db.execute(sql: Schema.subscriptions) }
         return migrator
     }
 }

@@ -91,6 +91,20 @@ public final class SQLiteStore: KioskStore {
         try await read { db in try EntryRows.load(of: source, in: db)[source] ?? [] }
     }
 
+    // MARK: - Subscriptions
+
+    public func subscriptions() async throws(StoreError) -> [Subscription] {
+        try await read { db in try SubscriptionRows.loadAll(in: db) }
+    }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription]) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.save(subscriptions, in: db) }
+    }
+
+    public func removeSubscription(_ id: SourceID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.remove(id, in: db) }
+    }
+
     // MARK: - App state
 
     public func lastOpened() async throws(StoreError) -> OpenedHeadline? {

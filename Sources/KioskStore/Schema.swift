@@ -80,4 +80,22 @@ enum Schema {
             stored_at REAL NOT NULL
         ) STRICT
         """
+
+    /// The user's feeds (see `Subscription`). `title` is the user's own name for a feed (NULL:
+    /// the feed's own, `feed_title`); `folder` NULL is the top level; `built_in` marks the News
+    /// screen's sources.
+    static let subscriptions = """
+        CREATE TABLE subscriptions (
+            id TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL UNIQUE,
+            title TEXT,
+            feed_title TEXT,
+            site_url TEXT,
+            folder TEXT,
+            interval_seconds REAL NOT NULL,
+            built_in INTEGER NOT NULL DEFAULT 0,
+            added_at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX subscriptions_by_folder ON subscriptions (folder);
+        """
 }

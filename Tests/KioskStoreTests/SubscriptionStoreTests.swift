@@ -1,0 +1,87 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+/// The subscriptions' promises, against SQLite and the in-memory double alike.
+@Suite struct SubscriptionStoreTests {
+    private func feed(_ path: String, folder: String? = nil, title: String? = nil) throws -> Subscription {
+        let url = try #require(URL(string: "https://example.com/\(path)"))
+        return Subscription(
+            id: Subscription.id(for: url), url: url, title: title, feedTitle: "Feed \(path)",
+            siteURL: "https://example.com/", folder: folder, interval: .seconds(900),
+            addedAt: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func subscriptionsRoundTripInTheOrderAdded(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            #expect(try await store.subscriptions().isEmpty)
+            let first = try feed("a.xml", folder: "Tech")
+            let second = try feed("b.xml", title: "My name for B")
+            try await store.saveSubscriptions([first])
+            try await store.saveSubscriptions([second])
+            #expect(try await store.subscriptions() == [first, second])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func savingAgainRenamesAndMovesInPlace(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            var first = try feed("a.xml")
+            try await store.saveSubscriptions([first, try feed("b.xml")])
+            first.title = "Renamed"
+            first.folder = "Later"
+            first.interval = .seconds(60)
+            try await store.saveSubscriptions([first])
+            let stored = try await store.subscriptions()
+            #expect(stored.count == 2)
+            #expect(stored.first == first)
+            #expect(stored.first?.displayName == "Renamed")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aBatchWithADuplicateAddressSavesNothing(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let existing = try feed("a.xml")
+            try await store.saveSubscriptions([existing])
+            var clash = try feed("c.xml")
+            clash.url = existing.url  // another id, the same address
+            await #expect(throws: (any Error).self) {
+                try await store.saveSubscriptions([try feed("b.xml"), clash])
+            }
+            #expect(try await store.subscriptions() == [existing])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unsubscribingForgetsTheFeedsEntriesAndValidators(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let kept = try feed("a.xml")
+            let gone = try feed("b.xml")
+            try await store.saveSubscriptions([kept, gone])
+            for id in [kept.id, gone.id] {
+                try await store.saveSourceState(
+                    Engine.SourceState(entries: [Entry(id: "1", title: "One")], validators: Validators(etag: "\"e\"")),
+                    for: id)
+            }
+            try await store.removeSubscription(gone.id)
+            #expect(try await store.subscriptions() == [kept])
+            #expect(try await store.entries(for: gone.id).isEmpty)
+            let states = try await store.loadSourceStates()
+            #expect(states[gone.id] == nil)
+            #expect(states[kept.id]?.entries?.count == 1)
+        }
+    }
+
+    @Test func aUsersFeedIsKnownByItsAddress() throws {
+        let url = try #require(URL(string: "https://example.com/feed.xml"))
+        #expect(Subscription.id(for: url) == Subscription.id(for: url))
+        #expect(Subscription.id(for: url).rawValue.hasPrefix("feed-"))
+        let untitled = Subscription(id: "x", url: url)
+        #expect(untitled.displayName == "example.com")
+        #expect(Subscription(id: "x", url: url, title: "  ", feedTitle: "Own").displayName == "Own")
+    }
+}

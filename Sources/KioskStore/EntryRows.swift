@@ -5,16 +5,18 @@ import KioskSources
 
 /// The SQL side of a source's entries: replacing a source's list row by row, reading lists back.
 enum EntryRows {
-    /// Makes `source`'s rows exactly `entries` (deduplicated by identity), touching only what
-    /// changed: rows whose identity left the list are deleted, new identities inserted, a changed
-    /// entry updated in place (same row, re-indexed), a moved one given its new position only.
-    static func replace(_ entries: [Entry], of source: SourceID, in db: Database) throws {
-        var existing: [String: (row: Int64, position: Int, json: String)] = [:]
+    /// Makes `source`'s feed list exactly `entries` (deduplicated by identity), touching only
+    /// what changed: new identities inserted (received now), a changed entry updated in place
+    /// (same row, same read and star state, re-indexed), a moved one given its new position only.
+    /// Rows whose identity left the feed stay, out of the feed (`in_feed` 0), until retention
+    /// prunes them: the reader keeps what the user has not read yet.
+    static func replace(_ entries: [Entry], of source: SourceID, in db: Database, now: Date = Date()) throws {
+        var existing: [String: (row: Int64, position: Int, json: String, inFeed: Bool)] = [:]
         let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT id, identity, position, json FROM entries WHERE source = ?"),
+            db.cachedStatement(sql: "SELECT id, identity, position, json, in_feed FROM entries WHERE source = ?"),
             arguments: [source.rawValue])
         while let row = try rows.next() {
-            existing[row["identity"]] = (row["id"], row["position"], row["json"])
+            existing[row["identity"]] = (row["id"], row["position"], row["json"], row["in_feed"])
         }
 
         let kept = EntryIdentity.deduplicated(entries)
@@ -24,22 +26,25 @@ enum EntryRows {
         for item in kept { encoded.append(try EntryJSON.encode(item.entry, with: encoder)) }
 
         let keptIdentities = Set(kept.map(\.identity))
-        let delete = try db.cachedStatement(sql: "DELETE FROM entries WHERE id = ?")
-        for (identity, old) in existing where !keptIdentities.contains(identity) {
-            try delete.execute(arguments: [old.row])
+        let leave = try db.cachedStatement(sql: "UPDATE entries SET in_feed = 0 WHERE id = ?")
+        for (identity, old) in existing where old.inFeed && !keptIdentities.contains(identity) {
+            try leave.execute(arguments: [old.row])
         }
 
         let insert = try db.cachedStatement(
             sql: """
-                INSERT INTO entries (source, identity, position, title, link, published, summary_text, json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO entries (source, identity, key, position, title, link, published, summary_text, json,
+                    in_feed, received_at, sort_date)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
                 """)
         let update = try db.cachedStatement(
             sql: """
-                UPDATE entries SET position = ?, title = ?, link = ?, published = ?, summary_text = ?, json = ?
+                UPDATE entries SET position = ?, title = ?, link = ?, published = ?, summary_text = ?, json = ?,
+                    in_feed = 1
                 WHERE id = ?
                 """)
-        let move = try db.cachedStatement(sql: "UPDATE entries SET position = ? WHERE id = ?")
+        let move = try db.cachedStatement(sql: "UPDATE entries SET position = ?, in_feed = 1 WHERE id = ?")
+        let received = now.timeIntervalSince1970
         for (position, (item, json)) in zip(kept, encoded).enumerated() {
             let entry = item.entry
             if let old = existing[item.identity] {
@@ -48,15 +53,30 @@ enum EntryRows {
                         position, entry.title, entry.link, entry.published?.timeIntervalSince1970,
                         SearchText.plainSummary(of: entry), json, old.row,
                     ])
-                } else if old.position != position {
+                } else if old.position != position || !old.inFeed {
                     try move.execute(arguments: [position, old.row])
                 }
             } else {
+                let sortDate = (entry.published ?? entry.updated)?.timeIntervalSince1970 ?? received
                 try insert.execute(arguments: [
-                    source.rawValue, item.identity, position, entry.title, entry.link,
-                    entry.published?.timeIntervalSince1970, SearchText.plainSummary(of: entry), json,
+                    source.rawValue, item.identity, StableHash.hex(item.identity), position, entry.title, entry.link,
+                    entry.published?.timeIntervalSince1970, SearchText.plainSummary(of: entry), json, received,
+                    min(sortDate, received),
                 ])
             }
+        }
+    }
+
+    /// Fills the reading columns of rows written before they existed (the `reading` migration).
+    static func backfillReadingColumns(in db: Database, now: Date = Date()) throws {
+        let update = try db.cachedStatement(
+            sql: "UPDATE entries SET key = ?, received_at = ?, sort_date = ? WHERE id = ?")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, identity, published FROM entries")
+        let received = now.timeIntervalSince1970
+        for row in rows {
+            let identity: String = row["identity"]
+            let published: Double? = row["published"]
+            try update.execute(arguments: [StableHash.hex(identity), received, min(published ?? received, received), row["id"]])
         }
     }
 
@@ -65,7 +85,7 @@ enum EntryRows {
         try db.execute(sql: "DELETE FROM entries WHERE source = ?", arguments: [source.rawValue])
     }
 
-    /// The entries of `source` (or of every source when nil), each list in display order.
+    /// The entries in `source`'s feed now (or in every feed when nil), each list in feed order.
     ///
     /// A row whose JSON cannot be read (written by hand, or by a Kiosk whose `Entry` differs) is
     /// left out rather than failing the whole list: entries are a copy of what sources serve,
@@ -76,10 +96,11 @@ enum EntryRows {
         let rows: RowCursor
         if let source {
             rows = try Row.fetchCursor(
-                db, sql: "SELECT source, json FROM entries WHERE source = ? ORDER BY position",
+                db, sql: "SELECT source, json FROM entries WHERE source = ? AND in_feed = 1 ORDER BY position",
                 arguments: [source.rawValue])
         } else {
-            rows = try Row.fetchCursor(db, sql: "SELECT source, json FROM entries ORDER BY source, position")
+            rows = try Row.fetchCursor(
+                db, sql: "SELECT source, json FROM entries WHERE in_feed = 1 ORDER BY source, position")
         }
         while let row = try rows.next() {
             let json: String = row["json"]

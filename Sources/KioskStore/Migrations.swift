@@ -11,6 +11,10 @@ enum Migrations {
         migrator.registerMigration("app_state") { db in try db.execute(sql: Schema.appState) }
         migrator.registerMigration("images") { db in try db.execute(sql: Schema.images) }
         migrator.registerMigration("subscriptions") { db in try db.execute(sql: Schema.subscriptions) }
+        migrator.registerMigration("reading") { db in
+            try db.execute(sql: Schema.reading)
+            try EntryRows.backfillReadingColumns(in: db)
+        }
         return migrator
     }
 }

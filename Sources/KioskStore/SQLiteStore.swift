@@ -105,6 +105,41 @@ public final class SQLiteStore: KioskStore {
         try await write { db in try SubscriptionRows.remove(id, in: db) }
     }
 
+    // MARK: - Reading
+
+    public func readingList(_ filter: EntryFilter) async throws(StoreError) -> [StoredEntry] {
+        try await read { db in try ReadingRows.list(filter, in: db) }
+    }
+
+    public func storedEntry(source: SourceID, key: String) async throws(StoreError) -> StoredEntry? {
+        try await read { db in try ReadingRows.entry(source: source, key: key, in: db) }
+    }
+
+    public func unreadCounts() async throws(StoreError) -> [SourceID: Int] {
+        try await read { db in try ReadingRows.unreadCounts(in: db) }
+    }
+
+    public func starredCount() async throws(StoreError) -> Int {
+        try await read { db in try ReadingRows.starredCount(in: db) }
+    }
+
+    public func setRead(_ read: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
+        try await write { db in try ReadingRows.set(.read, to: read, ids: ids, now: Date(), in: db) }
+    }
+
+    public func setStarred(_ starred: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
+        try await write { db in try ReadingRows.set(.starred, to: starred, ids: ids, now: Date(), in: db) }
+    }
+
+    public func markAllRead(sources: [SourceID]?, upTo: Int64) async throws(StoreError) -> [Int64] {
+        try await write { db in try ReadingRows.markAllRead(sources: sources, upTo: upTo, now: Date(), in: db) }
+    }
+
+    @discardableResult
+    public func prune(_ policy: RetentionPolicy, now: Date) async throws(StoreError) -> Int {
+        try await write { db in try ReadingRows.prune(policy, now: now, in: db) }
+    }
+
     // MARK: - App state
 
     public func lastOpened() async throws(StoreError) -> OpenedHeadline? {

@@ -98,4 +98,24 @@ enum Schema {
         ) STRICT;
         CREATE INDEX subscriptions_by_folder ON subscriptions (folder);
         """
+
+    /// What a reader needs of each entry. An entry that leaves its feed is kept (`in_feed` 0)
+    /// until retention prunes it, so what the user has not read yet does not vanish; the News
+    /// screen and a warm start read only `in_feed` rows, in feed order. `key` is
+    /// `EntryIdentity.key` (URLs), `received_at` when Kiosk first saw the entry, `sort_date` its
+    /// date for reading lists (published, else updated, else received).
+    static let reading = """
+        ALTER TABLE entries ADD COLUMN key TEXT NOT NULL DEFAULT '';
+        ALTER TABLE entries ADD COLUMN in_feed INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE entries ADD COLUMN received_at REAL NOT NULL DEFAULT 0;
+        ALTER TABLE entries ADD COLUMN sort_date REAL NOT NULL DEFAULT 0;
+        ALTER TABLE entries ADD COLUMN read INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE entries ADD COLUMN starred INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE entries ADD COLUMN state_changed_at REAL;
+        CREATE INDEX entries_by_key ON entries (source, key);
+        CREATE INDEX entries_by_date ON entries (sort_date DESC, id DESC);
+        CREATE INDEX entries_by_source_date ON entries (source, sort_date DESC, id DESC);
+        CREATE INDEX entries_unread ON entries (source) WHERE read = 0;
+        CREATE INDEX entries_starred ON entries (sort_date DESC, id DESC) WHERE starred = 1;
+        """
 }

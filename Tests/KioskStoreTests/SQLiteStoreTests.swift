@@ -7,7 +7,9 @@ import Testing
 
 /// What only the SQLite store promises: its file, its schema, surviving a restart, failing well.
 @Suite struct SQLiteStoreTests {
-    private static let migrations = ["sources", "entries", "entries_fts", "app_state", "images"]
+    private static let migrations = [
+        "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading",
+    ]
 
     /// Runs `body` with the path of a database file in a fresh temporary directory.
     private func withDatabaseFile(_ body: (URL) async throws -> Void) async throws {
@@ -65,7 +67,7 @@ import Testing
             #expect(try await store.integrityCheck() == "ok")
             try store.close()
             let indexed = try inspect(file) { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entries_fts") }
-            #expect(indexed == 3)
+            #expect(indexed == 4)  // b left the feed but is kept (and findable) until retention
             try checkSearchIndex(file)
         }
     }
@@ -93,16 +95,20 @@ import Testing
         }
     }
 
-    @Test func aRemovedEntryDisappears() async throws {
+    @Test func anEntryThatLeavesTheFeedLeavesTheListButIsKept() async throws {
         try await withDatabaseFile { file in
             let store = try SQLiteStore(path: file)
             try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
             try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["c", "a"])), for: "news")
             try store.close()
             let rows = try inspect(file) { db in
-                try String.fetchAll(db, sql: "SELECT identity FROM entries ORDER BY position")
+                try String.fetchAll(db, sql: "SELECT identity FROM entries WHERE in_feed = 1 ORDER BY position")
             }
             #expect(rows == ["c", "a"])
+            let kept = try inspect(file) { db in
+                try String.fetchAll(db, sql: "SELECT identity FROM entries WHERE in_feed = 0")
+            }
+            #expect(kept == ["b"])
         }
     }
 
@@ -181,5 +187,49 @@ import Testing
         #expect(try await store.entries(for: "news").map(\.id) == ["a", "b", "c"])
         #expect(try await store.search("summary", limit: 10).count == 3)
         #expect(try await store.integrityCheck() == "ok")
+    }
+}
+
+/// A database written before the reader existed gains its reading columns on open.
+@Suite struct ReadingMigrationTests {
+    @Test func rowsFromBeforeTheReaderAreBackfilledAndUnread() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("old.sqlite")
+            // The schema as the previous release left it, with one entry in it.
+            let queue = try DatabaseQueue(path: file.path)
+            try await queue.write { db in
+                for sql in ["sources", "entries"].compactMap(Self.oldSchema) { try db.execute(sql: sql) }
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('sources'), ('entries')")
+                try db.execute(sql: "INSERT INTO sources (id, has_entries) VALUES ('news', 1)")
+                try db.execute(
+                    sql: "INSERT INTO entries (source, identity, position, title, json) VALUES ('news', 'urn:1', 0, 'Old', ?)",
+                    arguments: [#"{"authors":[],"categories":[],"enclosures":[],"id":"urn:1","title":"Old"}"#])
+            }
+            try queue.close()
+            let store = try SQLiteStore(path: file)
+            defer { try? store.close() }
+            let entry = try #require(try await store.storedEntry(source: "news", key: StableHash.hex("urn:1")))
+            #expect(entry.entry.title == "Old" && !entry.isRead)
+            #expect(try await store.unreadCounts() == ["news": 1])
+        }
+    }
+
+    private static func oldSchema(_ table: String) -> String? {
+        switch table {
+        case "sources":
+            """
+            CREATE TABLE sources (id TEXT PRIMARY KEY NOT NULL, etag TEXT, last_modified TEXT, last_success REAL,
+                last_failure REAL, last_error TEXT, last_error_json TEXT, failures INTEGER NOT NULL DEFAULT 0,
+                has_entries INTEGER NOT NULL DEFAULT 0) STRICT
+            """
+        case "entries":
+            """
+            CREATE TABLE entries (id INTEGER PRIMARY KEY, source TEXT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+                identity TEXT NOT NULL, position INTEGER NOT NULL, title TEXT, link TEXT, published REAL,
+                summary_text TEXT, json TEXT NOT NULL, UNIQUE (source, identity)) STRICT
+            """
+        default: nil
+        }
     }
 }

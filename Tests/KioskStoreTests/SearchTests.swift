@@ -55,12 +55,15 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func anUpdatedOrRemovedEntryIsSearchedAsItIsNow(_ kind: StoreKind) async throws {
+    func anUpdatedEntryIsSearchedAsItIsNowAndOneThatLeftItsFeedIsStillFound(_ kind: StoreKind) async throws {
         try await populated(kind) { store async throws in
             let updated = [Fixtures.entry("rates", title: "Central bank cuts rates", summary: "A cut")]
             try await store.saveSourceState(Engine.SourceState(entries: updated), for: "business")
             #expect(try await store.search("cuts", limit: 10).map(\.entry.id) == ["rates"])
             #expect(try await store.search("holds", limit: 10).isEmpty)
+            // Out of the feed, kept for the reader until retention prunes it: still findable.
+            #expect(try await store.search("oil", limit: 10).map(\.entry.id) == ["oil"])
+            _ = try await store.prune(RetentionPolicy(maxAge: .zero, maxPerFeed: 0), now: Date().addingTimeInterval(60))
             #expect(try await store.search("oil", limit: 10).isEmpty)
         }
     }

@@ -19,7 +19,7 @@ struct NewsRoutes: Sendable {
             // An entry that has left the feed since the list was drawn is still in the store.
             var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == key })
             if found == nil {
-                found = (try? await shared.dependencies.store.entries(for: source))?.first(where: { EntryIdentity.key(of: $0) == key })
+                found = (try? await shared.dependencies.store.storedEntry(source: source, key: key))?.entry
             }
             guard let entry = found else { throw HTTPError(.notFound) }
             let path = "/news/\(source.rawValue)/\(key)"

@@ -3,8 +3,8 @@
 /// that only mean something inside a network (`localhost`, `*.local`, `*.internal`, dotless
 /// names), are not. The image proxy signs nothing else from a source, so a feed cannot make the
 /// server fetch from its own network (unless that host is one of the configured sources).
-enum PublicHost {
-    static func isPublic(_ host: String) -> Bool {
+public enum PublicHost {
+    public static func isPublic(_ host: String) -> Bool {
         var name = host.lowercased()
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
         if name.hasSuffix(".") { name = String(name.dropLast()) }

@@ -1,0 +1,105 @@
+import Foundation
+import KioskCore
+import KioskSources
+
+/// One entry as the reader sees it: the entry, where it came from and what the user did with it.
+public struct StoredEntry: Sendable, Hashable {
+    /// The store's number for the entry, stable for its life (the sync APIs' item id).
+    public var id: Int64
+    public var source: SourceID
+    /// `EntryIdentity.key(of: entry)`, for URLs.
+    public var key: String
+    public var entry: Entry
+    public var isRead: Bool
+    public var isStarred: Bool
+    /// When Kiosk first saw the entry.
+    public var receivedAt: Date
+    /// The date reading lists sort by: published, else updated, else received.
+    public var sortDate: Date
+
+    public init(
+        id: Int64, source: SourceID, key: String, entry: Entry, isRead: Bool, isStarred: Bool, receivedAt: Date,
+        sortDate: Date
+    ) {
+        self.id = id
+        self.source = source
+        self.key = key
+        self.entry = entry
+        self.isRead = isRead
+        self.isStarred = isStarred
+        self.receivedAt = receivedAt
+        self.sortDate = sortDate
+    }
+}
+
+/// Which entries a reading list shows, newest first, a page at a time.
+public struct EntryFilter: Sendable, Hashable {
+    /// Only these feeds; nil for every feed.
+    public var sources: [SourceID]?
+    public var unreadOnly: Bool
+    public var starredOnly: Bool
+    public var limit: Int
+    /// Only entries after this one in list order (the last row of the previous page).
+    public var after: EntryCursor?
+
+    public init(
+        sources: [SourceID]? = nil, unreadOnly: Bool = false, starredOnly: Bool = false, limit: Int = 50,
+        after: EntryCursor? = nil
+    ) {
+        self.sources = sources
+        self.unreadOnly = unreadOnly
+        self.starredOnly = starredOnly
+        self.limit = limit
+        self.after = after
+    }
+}
+
+/// A place in a reading list (newest first, ties by id): where the next page starts.
+public struct EntryCursor: Sendable, Hashable {
+    public var sortDate: Date
+    public var id: Int64
+
+    public init(sortDate: Date, id: Int64) {
+        self.sortDate = sortDate
+        self.id = id
+    }
+
+    public init(_ entry: StoredEntry) {
+        self.init(sortDate: entry.sortDate, id: entry.id)
+    }
+}
+
+/// How long entries are kept. Entries still in their feed and starred entries are always
+/// kept; others go once older than `maxAge`, or past the newest `maxPerFeed` of their feed.
+public struct RetentionPolicy: Sendable, Hashable {
+    public var maxAge: Duration
+    public var maxPerFeed: Int
+
+    public init(maxAge: Duration = .seconds(60 * 24 * 3_600), maxPerFeed: Int = 1_000) {
+        self.maxAge = maxAge
+        self.maxPerFeed = maxPerFeed
+    }
+
+    public static let `default` = RetentionPolicy()
+}
+
+/// Read and star state, reading lists and retention.
+public protocol ReadingStore: Sendable {
+    /// A page of a reading list.
+    func readingList(_ filter: EntryFilter) async throws -> [StoredEntry]
+    /// One entry by its feed and key, in its feed or not any more.
+    func storedEntry(source: SourceID, key: String) async throws -> StoredEntry?
+    /// Unread entries per feed (feeds with none are absent).
+    func unreadCounts() async throws -> [SourceID: Int]
+    func starredCount() async throws -> Int
+    /// Marks entries read or unread; returns the ids whose state changed.
+    func setRead(_ read: Bool, ids: [Int64]) async throws -> [Int64]
+    /// Stars or unstars entries; returns the ids whose state changed.
+    func setStarred(_ starred: Bool, ids: [Int64]) async throws -> [Int64]
+    /// Marks every unread entry of `sources` (nil: every feed) with an id up to `upTo` read,
+    /// so what arrived after the user looked stays unread. Returns the ids, for undo.
+    func markAllRead(sources: [SourceID]?, upTo: Int64) async throws -> [Int64]
+    /// Deletes what `policy` no longer keeps; returns how many entries went.
+    @discardableResult
+    func prune(_ policy: RetentionPolicy, now: Date) async throws -> Int
+}

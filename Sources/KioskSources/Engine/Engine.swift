@@ -8,10 +8,16 @@ import ServiceLifecycle
 // actor only records results and publishes them to the hub, in the order they complete.
 // With a store, every outcome that changed something is written before it is published, and a
 // restart begins with what the store remembered; a store that fails never stops the polling.
+//
+// Feeds come and go while the engine runs (users edit their subscriptions). The actor holds each
+// feed's current definition under a generation number; `run()` starts a loop, a child of its task
+// group, for every generation it has not started yet. A loop reads the definition at every turn
+// and ends at the first turn its generation is no longer the feed's, so a feed removed and added
+// again is polled by the new loop only. A loop's pause is raced against its wake-up stream, which
+// an unsubscribe finishes and a new interval pokes, so neither waits out an old interval.
 
-/// Polls every feed of the catalogue and announces each change on the hub the moment it happens.
+/// Polls every subscribed feed and announces each change on the hub the moment it happens.
 public actor Engine: Service {
-    private let feeds: [PolledSource]
     private let merged: [MergedSource]
     private let checker: FeedChecker
     private let hub: EventHub
@@ -24,6 +30,42 @@ public actor Engine: Service {
     private let store: (any SourceStateStore)?
     /// Store failures already logged, so a full disk is one warning, not one per check.
     private var storeProblems: Set<String> = []
+    /// The feeds polled now, each under the generation of the loop that owns it.
+    private var subscriptions: [SourceID: Subscription] = [:]
+    /// Feeds subscribed since `run()` last started loops, oldest first (ids may repeat).
+    private var pending: [SourceID] = []
+    private var lastGeneration: UInt64 = 0
+    /// Tells `run()` that `pending` has something; one buffered poke is enough for any number.
+    private let pokes: AsyncStream<Void>
+    private let poke: AsyncStream<Void>.Continuation
+
+    /// A polled feed: its current definition and what its loop needs between checks.
+    private struct Subscription {
+        var feed: PolledSource
+        /// Which loop owns the feed; a loop of an older generation ends at its next turn.
+        let generation: UInt64
+        /// Reaches the loop's pause; nil until `run()` has started the loop.
+        var wake: AsyncStream<Wake>.Continuation?
+        /// The source's last `Retry-After`, a floor under the backoff until it answers again.
+        var retryAfter: Duration?
+    }
+
+    /// What ends a loop's pause early, or on time.
+    private enum Wake: Sendable {
+        /// The feed's interval changed: the pause is planned again.
+        case intervalChanged
+        /// The pause with this number is over (a later pause ignores an earlier one's timer).
+        case timer(UInt64)
+    }
+
+    /// What a loop is handed when `run()` starts it.
+    private struct Loop: Sendable {
+        let id: SourceID
+        let generation: UInt64
+        let wakes: AsyncStream<Wake>
+        /// The loop's own end of its wake-up stream, for its pause's timer.
+        let signal: AsyncStream<Wake>.Continuation
+    }
 
     /// What the engine remembers of a feed between checks.
     public struct SourceState: Sendable, Hashable {
@@ -51,17 +93,18 @@ public actor Engine: Service {
     }
 
     /// - Parameters:
+    ///   - feeds: the feeds polled from the start; ``subscribe(_:)`` and ``unsubscribe(_:)`` change
+    ///     them later.
     ///   - maxConcurrentChecks: checks in flight at once; the others wait their turn in the engine.
     ///   - initialStates: what a store remembered (entries and validators), for a warm start.
     ///   - store: where each outcome is written before it is published; its states, loaded when
     ///     the engine starts, win over `initialStates`.
     public init(
-        feeds: [PolledSource], merged: [MergedSource] = [], fetcher: any Fetching, hub: EventHub,
+        feeds: [PolledSource] = [], merged: [MergedSource] = [], fetcher: any Fetching, hub: EventHub,
         clock: any Clock<Duration> = ContinuousClock(), backoff: Backoff = Backoff(),
         limits: ParserLimits = .default, maxConcurrentChecks: Int = 64, initialStates: [SourceID: SourceState] = [:],
         store: (any SourceStateStore)? = nil, logger: Logger = Logger(label: "kiosk.engine")
     ) {
-        self.feeds = feeds
         self.merged = merged
         self.checker = FeedChecker(fetcher: fetcher, limits: limits)
         self.hub = hub
@@ -72,108 +115,274 @@ public actor Engine: Service {
         self.limiter = CheckLimiter(limit: maxConcurrentChecks)
         self.states = initialStates
         self.store = store
+        (pokes, poke) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // What `subscribe` does, inlined: a synchronous initializer cannot call into the actor.
+        for feed in feeds {
+            if subscriptions[feed.id] != nil {
+                subscriptions[feed.id]?.feed = feed
+            } else {
+                lastGeneration += 1
+                subscriptions[feed.id] = Subscription(feed: feed, generation: lastGeneration)
+                pending.append(feed.id)
+            }
+        }
+        poke.yield()
     }
 
-    /// Runs every feed's loop until the task is cancelled or the service group shuts down.
+    /// Runs every feed's loop, and those of feeds subscribed later, until the task is cancelled or
+    /// the service group shuts down. With no feeds it waits for some rather than returning, since
+    /// a service that returns ends its whole group.
     public func run() async throws {
         await loadStoredStates()
         await publishWarmStart()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
-                for feed in self.feeds {
-                    group.addTask { await self.poll(feed) }
+                // Ends when the task is cancelled: iterating an AsyncStream stops at cancellation.
+                for await _ in self.pokes {
+                    for loop in await self.startPendingLoops() {
+                        group.addTask { await self.poll(loop) }
+                    }
                 }
             }
         }
     }
 
+    /// Starts polling `feed` now (a first check at once), or, when a feed with its id is already
+    /// polled, uses its new url/name/interval/headers from its next check on.
+    ///
+    /// A new interval also applies to the pause under way (counted from the end of the last
+    /// check). A new url drops the validators, which belong to the old address; an answer from
+    /// the old url or headers that arrives after this call is dropped and the feed checked again.
+    public func subscribe(_ feed: PolledSource) {
+        guard var subscription = subscriptions[feed.id] else {
+            lastGeneration += 1
+            subscriptions[feed.id] = Subscription(feed: feed, generation: lastGeneration)
+            pending.append(feed.id)
+            poke.yield()
+            return
+        }
+        let old = subscription.feed
+        guard old != feed else { return }
+        subscription.feed = feed
+        subscriptions[feed.id] = subscription
+        if old.url != feed.url { states[feed.id]?.validators = Validators() }
+        if old.interval != feed.interval { subscription.wake?.yield(.intervalChanged) }
+    }
+
+    /// Stops polling `id`: no check of it starts after this returns (one in flight may finish;
+    /// its outcome is dropped, not published); its state is forgotten unless it is one of the
+    /// merged sources' parts. Publishes nothing else.
+    ///
+    /// The loop ends at once if it is pausing, otherwise when its check ends. The merged parts
+    /// keep their state so the merged lists stay whole; the hub keeps its last entries either way.
+    public func unsubscribe(_ id: SourceID) {
+        guard let subscription = subscriptions.removeValue(forKey: id) else { return }
+        subscription.wake?.finish()
+        if !merged.contains(where: { $0.parts.contains(id) }) { states[id] = nil }
+    }
+
+    /// The feeds being polled now, for tests.
+    public func polledFeeds() -> [PolledSource] {
+        subscriptions.values.sorted { $0.generation < $1.generation }.map(\.feed)
+    }
+
     /// The state of one feed (for tests and the store).
     public func state(of id: SourceID) -> SourceState? { states[id] }
 
+    /// Hands `run()` a loop for every subscription it has not started yet, oldest first.
+    private func startPendingLoops() -> [Loop] {
+        var loops: [Loop] = []
+        for id in pending {
+            guard var subscription = subscriptions[id], subscription.wake == nil else { continue }
+            // Unbounded: a pause takes what came, and at most a poke and a timer wait at a time.
+            let (wakes, signal) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .unbounded)
+            subscription.wake = signal
+            subscriptions[id] = subscription
+            loops.append(Loop(id: id, generation: subscription.generation, wakes: wakes, signal: signal))
+        }
+        pending.removeAll()
+        return loops
+    }
+
+    /// Whether `loop` still owns its feed.
+    private func owns(_ loop: Loop) -> Bool {
+        subscriptions[loop.id]?.generation == loop.generation
+    }
+
     // MARK: - One feed's loop
 
-    private nonisolated func poll(_ feed: PolledSource) async {
+    private nonisolated func poll(_ loop: Loop) async {
+        let clock = clock  // a local: the existential is only opened for `pause` from a plain value
+        var wakes = loop.wakes.makeAsyncIterator()
+        var pauses: UInt64 = 0
         while !Task.isCancelled {
             await limiter.acquire()
-            let (validators, previous) = await begin(feed.id)
-            let outcome = await checker.check(feed, validators: validators, previous: previous)
+            guard let start = await begin(loop) else {
+                await limiter.release()
+                return
+            }
+            let outcome = await checker.check(start.feed, validators: start.validators, previous: start.previous)
             await limiter.release()
             // A check cut short by shutdown is no outcome: not a failure to announce.
             if Task.isCancelled {
-                await hub.publish(.idle(feed.id))
+                await hub.publish(.idle(loop.id))
                 return
             }
-            let wait = await record(outcome, for: feed)
-            do {
-                try await clock.sleep(for: wait)
-            } catch {
-                return  // cancelled
+            guard let wait = await record(outcome, of: start.feed, by: loop) else { return }
+            guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
+        }
+    }
+
+    /// Waits `wait` from now, planned again from the feed's current definition whenever its
+    /// interval changes. False when the loop should end (unsubscribed or shutting down).
+    private nonisolated func pause(
+        on clock: some Clock<Duration>, for wait: Duration, _ loop: Loop, _ wakes: inout AsyncStream<Wake>.Iterator,
+        _ pauses: inout UInt64
+    ) async -> Bool {
+        let start = clock.now
+        var wait = wait
+        while true {
+            let remaining = wait - start.duration(to: clock.now)
+            if remaining <= .zero { return true }
+            pauses += 1
+            let timer = pauses
+            let wake: Wake? = await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    do {
+                        try await clock.sleep(for: remaining)
+                        loop.signal.yield(.timer(timer))
+                    } catch {}  // cancelled: woken early, or shutdown
+                }
+                var wake: Wake?
+                while let next = await wakes.next() {
+                    if case .timer(let number) = next, number != timer { continue }  // an earlier pause's
+                    wake = next
+                    break
+                }
+                group.cancelAll()
+                return wake
+            }
+            switch wake {
+            case nil: return false  // the stream finished (unsubscribed) or the task was cancelled
+            case .timer?: return true
+            case .intervalChanged?:
+                guard let planned = await plannedWait(loop) else { return false }
+                wait = planned
             }
         }
     }
 
-    private func begin(_ id: SourceID) async -> (Validators, [Entry]?) {
-        await hub.publish(.checking(id))
-        let state = states[id] ?? SourceState()
-        return (state.validators, state.entries)
+    /// The check's start: the feed's current definition and what it remembers, or nil when
+    /// `loop` no longer owns the feed.
+    private func begin(_ loop: Loop) async -> (feed: PolledSource, validators: Validators, previous: [Entry]?)? {
+        guard owns(loop) else { return nil }
+        await hub.publish(.checking(loop.id))
+        // Read after publishing: an unsubscribe may have run meanwhile, and no check starts after it.
+        guard let feed = subscriptions[loop.id]?.feed, owns(loop) else {
+            await endDroppedCheck(loop.id)
+            return nil
+        }
+        let state = states[loop.id] ?? SourceState()
+        return (feed, state.validators, state.entries)
     }
 
-    /// Folds a check's outcome into the state, publishes what changed, and says how long to wait.
-    private func record(_ outcome: FeedChecker.Outcome, for feed: PolledSource) async -> Duration {
+    /// Folds a check's outcome into the state, publishes what changed, and says how long to wait;
+    /// nil when `loop` lost its feed, whose outcome is then dropped.
+    private func record(_ outcome: FeedChecker.Outcome, of feed: PolledSource, by loop: Loop) async -> Duration? {
+        guard let current = subscriptions[feed.id], current.generation == loop.generation else {
+            await endDroppedCheck(feed.id)
+            return nil
+        }
+        guard current.feed.url == feed.url, current.feed.headers == feed.headers else {
+            // The feed was redefined during the check: the answer is the old request's.
+            await hub.publish(.idle(feed.id))
+            return .zero
+        }
         let previous = states[feed.id]
         var state = previous ?? SourceState()
         let wasFailing = state.failures > 0
         let now = Date()
-        var wait = feed.interval
+        var announced: [Entry]?
+        var failure: SourceError?
+        var retryAfter: Duration?
         switch outcome {
         case .unchanged(let validators):
             state.validators = validators
             state.failures = 0
             state.lastError = nil
             state.lastSuccess = now
-            states[feed.id] = state
-            await save(state, previous: previous, for: feed.id)
             // Healing is a change for the screen: the error goes away even if the entries don't.
-            if wasFailing, let entries = state.entries { await announce(entries, for: feed.id) }
+            if wasFailing { announced = state.entries }
         case .changed(let entries, let validators):
             state.entries = entries
             state.validators = validators
             state.failures = 0
             state.lastError = nil
             state.lastSuccess = now
-            states[feed.id] = state
-            await save(state, previous: previous, for: feed.id)
-            await announce(entries, for: feed.id)
-        case .failed(let error, let retryAfter):
+            announced = entries
+        case .failed(let error, let after):
             state.failures += 1
             state.lastError = error
             state.lastFailure = now
-            states[feed.id] = state
-            await save(state, previous: previous, for: feed.id)
-            logger.warning("source failed", metadata: ["source": "\(feed.id)", "error": "\(error)"])
-            await hub.publish(.failed(feed.id, error))
-            wait = backoff.delay(after: state.failures, interval: feed.interval, using: &random)
-            if let retryAfter { wait = max(wait, retryAfter) }
+            failure = error
+            retryAfter = after
+        }
+        states[feed.id] = state
+        subscriptions[feed.id]?.retryAfter = retryAfter
+        await save(state, previous: previous, for: feed.id)
+        if let announced { await announce(announced, by: loop) }
+        if let failure {
+            logger.warning("source failed", metadata: ["source": "\(feed.id)", "error": "\(failure)"])
+            await publish(.failed(feed.id, failure), by: loop)
+        }
+        guard let wait = plannedWait(loop) else {
+            await endDroppedCheck(feed.id)
+            return nil
         }
         await hub.publish(.idle(feed.id))
         return wait
     }
 
+    /// How long `loop` waits after a check, from the feed's current interval and failures (the
+    /// backoff, with `Retry-After` as its floor); nil when the loop no longer owns the feed.
+    private func plannedWait(_ loop: Loop) -> Duration? {
+        guard let subscription = subscriptions[loop.id], subscription.generation == loop.generation else { return nil }
+        let failures = states[loop.id]?.failures ?? 0
+        var wait = backoff.delay(after: failures, interval: subscription.feed.interval, using: &random)
+        if failures > 0, let retryAfter = subscription.retryAfter { wait = max(wait, retryAfter) }
+        return wait
+    }
+
+    /// Ends the `checking` of a check whose outcome was dropped, unless the feed was subscribed
+    /// again: its new loop's events say where it stands.
+    private func endDroppedCheck(_ id: SourceID) async {
+        if subscriptions[id] == nil { await hub.publish(.idle(id)) }
+    }
+
+    /// Publishes `kind` if `loop` still owns its feed: after an unsubscribe nothing of the
+    /// outcome in flight reaches the hub.
+    @discardableResult
+    private func publish(_ kind: EngineEvent.Kind, by loop: Loop) async -> Bool {
+        guard owns(loop) else { return false }
+        await hub.publish(kind)
+        return true
+    }
+
     /// Publishes a feed's new entries, then those of every merged source that includes it.
-    private func announce(_ entries: [Entry], for id: SourceID) async {
-        await hub.publish(.changed(id, entries))
-        let affected = merged.filter { $0.parts.contains(id) }
+    private func announce(_ entries: [Entry], by loop: Loop) async {
+        guard await publish(.changed(loop.id, entries), by: loop) else { return }
+        let affected = merged.filter { $0.parts.contains(loop.id) }
         guard !affected.isEmpty else { return }
         let current = states.compactMapValues(\.entries)
         for source in affected {
-            await hub.publish(.changed(source.id, source.merge(current)))
+            guard await publish(.changed(source.id, source.merge(current)), by: loop) else { return }
         }
     }
 
     /// Entries a store remembered are on screen before any source answers (and so is the error
     /// of a source that was failing when Kiosk stopped).
     private func publishWarmStart() async {
-        for feed in feeds {
+        for feed in polledFeeds() {
             guard let state = states[feed.id] else { continue }
             if let entries = state.entries { await hub.publish(.changed(feed.id, entries)) }
             if state.failures > 0, let error = state.lastError { await hub.publish(.failed(feed.id, error)) }
@@ -186,14 +395,14 @@ public actor Engine: Service {
 
     // MARK: - The store
 
-    /// Reads what the store remembered of this catalogue's feeds; a store that cannot be read
+    /// Reads what the store remembered of the subscribed feeds; a store that cannot be read
     /// means a cold start, not no start.
     private func loadStoredStates() async {
         guard let store else { return }
         do {
             let stored = try await store.loadSourceStates()
-            for feed in feeds {
-                if let state = stored[feed.id] { states[feed.id] = state }
+            for id in subscriptions.keys {
+                if let state = stored[id] { states[id] = state }
             }
         } catch {
             logger.warning("could not read the store; starting cold", metadata: ["error": "\(error)"])

@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KioskSources", targets: ["KioskSources"]),
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .library(name: "KioskStore", targets: ["KioskStore"]),
+        .library(name: "KioskReader", targets: ["KioskReader"]),
         .library(name: "KioskWeb", targets: ["KioskWeb"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
@@ -65,6 +66,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The user's own reader: subscriptions, feed discovery, OPML, read and star state.
+        .target(
+            name: "KioskReader",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                "KioskStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The web app: Hummingbird routes, typed HTML views, live updates over SSE, the image proxy.
         .target(
             name: "KioskWeb",
@@ -72,6 +84,7 @@ let package = Package(
                 "KioskCore",
                 "KioskSources",
                 "KioskStore",
+                "KioskReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -105,6 +118,8 @@ let package = Package(
                 "KioskCore",
                 "KioskTesting",
                 "KioskSources",
+                "KioskReader",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "KioskDemo",
                 "KioskStore",
                 "KioskWeb",
@@ -156,6 +171,10 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "KioskReaderTests",
+            dependencies: ["KioskReader", "KioskStore", "KioskSources", "KioskCore"]
         ),
         .testTarget(
             name: "KioskWebTests",

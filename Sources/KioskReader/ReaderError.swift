@@ -1,0 +1,27 @@
+import KioskCore
+import KioskSources
+
+/// Why the reader could not do what the user asked, in words for them.
+public enum ReaderError: Error, Sendable, Hashable {
+    case unknownFeed(SourceID)
+    case alreadySubscribed(SourceID)
+    case builtInFeed(String)
+    case refused(String)
+    case invalidName(String)
+    case opml(OPMLError)
+    case storage(String)
+    case undoExpired
+
+    public var message: String {
+        switch self {
+        case .unknownFeed: "That feed is not one of your subscriptions."
+        case .alreadySubscribed: "You already subscribe to that feed."
+        case .builtInFeed(let name): "\(name) is one of Kiosk's own News sources: it can be renamed and moved, not removed."
+        case .refused(let why): why
+        case .invalidName(let why): why
+        case .opml(let error): error.message
+        case .storage(let why): "Kiosk could not save that: \(why)"
+        case .undoExpired: "That can no longer be undone."
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+@testable import KioskReader
+
+/// The reader: subscriptions as data, OPML, read and star state, each change announced.
+@Suite struct ReaderTests {
+    private struct Setup {
+        let reader: Reader
+        let store: InMemoryStore
+        let scheduler: RecordingScheduler
+        let log: ChangeLog
+    }
+
+    private func makeReader(web: [String: (body: String, contentType: String)] = [:]) -> Setup {
+        let store = InMemoryStore()
+        let scheduler = RecordingScheduler()
+        let log = ChangeLog()
+        let policy = AddressPolicy()
+        let reader = Reader(
+            store: store, scheduler: scheduler, finder: FeedFinder(fetcher: CannedWeb(pages: web), policy: policy),
+            policy: policy, onChange: { await log.append($0) })
+        return Setup(reader: reader, store: store, scheduler: scheduler, log: log)
+    }
+
+    private var builtIn: [PolledSource] {
+        get throws {
+            [
+                PolledSource(id: .business, name: "Business", url: try #require(URL(string: "https://news.example/business"))),
+                PolledSource(id: .entertainment, name: "Entertainment", url: try #require(URL(string: "https://news.example/ent"))),
+            ]
+        }
+    }
+
+    @Test func theNewsSourcesAreTheDefaultSubscriptionsAndKeepTheUsersNames() async throws {
+        let setup = makeReader()
+        let configured = try #require(URL(string: "https://blog.example/feed"))
+        try await setup.reader.start(builtIn: builtIn, configured: [PolledSource(id: "blog", name: "Blog", url: configured)])
+        var list = await setup.reader.subscriptions()
+        #expect(list.map(\.id) == [.business, .entertainment, "blog"])
+        #expect(list.map(\.folder) == ["News", "News", nil])
+        #expect(list.map(\.isBuiltIn) == [true, true, false])
+        #expect(await setup.scheduler.polled.count == 3)
+        #expect(await setup.scheduler.polled[.business]?.interval == .seconds(5))
+
+        try await setup.reader.update(.business, title: "Markets", folder: "Money")
+        // A restart (a new reader on the same store) keeps the user's name and folder.
+        let again = Reader(
+            store: setup.store, scheduler: RecordingScheduler(),
+            finder: FeedFinder(fetcher: CannedWeb(pages: [:]), policy: AddressPolicy()), policy: AddressPolicy())
+        try await again.start(builtIn: builtIn, configured: [])
+        list = await again.subscriptions()
+        #expect(list.first?.displayName == "Markets")
+        #expect(list.first?.folder == "Money")
+        await #expect(throws: ReaderError.builtInFeed("Markets")) { try await again.unsubscribe(.business) }
+    }
+
+    @Test func subscribingPollsTheFeedAndAnnouncesIt() async throws {
+        let setup = makeReader(web: ["https://example.com/feed.xml": Pages.rss("Example")])
+        try await setup.reader.start(builtIn: [], configured: [])
+        let search = try await setup.reader.find("https://example.com/feed.xml")
+        let found = try #require(search.feeds.first)
+        let subscription = try await setup.reader.subscribe(to: found, folder: "  Tech ")
+        #expect(subscription.displayName == "Example")
+        #expect(subscription.folder == "Tech")
+        #expect(subscription.interval == Subscription.defaultInterval)
+        #expect(await setup.scheduler.polled[subscription.id]?.url == found.url)
+        #expect(await setup.log.changes == [.subscriptions])
+        await #expect(throws: ReaderError.alreadySubscribed(subscription.id)) {
+            try await setup.reader.subscribe(to: found)
+        }
+
+        try await setup.reader.update(subscription.id, interval: .seconds(60))
+        #expect(await setup.scheduler.polled[subscription.id]?.interval == .seconds(60))
+        try await setup.reader.unsubscribe(subscription.id)
+        #expect(await setup.scheduler.polled[subscription.id] == nil)
+        #expect(await setup.reader.subscriptions().isEmpty)
+    }
+
+    @Test func opmlImportFilesFeedsInFoldersSkipsDuplicatesAndReportsFailures() async throws {
+        let setup = makeReader()
+        try await setup.reader.start(builtIn: builtIn, configured: [])
+        let opml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>Mine</title></head><body>
+              <outline text="Tech"><outline text="Swift" title="Swift.org" type="rss" xmlUrl="https://swift.org/atom.xml" htmlUrl="https://swift.org/"/>
+                <outline text="Deeper"><outline text="Nested" xmlUrl="https://nested.example/feed"/></outline></outline>
+              <outline text="Business again" xmlUrl="https://news.example/business"/>
+              <outline text="Twice" xmlUrl="https://swift.org/atom.xml"/>
+              <outline text="Local" xmlUrl="http://10.0.0.1/feed"/>
+              <outline text="Mail" xmlUrl="mailto:someone@example.com"/>
+            </body></opml>
+            """
+        let report = try await setup.reader.importOPML(Array(opml.utf8))
+        #expect(report.added.map(\.displayName) == ["Swift.org", "Nested"])
+        #expect(report.added.map(\.folder) == ["Tech", "Tech / Deeper"])
+        #expect(report.skipped.map(\.feedURL).sorted() == ["https://news.example/business", "https://swift.org/atom.xml"])
+        #expect(report.failed.map(\.0.feedURL) == ["http://10.0.0.1/feed", "mailto:someone@example.com"])
+        #expect(await setup.scheduler.polled.count == 4)
+
+        // Export, then import into a fresh reader: every URL, title and folder comes back.
+        let exported = await setup.reader.exportOPML()
+        let other = makeReader()
+        try await other.reader.start(builtIn: [], configured: [])
+        _ = try await other.reader.importOPML(Array(exported.utf8))
+        let before = await setup.reader.subscriptions().map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
+        let after = await other.reader.subscriptions().map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
+        #expect(before == after)
+    }
+
+    @Test func aBrokenOPMLFileImportsNothing() async throws {
+        let setup = makeReader()
+        try await setup.reader.start(builtIn: [], configured: [])
+        await #expect(throws: ReaderError.opml(.notOPML)) {
+            try await setup.reader.importOPML(Array("<rss version=\"2.0\"><channel/></rss>".utf8))
+        }
+        #expect(await setup.reader.subscriptions().isEmpty)
+    }
+
+    @Test func readStarAndMarkAllReadWithUndoAreSavedAndAnnounced() async throws {
+        let setup = makeReader()
+        try await setup.reader.start(builtIn: builtIn, configured: [])
+        let entries = (1...4).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }
+        try await setup.store.saveSourceState(Engine.SourceState(entries: entries), for: .business)
+        let stored = try await setup.store.readingList(EntryFilter())
+        let first = try #require(stored.first)
+
+        try await setup.reader.setRead(true, ids: [first.id])
+        try await setup.reader.setStarred(true, ids: [first.id])
+        #expect(try await setup.store.unreadCounts() == [.business: 3])
+        let upTo = stored.map(\.id).max() ?? 0
+        let marked = try await setup.reader.markAllRead(.folder("News"), upTo: upTo)
+        #expect(marked.count == 3)
+        #expect(try await setup.store.unreadCounts().isEmpty)
+        try await setup.reader.undo(marked.undo)
+        #expect(try await setup.store.unreadCounts() == [.business: 3])
+        await #expect(throws: ReaderError.undoExpired) { try await setup.reader.undo(marked.undo) }
+
+        let changes = await setup.log.changes
+        #expect(changes.first == .read(ids: [first.id], isRead: true))
+        #expect(changes.contains(.starred(ids: [first.id], isStarred: true)))
+        #expect(changes.last.map { if case .read(let ids, false) = $0 { ids.count == 3 } else { false } } == true)
+    }
+}

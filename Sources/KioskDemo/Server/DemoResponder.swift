@@ -37,6 +37,7 @@ struct DemoResponder: HTTPResponder {
         if path.hasPrefix("/_demo/") {
             return FaultInjector.plain(await controlEndpoint.respond(to: request, channel: context.channel))
         }
+        if path.hasPrefix(SitePages.prefix) { return FaultInjector.plain(SitePages.reply(for: path) ?? .notFound) }
         guard let source = DemoSource(path: path) else { return FaultInjector.plain(.notFound) }
         guard request.method == .get || request.method == .head else {
             return FaultInjector.plain(.text("Method Not Allowed\n", status: .methodNotAllowed))

@@ -76,7 +76,7 @@ struct SSEBenchmark: AsyncParsableCommand {
         let catalogue = SourceCatalogue.demo(base: base)
         let business = try await Self.businessEntries(from: base, fetcher: fetcher)
         let hub = EventHub()
-        let dependencies = try Self.dependencies(catalogue: catalogue, hub: hub, fetcher: fetcher, data: data)
+        let dependencies = try await Self.dependencies(catalogue: catalogue, hub: hub, fetcher: fetcher, data: data)
         let serverPort = port == 0 ? try await Self.freePort() : port
         let config = AppConfig(host: "127.0.0.1", port: serverPort, catalogue: catalogue, dataDirectory: data)
         let app = buildApplication(config, dependencies: dependencies, logger: logger)
@@ -170,14 +170,16 @@ struct SSEBenchmark: AsyncParsableCommand {
 
     /// The web app's dependencies without an engine: the hub is fed by hand, the store is in
     /// memory, the on-demand sources read the sample server.
-    private static func dependencies(catalogue: SourceCatalogue, hub: EventHub, fetcher: HTTPFetcher, data: URL) throws
-        -> WebDependencies
+    private static func dependencies(catalogue: SourceCatalogue, hub: EventHub, fetcher: HTTPFetcher, data: URL)
+        async throws -> WebDependencies
     {
+        let store = InMemoryStore()
+        let (reader, changes) = try await WebDependencies.idleReader(store: store, fetcher: fetcher, catalogue: catalogue)
         var names: [SourceID: String] = [:]
         for feed in catalogue.feeds { names[feed.id] = feed.name }
         for merged in catalogue.merged { names[merged.id] = merged.name }
         return WebDependencies(
-            hub: hub, store: InMemoryStore(),
+            hub: hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
             albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),

@@ -8,11 +8,13 @@ from harness import (
     page_background_luminance, tap, wait_until,
 )
 
-TABS = ["home", "news", "discover", "facts", "jokes", "albums"]
+TABS = ["home", "news", "reader", "discover", "facts", "jokes", "albums"]
 #: The tab that is current on each page.
 TAB_OF_PAGE = {
     "home": "home", "news": "news", "news-detail": "news", "discover": "discover", "discover-detail": "discover",
     "facts": "facts", "jokes": "jokes", "albums": "albums", "album-detail": "albums",
+    "reader": "reader", "reader-list": "reader", "reader-entry": "reader", "reader-add": "reader",
+    "reader-opml": "reader", "reader-settings": "reader",
 }
 
 
@@ -28,7 +30,11 @@ def screens(driver, server):
     news = first_href(driver, server, "/news", "news", "#news-list a.entry-link")
     article = first_href(driver, server, "/discover", "discover", "#articles a.article-link")
     album = first_href(driver, server, "/albums", "albums", "#albums li.album a[href^='/albums/']")
+    entry = first_href(driver, server, "/reader/feed/business", "reader-list", "#reader-list a.entry-link")
     return [
+        ("/reader", "reader"), ("/reader/all", "reader-list"), ("/reader/folder/News", "reader-list"),
+        (entry, "reader-entry"), ("/reader/add", "reader-add"), ("/reader/opml", "reader-opml"),
+        ("/reader/feed/business/settings", "reader-settings"),
         ("/", "home"), ("/news", "news"), ("/news?feed=entertainment-environment", "news"), (news, "news-detail"),
         ("/discover", "discover"), (article, "discover-detail"), ("/facts", "facts"), ("/jokes", "jokes"),
         ("/albums", "albums"), (album, "album-detail"), ("/offline", "offline"),

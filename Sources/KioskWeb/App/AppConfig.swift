@@ -1,5 +1,6 @@
 import Foundation
 import KioskSources
+import KioskStore
 
 /// Everything the web app is built from: who it is for, where it listens, what it reads, where it
 /// keeps its data. Made by the command line from flags and the config file.
@@ -14,10 +15,16 @@ public struct AppConfig: Sendable {
     public var databasePath: URL?
     /// Most connections held open at once (each open page holds one); nil, no limit.
     public var maxConnections: Int?
+    /// Whether users may subscribe to feeds on private and loopback addresses (an operator
+    /// reading their own network's feeds). The configured and demo sources are always allowed.
+    public var allowsPrivateFeeds: Bool
+    /// How long the reader keeps entries that left their feed.
+    public var retention: RetentionPolicy
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,
-        dataDirectory: URL, databasePath: URL? = nil, maxConnections: Int? = nil
+        dataDirectory: URL, databasePath: URL? = nil, maxConnections: Int? = nil, allowsPrivateFeeds: Bool = false,
+        retention: RetentionPolicy = .default
     ) {
         self.ownerName = ownerName
         self.host = host
@@ -26,6 +33,8 @@ public struct AppConfig: Sendable {
         self.dataDirectory = dataDirectory
         self.databasePath = databasePath
         self.maxConnections = maxConnections
+        self.allowsPrivateFeeds = allowsPrivateFeeds
+        self.retention = retention
     }
 
     /// Where the SQLite database lives.

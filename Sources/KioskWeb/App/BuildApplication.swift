@@ -19,13 +19,16 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         hub: dependencies.hub, store: dependencies.store, names: dependencies.sourceNames,
         renderList: { source, entries in
             NewsFeed(source: source).map { RenderedHTML(NewsList(feed: $0, entries: entries).items) }
-        }, logger: logger)
+        }, readerChanges: dependencies.readerChanges, logger: logger)
     let router = Router(context: KioskRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ClientMiddleware())
+    router.add(middleware: SameOriginMiddleware())
     let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
     ShellRoutes(shared: shared).register(on: router)
     NewsRoutes(shared: shared).register(on: router)
+    ReaderRoutes(shared: shared).register(on: router)
+    ReaderActionRoutes(shared: shared).register(on: router)
     DiscoverRoutes(shared: shared).register(on: router)
     OnDemandRoutes(shared: shared).register(on: router)
     ImageRoute(shared: shared).register(on: router)

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskReader
 import KioskSources
 import KioskStore
 import Logging
@@ -23,13 +24,25 @@ extension WebDependencies {
         let fetcher = HTTPFetcher(client: client)
         let hub = EventHub()
         let catalogue = config.catalogue
-        let engine = Engine(
-            feeds: catalogue.feeds, merged: catalogue.merged, fetcher: fetcher, hub: hub, store: store, logger: logger)
+        // The engine starts with no feeds: the reader hands it every subscription.
+        let engine = Engine(merged: catalogue.merged, fetcher: fetcher, hub: hub, store: store, logger: logger)
+        let changes = ReaderChanges()
+        let policy = AddressPolicy(allowsPrivateHosts: config.allowsPrivateFeeds, trusting: ImageSigner.sources(of: catalogue))
+        let reader = Reader(
+            store: store, scheduler: engine, finder: FeedFinder(fetcher: fetcher, policy: policy), policy: policy,
+            logger: logger, onChange: { await changes.publish($0) })
+        let builtIn = catalogue.feeds.filter { Self.builtInSources.contains($0.id) }
+        let configured = catalogue.feeds.filter { !Self.builtInSources.contains($0.id) }
+        do {
+            try await reader.start(builtIn: builtIn, configured: configured)
+        } catch {
+            throw StartupError("cannot read the subscriptions: \(error.message)")
+        }
         var names: [SourceID: String] = [:]
-        for feed in catalogue.feeds { names[feed.id] = feed.name }
+        for subscription in await reader.subscriptions() { names[subscription.id] = subscription.displayName }
         for merged in catalogue.merged { names[merged.id] = merged.name }
         return WebDependencies(
-            hub: hub, store: store,
+            hub: hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
             albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
@@ -38,8 +51,30 @@ extension WebDependencies {
                 fetcher: fetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images"),
                 diskIndex: StoreImageIndex(store: store, logger: logger)),
             signer: signingKey, assets: try Assets.fromBundle(), sourceNames: names,
-            services: [HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger)])
+            services: [
+                HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger),
+                RetentionService(store: store, policy: config.retention, logger: logger),
+            ])
     }
+
+    /// A reader over `store` whose feeds nobody polls (page tests feed the hub by hand,
+    /// benchmarks measure pages alone), with the catalogue's feeds as its subscriptions.
+    public static func idleReader(store: any KioskStore, fetcher: any Fetching, catalogue: SourceCatalogue)
+        async throws -> (Reader, ReaderChanges)
+    {
+        let changes = ReaderChanges()
+        let policy = AddressPolicy(trusting: ImageSigner.sources(of: catalogue))
+        let reader = Reader(
+            store: store, scheduler: IdleScheduler(), finder: FeedFinder(fetcher: fetcher, policy: policy), policy: policy,
+            onChange: { await changes.publish($0) })
+        try await reader.start(
+            builtIn: catalogue.feeds.filter { builtInSources.contains($0.id) },
+            configured: catalogue.feeds.filter { !builtInSources.contains($0.id) })
+        return (reader, changes)
+    }
+
+    /// The News screen's own sources: default subscriptions that cannot be unsubscribed.
+    static let builtInSources: Set<SourceID> = [.business, .entertainment, .environment]
 }
 
 /// The database, or, when it exists but cannot be written (a read-only disk), the same database

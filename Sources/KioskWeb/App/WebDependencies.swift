@@ -1,4 +1,5 @@
 import KioskCore
+import KioskReader
 import KioskSources
 import KioskStore
 import ServiceLifecycle
@@ -8,6 +9,10 @@ import ServiceLifecycle
 public struct WebDependencies: Sendable {
     public var hub: EventHub
     public var store: any KioskStore
+    /// The user's reader: subscriptions, folders, read and star state.
+    public var reader: Reader
+    /// What the reader changed, for the live pages.
+    public var readerChanges: ReaderChanges
     public var facts: CachedResource<FactSheet>
     public var albums: CachedResource<AlbumChart>
     public var discover: DiscoverService
@@ -21,12 +26,14 @@ public struct WebDependencies: Sendable {
     public var services: [any Service]
 
     public init(
-        hub: EventHub, store: any KioskStore, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
+        hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
         sourceNames: [SourceID: String], services: [any Service]
     ) {
         self.hub = hub
         self.store = store
+        self.reader = reader
+        self.readerChanges = readerChanges
         self.facts = facts
         self.albums = albums
         self.discover = discover

@@ -2,6 +2,8 @@
 // scroll, Jokes and refresh. The server renders every page; this only adds behaviour, so each
 // screen still reads without it. No framework, no build step, no inline script (the CSP forbids it).
 
+import { onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
+
 const root = document.documentElement;
 const $ = (selector, scope = document) => scope.querySelector(selector);
 const $$ = (selector, scope = document) => Array.from(scope.querySelectorAll(selector));
@@ -233,7 +235,11 @@ function connectLive() {
   events.addEventListener("error", () => {
     root.dataset.live = events.readyState === EventSource.CLOSED ? "closed" : "connecting";
   });
-  on("changed", onChanged);
+  on("changed", (message) => {
+    onChanged(message);
+    onFeedChanged(message);
+  });
+  on("reader", onReaderEvent);
   on("activity", (message) => setChecking(message.source, message.checking));
   on("failed", (message) => setFailure(message.source, `${message.name} could not be refreshed (${message.message}); showing the last news received.`));
   on("opened", setOpened);
@@ -486,6 +492,7 @@ function start() {
   startClock();
   setupDiscover();
   setupJokes();
+  setupReader();
   if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
   connectLive();
   if ("serviceWorker" in navigator) {

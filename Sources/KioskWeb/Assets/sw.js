@@ -1,12 +1,13 @@
 // Kiosk's service worker: keeps the app shell (styles, script, icons, offline page) so the app
 // opens instantly and says so plainly when the server cannot be reached.
-const SHELL = "kiosk-shell-v1";
+const SHELL = "kiosk-shell-v2";
 const PAGES = "kiosk-pages-v1";
 const MOST_PAGES = 40; // pages kept for offline reading, the oldest dropped first
 const SHELL_FILES = [
   "/offline",
   "/static/app.css",
   "/static/app.js",
+  "/static/reader.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/manifest.webmanifest",

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskReader
 import KioskSources
 import KioskStore
 import Logging
@@ -20,6 +21,7 @@ public actor LiveBroadcaster: Service {
     private let store: any KioskStore
     private let names: [SourceID: String]
     private let renderList: ListRenderer
+    private let readerChanges: ReaderChanges?
     private let heartbeatInterval: Duration
     private let clientBuffer: Int
     private let replayLimit: Int
@@ -35,6 +37,7 @@ public actor LiveBroadcaster: Service {
     ///   - firstSequence: the number events count on from; nil, this run's start time in ms.
     public init(
         hub: EventHub, store: any KioskStore, names: [SourceID: String], renderList: @escaping ListRenderer,
+        readerChanges: ReaderChanges? = nil,
         heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
         firstSequence: UInt64? = nil, logger: Logger = Logger(label: "kiosk.live")
     ) {
@@ -42,6 +45,7 @@ public actor LiveBroadcaster: Service {
         self.store = store
         self.names = names
         self.renderList = renderList
+        self.readerChanges = readerChanges
         self.heartbeatInterval = heartbeatInterval
         self.clientBuffer = clientBuffer
         self.replayLimit = replayLimit
@@ -58,9 +62,15 @@ public actor LiveBroadcaster: Service {
             logger.warning("cannot read the last opened headline", metadata: ["error": "\(error)"])
         }
         let subscription = await hub.subscribe(bufferSize: 4096)
+        let readerStream = await readerChanges?.subscribe()
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.relay(subscription) }
+                if let readerStream {
+                    group.addTask {
+                        for await change in readerStream { await self.announce(change) }
+                    }
+                }
                 group.addTask { await self.beat() }
             }
         }
@@ -123,6 +133,20 @@ public actor LiveBroadcaster: Service {
             logger.warning("cannot store the last opened headline", metadata: ["error": "\(error)"])
         }
         return sequence
+    }
+
+    // MARK: - From the reader
+
+    /// Tells every open page what the user changed in their reader (in any tab or, later,
+    /// through a sync client): rows restyle, counts refresh.
+    private func announce(_ change: ReaderChange) {
+        let message: ReaderMessage
+        switch change {
+        case .subscriptions: message = ReaderMessage(kind: "subscriptions", ids: [], value: true)
+        case .read(let ids, let isRead): message = ReaderMessage(kind: "read", ids: ids, value: isRead)
+        case .starred(let ids, let isStarred): message = ReaderMessage(kind: "starred", ids: ids, value: isStarred)
+        }
+        broadcast(event: "reader", json: LiveJSON.encode(message))
     }
 
     // MARK: - From the hub

@@ -33,6 +33,21 @@ struct OpenedMessage: Encodable {
     var path: String
 }
 
+/// `reader`: the user changed their reader: `read` or `starred` (`ids` now have `value`), or
+/// `subscriptions` (feeds added, removed, renamed or moved).
+struct ReaderMessage: Encodable {
+    var kind: String
+    /// At most the first 2,000 (a mark-all-read of more makes pages refresh their counts).
+    var ids: [Int64]
+    var value: Bool
+
+    init(kind: String, ids: [Int64], value: Bool) {
+        self.kind = kind
+        self.ids = Array(ids.prefix(2_000))
+        self.value = value
+    }
+}
+
 /// `resync`: everything, for a client that missed events.
 struct ResyncMessage: Encodable {
     var lists: [String: String]

@@ -81,7 +81,15 @@ struct DiscoverRoutes: Sendable {
         guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
         do {
             let hits = try await shared.dependencies.store.search(text, limit: 50)
-            return Outcome(saved: SavedRows(hits: hits.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }))
+            var names: [SourceID: String] = [:]
+            for subscription in await shared.dependencies.reader.subscriptions() {
+                names[subscription.id] = subscription.displayName
+            }
+            // A hit from a feed the user no longer follows has no page left to open.
+            let followed = hits.filter { names[$0.source] != nil }
+            return Outcome(
+                saved: SavedRows(
+                    hits: followed.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }, names: names))
         } catch {
             shared.logger.warning("saved search failed", metadata: ["error": "\(error)"])
             return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched right now.")

@@ -43,24 +43,35 @@ enum SearchScope: String, Sendable, Hashable {
     case saved
 }
 
-/// Rows for stored entries found by a saved search: they open as News details.
+/// Rows for stored entries found by a saved search: the News sources' open as News details,
+/// the user's own feeds' in the reader.
 struct SavedRows: Sendable {
     var hits: [(source: String, key: String, entry: KioskCore.Entry)]
+    /// Each feed's display name (from the subscriptions).
+    var names: [SourceID: String] = [:]
 
     var items: [Node] {
         hits.map { source, key, entry in
             el("li", .class("article saved"), .data("key", key)) {
-                el("a", .class("article-link"), .href("/news/\(source)/\(key)")) {
+                el("a", .class("article-link"), .href(link(source: SourceID(source), key: key))) {
                     el("span", .class("article-text")) {
                         el("span", .class("article-title")) { entry.title ?? "Untitled" }
                         el("span", .class("entry-meta")) {
-                            el("span", .class("entry-part")) { "Saved · \(NewsFeed.partName(SourceID(source)))" }
+                            el("span", .class("entry-part")) { "Saved · \(names[SourceID(source)] ?? NewsFeed.partName(SourceID(source)))" }
                             if let date = entry.published ?? entry.updated { DateText.node(date) }
                         }
                     }
                 }
             }
         }
+    }
+}
+
+extension SavedRows {
+    /// Where a hit opens: News shows its own three sources; every other feed is the reader's.
+    func link(source: SourceID, key: String) -> String {
+        NewsFeed.allCases.contains(where: { $0.parts.contains(source) })
+            ? "/news/\(source.rawValue)/\(key)" : ReaderLinks.entry(source, key: key)
     }
 }
 

@@ -12,6 +12,8 @@ struct Page: Sendable {
     /// The live hub's sequence number when the page was drawn (`html[data-seq]`): the script
     /// resumes the event stream from there, so nothing that happens in between is missed.
     var sequence: UInt64 = 0
+    /// The reader's folders, listed under its tab in the tablet sidebar.
+    var folders: [String] = []
     var content: [Node]
 
     func render() -> String {
@@ -41,7 +43,7 @@ struct Page: Sendable {
             }
             el("body", .data("page", kind), .flag("data-hide-tabs", hidesTabBarOnPhones)) {
                 el("a", .class("skip-link"), .href("#main")) { "Skip to content" }
-                TabBar(current: tab).node
+                TabBar(current: tab, folders: folders).node
                 el("main", .id("main"), Attribute("tabindex", "-1")) { content }
                 el("div", .id("live-status"), .class("visually-hidden"), .aria("live", "polite"), .role("status"))
             }
@@ -52,6 +54,8 @@ struct Page: Sendable {
 /// The navigation between screens: a bottom tab bar on phones, a sidebar on wide screens (CSS).
 struct TabBar: Sendable {
     var current: Screen?
+    /// Listed under the Reader tab on wide screens (CSS hides them on phones).
+    var folders: [String] = []
 
     var node: Node {
         el("nav", .class("tabs"), .aria("label", "Sections")) {
@@ -63,6 +67,13 @@ struct TabBar: Sendable {
                             screen == current ? .aria("current", "page") : nil) {
                             Icon(path: screen.iconPath).node
                             el("span", .class("tab-label")) { screen.label }
+                        }
+                        if screen == .reader && !folders.isEmpty {
+                            el("ul", .class("sidebar-folders"), .aria("label", "Folders")) {
+                                folders.map { name in
+                                    el("li") { el("a", .href(ReaderLinks.folder(name)), .data("folder-link", name)) { name } }
+                                }
+                            }
                         }
                     }
                 }

@@ -70,8 +70,9 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
 
     let harness: KioskHarness
     do {
+        let (reader, changes) = try await WebDependencies.idleReader(store: store, fetcher: fetcher, catalogue: catalogue)
         let dependencies = WebDependencies(
-            hub: hub, store: store,
+            hub: hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
             albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),

@@ -1,0 +1,289 @@
+// The reader's behaviour: read and star toggles, mark all read with undo, unread counts in the
+// page title and the app badge, keyboard shortcuts, and changes from other tabs. Every action is
+// a POST the server also accepts from plain forms; this only makes them instant.
+
+const $ = (selector, scope = document) => scope.querySelector(selector);
+const $$ = (selector, scope = document) => Array.from(scope.querySelectorAll(selector));
+
+async function post(path, fields) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+function notice(text, action, where = "#reader-notice") {
+  const banner = $(where) || $("#live-status");
+  if (!banner) return;
+  banner.replaceChildren(document.createTextNode(text));
+  if (action) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "link-button";
+    button.id = action.id;
+    button.textContent = action.label;
+    button.addEventListener("click", action.run, { once: true });
+    banner.append(" ", button);
+  }
+  banner.hidden = false;
+}
+
+// ---- Counts: the title, the badges, the app icon --------------------------------------------
+
+let countsTimer = null;
+
+export function refreshCounts() {
+  clearTimeout(countsTimer);
+  countsTimer = setTimeout(loadCounts, 150);
+}
+
+async function loadCounts() {
+  try {
+    const response = await fetch("/reader/counts", { headers: { Accept: "application/json" } });
+    if (!response.ok) return;
+    showCounts(await response.json());
+  } catch {
+    // Offline: the counts stay as they were.
+  }
+}
+
+function showCounts(counts) {
+  const values = new Map([["all", counts.all], ["starred", counts.starred]]);
+  for (const [id, count] of Object.entries(counts.feeds)) values.set(`feed:${id}`, count);
+  for (const [name, count] of Object.entries(counts.folders)) values.set(`folder:${name}`, count);
+  for (const badge of $$("[data-count-for]")) {
+    const count = values.get(badge.dataset.countFor) ?? 0;
+    badge.textContent = String(count);
+    badge.hidden = count === 0;
+    badge.setAttribute("aria-label", `${count} unread`);
+  }
+  if (document.body.dataset.page?.startsWith("reader")) {
+    document.title = document.title.replace(/^\(\d+\) /, "");
+    if (counts.all > 0) document.title = `(${counts.all}) ${document.title}`;
+  }
+  if ("setAppBadge" in navigator) {
+    (counts.all > 0 ? navigator.setAppBadge(counts.all) : navigator.clearAppBadge()).catch(() => {});
+  }
+}
+
+// ---- Rows: read and star state --------------------------------------------------------------
+
+function setRead(ids, read) {
+  const wanted = new Set(ids.map(String));
+  for (const row of $$("li.reader-entry[data-id]")) {
+    if (!wanted.has(row.dataset.id)) continue;
+    row.classList.toggle("is-read", read);
+    const state = $(".read-state", row);
+    if (state) state.textContent = read ? "read" : "unread";
+  }
+  const article = $("#reader-entry");
+  if (article && wanted.has(article.dataset.id)) {
+    article.dataset.read = String(read);
+    const toggle = $("#toggle-read");
+    if (toggle) toggle.textContent = read ? "Mark unread" : "Mark read";
+  }
+}
+
+function setStarred(ids, starred) {
+  const wanted = new Set(ids.map(String));
+  for (const button of $$("button[data-star]")) {
+    if (wanted.has(button.dataset.star)) button.setAttribute("aria-pressed", String(starred));
+  }
+}
+
+async function toggleRead(id, read) {
+  setRead([id], read);
+  try {
+    await post("/reader/read", { ids: id, read: String(read) });
+  } catch {
+    setRead([id], !read);
+    notice("Could not save that: you may be offline.");
+  }
+  refreshCounts();
+}
+
+async function toggleStar(button) {
+  const starred = button.getAttribute("aria-pressed") !== "true";
+  setStarred([button.dataset.star], starred);
+  try {
+    await post("/reader/star", { ids: button.dataset.star, starred: String(starred) });
+  } catch {
+    setStarred([button.dataset.star], !starred);
+    notice("Could not save that: you may be offline.");
+  }
+  refreshCounts();
+}
+
+// ---- Keyboard: j/k, o/Enter, m, s, r, ? -----------------------------------------------------
+
+function rows() {
+  return $$("#reader-list > li.reader-entry");
+}
+
+function focusedRow() {
+  return document.activeElement?.closest?.("li.reader-entry") || $("#reader-list > li.is-current");
+}
+
+function moveTo(row) {
+  if (!row) return;
+  for (const other of $$("#reader-list > li.is-current")) other.classList.remove("is-current");
+  row.classList.add("is-current");
+  $("a.entry-link", row)?.focus();
+  row.scrollIntoView({ block: "nearest" });
+}
+
+function onKey(event) {
+  if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) {
+    return;
+  }
+  const help = $("#shortcuts");
+  const article = $("#reader-entry");
+  const list = rows();
+  const current = focusedRow();
+  switch (event.key) {
+    case "j":
+    case "k": {
+      if (!list.length) return;
+      const index = current ? list.indexOf(current) : -1;
+      const next = event.key === "j" ? Math.min(index + 1, list.length - 1) : Math.max(index - 1, 0);
+      moveTo(list[next]);
+      break;
+    }
+    case "o":
+    case "Enter":
+      if (event.key === "Enter" && target instanceof HTMLElement && target.closest("a, button")) return;
+      if (current) $("a.entry-link", current)?.click();
+      else return;
+      break;
+    case "m":
+      if (article) toggleRead(article.dataset.id, article.dataset.read !== "true");
+      else if (current) toggleRead(current.dataset.id, !current.classList.contains("is-read"));
+      else return;
+      break;
+    case "s": {
+      const button = article ? $("button[data-star]", article) : current ? $("button[data-star]", current) : null;
+      if (!button) return;
+      toggleStar(button);
+      break;
+    }
+    case "r":
+      window.location.reload();
+      break;
+    case "?":
+      if (help?.showModal && !help.open) help.showModal();
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+}
+
+// ---- Mark all read, with undo ---------------------------------------------------------------
+
+function setupMarkAll() {
+  const form = $("#mark-all-form");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = Object.fromEntries(new FormData(form));
+    try {
+      const result = await post("/reader/mark-all", fields);
+      setRead(rows().map((row) => row.dataset.id).filter((id) => Number(id) <= Number(fields.upTo)), true);
+      refreshCounts();
+      notice(`${result.count} marked read.`, {
+        id: "undo",
+        label: "Undo",
+        run: async () => {
+          await post("/reader/undo", { token: result.undo });
+          window.location.reload();
+        },
+      });
+    } catch {
+      notice("Could not mark them read: you may be offline.");
+    }
+  });
+}
+
+// ---- Live: what other tabs (and the feeds) changed ------------------------------------------
+
+export function onReaderEvent(message) {
+  if (message.kind === "read") setRead(message.ids, message.value);
+  if (message.kind === "starred") setStarred(message.ids, message.value);
+  if (message.kind === "subscriptions") redrawHome();
+  refreshCounts();
+}
+
+export function onFeedChanged(message) {
+  if (!document.body.dataset.page?.startsWith("reader")) return;
+  refreshCounts();
+  const list = $("#reader-list");
+  if (!list || message.added === 0) return;
+  const sources = list.dataset.sources || "";
+  if (sources !== "*" && !sources.split(" ").includes(message.source)) return;
+  // An empty list fills at once; a list being read is left alone until the reader asks.
+  if (list.children.length === 0) redrawList();
+  else notice("New entries arrived.", { id: "show-new", label: "Show them", run: redrawList }, "#reader-new");
+}
+
+async function redrawList() {
+  try {
+    const response = await fetch(window.location.href, { headers: { Accept: "text/html" } });
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    for (const id of ["reader-list", "reader-empty", "reader-more", "mark-all-form"]) {
+      const fresh = $(`#${id}`, page);
+      const current = $(`#${id}`);
+      if (fresh && current) current.replaceWith(document.adoptNode(fresh));
+    }
+    setupMarkAll();
+    const banner = $("#reader-new");
+    if (banner) banner.hidden = true;
+  } catch {
+    // Offline: a reload brings them.
+  }
+}
+
+async function redrawHome() {
+  const home = $("#reader-home");
+  if (!home) return;
+  try {
+    const response = await fetch("/reader", { headers: { Accept: "text/html" } });
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = $("#reader-home", page);
+    if (fresh) home.replaceChildren(...Array.from(fresh.childNodes).map((node) => document.adoptNode(node)));
+  } catch {
+    // Offline: the next change or a reload brings it.
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function setupReader() {
+  const page = document.body.dataset.page || "";
+  if ("setAppBadge" in navigator || page.startsWith("reader")) refreshCounts();
+  if (!page.startsWith("reader")) return;
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("click", (event) => {
+    const star = event.target.closest?.("button[data-star]");
+    if (star) {
+      event.preventDefault();
+      toggleStar(star);
+    }
+  });
+  setupMarkAll();
+  $("#shortcuts-button")?.addEventListener("click", () => $("#shortcuts")?.showModal?.());
+  const article = $("#reader-entry");
+  if (article) {
+    // Opening an entry marks it read: a POST from here, never a side effect of the GET.
+    if (article.dataset.read !== "true") toggleRead(article.dataset.id, true);
+    const form = $("#toggle-read")?.closest("form");
+    form?.addEventListener("submit", (event) => {
+      event.preventDefault();
+      toggleRead(article.dataset.id, article.dataset.read !== "true");
+    });
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import KioskReader
+import KioskSources
+
+/// What changes the reader: subscribe, settings, unsubscribe, OPML import, read and star state.
+/// All POSTs (behind `SameOriginMiddleware`); the script sends them with `Accept:
+/// application/json` and gets JSON, a plain form gets a page or a redirect.
+struct ReaderActionRoutes: Sendable {
+    let shared: RouteContext
+    private var reader: Reader { shared.dependencies.reader }
+    /// An OPML upload at most (the reader itself refuses files over 4 MiB with a clear message).
+    static let uploadLimit = 6 << 20
+
+    private struct Find: Decodable { var address: String }
+    private struct Subscribe: Decodable {
+        var url: String
+        var feedTitle: String?
+        var siteURL: String?
+        var folder: String?
+        var title: String?
+    }
+    private struct Settings: Decodable {
+        var title: String?
+        var folder: String?
+        var interval: Int?
+    }
+    private struct Mark: Decodable {
+        var ids: String
+        var read: Bool?
+        var starred: Bool?
+        var back: String?
+    }
+    private struct MarkAll: Decodable {
+        var scope: String
+        var upTo: Int64
+        var back: String?
+    }
+    private struct Undo: Decodable { var token: String }
+
+    struct MarkAllResult: Encodable {
+        var count: Int
+        var undo: String
+    }
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.post("reader/add") { request, _ in
+            let form = try await FormBody.decode(Find.self, from: request)
+            let folders = await reader.folders()
+            do throws(FeedFinderError) {
+                let found = try await reader.find(form.address)
+                return AddFeedPage(address: form.address, found: found.feeds, folders: folders).page.response
+            } catch {
+                return AddFeedPage(address: form.address, error: error.message, folders: folders).page.response
+            }
+        }
+        router.post("reader/subscribe") { request, _ in
+            let form = try await FormBody.decode(Subscribe.self, from: request)
+            guard let url = URL(string: form.url) else { throw HTTPError(.badRequest, message: "Not a feed address.") }
+            let feed = FoundFeed(
+                url: url, title: Self.nonEmpty(form.feedTitle), siteURL: Self.nonEmpty(form.siteURL), format: .rss,
+                entries: [], entryCount: 0)
+            do throws(ReaderError) {
+                let subscription = try await reader.subscribe(to: feed, title: form.title, folder: form.folder)
+                return FormBody.redirect(ReaderLinks.feed(subscription.id))
+            } catch {
+                if case .alreadySubscribed(let id) = error { return FormBody.redirect(ReaderLinks.feed(id)) }
+                return AddFeedPage(address: form.url, error: error.message, folders: await reader.folders()).page.response
+            }
+        }
+        router.post("reader/feed/:id/settings") { request, context in
+            let id = SourceID(try ReaderRoutes.parameter("id", context))
+            let form = try await FormBody.decode(Settings.self, from: request)
+            guard let subscription = await reader.subscription(id) else { throw HTTPError(.notFound) }
+            do throws(ReaderError) {
+                try await reader.update(
+                    id, title: form.title ?? "", folder: form.folder ?? "",
+                    interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) })
+                return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
+            } catch {
+                return FeedSettingsPage(subscription: subscription, folders: await reader.folders(), error: error.message)
+                    .page.response
+            }
+        }
+        router.post("reader/feed/:id/unsubscribe") { _, context in
+            let id = SourceID(try ReaderRoutes.parameter("id", context))
+            do throws(ReaderError) {
+                try await reader.unsubscribe(id)
+            } catch {
+                if case .unknownFeed = error { throw HTTPError(.notFound) }
+                throw HTTPError(.conflict, message: error.message)
+            }
+            return FormBody.redirect(ReaderLinks.home)
+        }
+        router.post("reader/import") { request, _ in
+            let body = Array(buffer: try await Self.collect(request))
+            let contentType = request.headers[.contentType] ?? ""
+            let bytes = contentType.lowercased().hasPrefix("multipart/form-data")
+                ? MultipartFile.first(in: body, contentType: contentType) : body
+            let folders = await reader.folders()
+            guard let bytes, !bytes.isEmpty else {
+                return OPMLPage(folders: folders, error: "Choose an OPML file to import.").page.response
+            }
+            do throws(ReaderError) {
+                let report = try await reader.importOPML(bytes)
+                return OPMLPage(folders: await reader.folders(), report: report).page.response
+            } catch {
+                return OPMLPage(folders: folders, error: error.message).page.response
+            }
+        }
+        router.post("reader/read") { request, _ in
+            let form = try await FormBody.decode(Mark.self, from: request)
+            try await perform { try await reader.setRead(form.read ?? true, ids: Self.ids(form.ids)) }
+            return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
+        }
+        router.post("reader/star") { request, _ in
+            let form = try await FormBody.decode(Mark.self, from: request)
+            try await perform { try await reader.setStarred(form.starred ?? true, ids: Self.ids(form.ids)) }
+            return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
+        }
+        router.post("reader/mark-all") { request, _ in
+            let form = try await FormBody.decode(MarkAll.self, from: request)
+            guard let scope = await Self.scope(form.scope, reader: reader) else { throw HTTPError(.notFound) }
+            let result = try await perform { try await reader.markAllRead(scope, upTo: form.upTo) }
+            if FormBody.wantsJSON(request) {
+                return try JSONResponse(MarkAllResult(count: result.count, undo: result.undo)).response
+            }
+            return FormBody.redirect(FormBody.back(form.back))
+        }
+        router.post("reader/undo") { request, _ in
+            let form = try await FormBody.decode(Undo.self, from: request)
+            try await perform { try await reader.undo(form.token) }
+            return try JSONResponse(["ok": true]).response
+        }
+    }
+
+    /// Runs a reader action; its error becomes a 409 with the reader's message.
+    private func perform<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ReaderError {
+            throw HTTPError(.conflict, message: error.message)
+        }
+    }
+
+    private static func collect(_ request: Request) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: uploadLimit)
+        } catch {
+            throw HTTPError(.contentTooLarge, message: "That file is too large to import (over 6 MB).")
+        }
+    }
+
+    /// "12,13,14": at most 1,000 entry ids.
+    static func ids(_ text: String) -> [Int64] {
+        Array(text.split(separator: ",").prefix(1_000).compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) })
+    }
+
+    /// A scope as list pages write it: `all`, `starred`, `folder:<name>`, `feed:<id>`.
+    static func scope(_ text: String, reader: Reader) async -> ReadingScope? {
+        switch text {
+        case "all": return .all
+        case "starred": return .starred
+        default:
+            if text.hasPrefix("folder:") {
+                let name = String(text.dropFirst("folder:".count))
+                return await reader.folders().contains(name) ? .folder(name) : nil
+            }
+            if text.hasPrefix("feed:") {
+                let id = SourceID(String(text.dropFirst("feed:".count)))
+                return await reader.subscription(id) == nil ? nil : .feed(id)
+            }
+            return nil
+        }
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return text
+    }
+}

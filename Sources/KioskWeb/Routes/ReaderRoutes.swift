@@ -1,0 +1,139 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import KioskReader
+import KioskSources
+import KioskStore
+
+/// The reader's pages: the feeds by folder, reading lists, an entry, adding a feed, a feed's
+/// settings, OPML. Every page is a GET that changes nothing; the actions are in
+/// `ReaderActionRoutes`.
+struct ReaderRoutes: Sendable {
+    let shared: RouteContext
+    private var reader: Reader { shared.dependencies.reader }
+    private var store: any KioskStore { shared.dependencies.store }
+    static let pageSize = 50
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.get("reader") { _, _ in
+            let subscriptions = await reader.subscriptions()
+            return ReaderHomePage(
+                subscriptions: subscriptions, counts: try await counts(subscriptions),
+                sequence: await shared.live.snapshot().sequence
+            ).page.response
+        }
+        router.get("reader/counts") { _, _ in
+            try JSONResponse(try await counts(await reader.subscriptions())).response
+        }
+        router.get("reader/all") { request, _ in
+            try await list(.all, title: "All unread", request: request)
+        }
+        router.get("reader/starred") { request, _ in
+            try await list(.starred, title: "Starred", request: request)
+        }
+        router.get("reader/folder/:name") { request, context in
+            let name = try Self.parameter("name", context)
+            guard await reader.folders().contains(name) else { throw HTTPError(.notFound) }
+            return try await list(.folder(name), title: name, request: request)
+        }
+        router.get("reader/feed/:id") { request, context in
+            let id = SourceID(try Self.parameter("id", context))
+            guard let subscription = await reader.subscription(id) else { throw HTTPError(.notFound) }
+            return try await list(.feed(id), title: subscription.displayName, request: request, subscription: subscription)
+        }
+        router.get("reader/entry/:source/:key") { _, context in
+            let source = SourceID(try Self.parameter("source", context))
+            let key = try Self.parameter("key", context)
+            guard let subscription = await reader.subscription(source),
+                let entry = try await store.storedEntry(source: source, key: key)
+            else { throw HTTPError(.notFound) }
+            let signer = shared.dependencies.signer
+            let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
+            let subscriptions = await reader.subscriptions()
+            return ReaderEntryPage(
+                entry: entry, feedName: subscription.displayName, sanitizer: sanitizer, folders: await reader.folders(),
+                unread: try await counts(subscriptions).all, sequence: await shared.live.snapshot().sequence
+            ).page.response
+        }
+        router.get("reader/add") { request, _ in
+            AddFeedPage(address: request.uri.queryParameters.get("address") ?? "", folders: await reader.folders()).page.response
+        }
+        router.get("reader/feed/:id/settings") { request, context in
+            let id = SourceID(try Self.parameter("id", context))
+            guard let subscription = await reader.subscription(id) else { throw HTTPError(.notFound) }
+            let saved = request.uri.queryParameters.get("saved") != nil
+            return FeedSettingsPage(
+                subscription: subscription, folders: await reader.folders(), message: saved ? "Saved." : nil
+            ).page.response
+        }
+        router.get("reader/feed/:id/unsubscribe") { _, context in
+            let id = SourceID(try Self.parameter("id", context))
+            guard let subscription = await reader.subscription(id), !subscription.isBuiltIn else { throw HTTPError(.notFound) }
+            return UnsubscribePage(subscription: subscription, folders: await reader.folders()).page.response
+        }
+        router.get("reader/opml") { _, _ in
+            OPMLPage(folders: await reader.folders()).page.response
+        }
+        router.get("feeds.opml") { _, _ in
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/x-opml; charset=utf-8", .cacheControl: "no-store",
+                    .contentDisposition: "attachment; filename=\"kiosk-subscriptions.opml\"",
+                ],
+                body: .init(byteBuffer: ByteBuffer(string: await reader.exportOPML())))
+        }
+    }
+
+    /// A page of a reading list. `?after=<date>_<id>` continues after a row; `?show=unread|all`
+    /// picks what a feed or folder shows (all by default; All unread shows unread only).
+    private func list(
+        _ scope: ReadingScope, title: String, request: Request, subscription: Subscription? = nil
+    ) async throws -> Response {
+        let show = request.uri.queryParameters.get("show")
+        let showsRead: Bool
+        switch scope {
+        case .all: showsRead = false
+        case .starred: showsRead = true
+        case .folder, .feed: showsRead = show != "unread"
+        }
+        let after = request.uri.queryParameters.get("after").flatMap(Self.cursor)
+        let filter = EntryFilter(
+            sources: await reader.sources(in: scope), unreadOnly: !showsRead, starredOnly: scope == .starred,
+            limit: Self.pageSize + 1, after: after)
+        var entries = try await store.readingList(filter)
+        let more = entries.count > Self.pageSize
+        if more { entries.removeLast() }
+        let next = more ? entries.last.map { last in
+            "?after=\(last.sortDate.timeIntervalSince1970)_\(last.id)" + (show.map { "&show=\($0)" } ?? "")
+        } : nil
+        let subscriptions = await reader.subscriptions()
+        var names: [SourceID: String] = [:]
+        for subscription in subscriptions { names[subscription.id] = subscription.displayName }
+        let newest = try await store.readingList(EntryFilter(sources: filter.sources, limit: 1)).first?.id ?? 0
+        return ReaderListPage(
+            scope: scope, title: title, entries: entries, names: names, counts: try await counts(subscriptions),
+            folders: await reader.folders(), showsRead: showsRead, next: next, newestID: max(newest, entries.map(\.id).max() ?? 0),
+            subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
+        ).page.response
+    }
+
+    private func counts(_ subscriptions: [Subscription]) async throws -> ReaderCounts {
+        ReaderCounts(unread: try await store.unreadCounts(), starred: try await store.starredCount(), subscriptions: subscriptions)
+    }
+
+    /// A route parameter, percent-decoded (a folder may be "Tech / Swift").
+    static func parameter(_ name: String, _ context: KioskRequestContext) throws -> String {
+        guard let raw = context.parameters.get(name), let decoded = raw.removingPercentEncoding, !decoded.isEmpty else {
+            throw HTTPError(.notFound)
+        }
+        return decoded
+    }
+
+    /// `<seconds>_<id>` from a "next page" link.
+    static func cursor(_ text: String) -> EntryCursor? {
+        let parts = text.split(separator: "_")
+        guard parts.count == 2, let seconds = Double(parts[0]), seconds.isFinite, let id = Int64(parts[1]) else { return nil }
+        return EntryCursor(sortDate: Date(timeIntervalSince1970: seconds), id: id)
+    }
+}

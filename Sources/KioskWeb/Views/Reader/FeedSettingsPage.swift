@@ -1,0 +1,88 @@
+import KioskReader
+import KioskSources
+
+/// `/reader/feed/<id>/settings`: rename, file in a folder, how often to check, unsubscribe.
+struct FeedSettingsPage: Sendable {
+    var subscription: Subscription
+    var folders: [String]
+    var message: String?
+    var error: String?
+    var sequence: UInt64 = 0
+
+    static let intervals: [(seconds: Int, label: String)] = [
+        (300, "Every 5 minutes"), (900, "Every 15 minutes"), (1_800, "Every 30 minutes"), (3_600, "Every hour"),
+        (21_600, "Every 6 hours"), (86_400, "Once a day"),
+    ]
+
+    var page: Page {
+        let id = subscription.id
+        let current = Int(subscription.interval.components.seconds)
+        return Page(
+            title: "\(subscription.displayName) settings", kind: "reader-settings", tab: .reader, sequence: sequence,
+            folders: folders,
+            content: [
+                BackLink(href: ReaderLinks.feed(id), label: subscription.displayName).node,
+                ScreenHeader(title: "Feed settings").node,
+                el("p", .class("banner banner-success"), .role("status"), .id("settings-saved"), .flag("hidden", message == nil)) {
+                    message ?? ""
+                },
+                ErrorBanner(id: "settings-error", message: error).node,
+                el("form", .class("card stack-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.settings(id)),
+                    .id("settings-form")) {
+                    el("p", .class("muted candidate-url")) { subscription.url.absoluteString }
+                    el("label", Attribute("for", "feed-title")) { "Name" }
+                    void("input", .type("text"), .id("feed-title"), .name("title"), .value(subscription.title ?? ""),
+                        Attribute("placeholder", subscription.feedTitle ?? subscription.displayName), Attribute("maxlength", "200"))
+                    el("label", Attribute("for", "feed-folder")) { "Folder" }
+                    void("input", .type("text"), .id("feed-folder"), .name("folder"), .value(subscription.folder ?? ""),
+                        Attribute("list", "folder-names"), Attribute("placeholder", "No folder"), Attribute("maxlength", "200"))
+                    el("datalist", .id("folder-names")) { folders.map { el("option", .value($0)) } }
+                    if subscription.isBuiltIn {
+                        el("p", .class("muted")) { "One of the News sources: checked every 5 seconds." }
+                    } else {
+                        el("label", Attribute("for", "feed-interval")) { "Check for new entries" }
+                        el("select", .id("feed-interval"), .name("interval")) {
+                            Self.choices(current: current).map { seconds, label in
+                                el("option", .value(String(seconds)), .flag("selected", seconds == current)) { label }
+                            }
+                        }
+                    }
+                    el("button", .type("submit"), .class("button primary"), .id("save-settings")) { "Save" }
+                },
+                subscription.isBuiltIn ? Node.group([]) : el("section", .class("danger-zone")) {
+                    el("a", .class("button danger"), .href(ReaderLinks.unsubscribe(id)), .id("unsubscribe")) { "Unsubscribe…" }
+                },
+            ])
+    }
+
+    /// The usual intervals, and the feed's own when it is none of them.
+    static func choices(current: Int) -> [(Int, String)] {
+        var list = intervals.map { ($0.seconds, $0.label) }
+        if !list.contains(where: { $0.0 == current }) { list.insert((current, "Every \(current) seconds"), at: 0) }
+        return list
+    }
+}
+
+/// The confirmation before unsubscribing: what goes, and one button that does it.
+struct UnsubscribePage: Sendable {
+    var subscription: Subscription
+    var folders: [String]
+
+    var page: Page {
+        Page(
+            title: "Unsubscribe from \(subscription.displayName)", kind: "reader-unsubscribe", tab: .reader,
+            folders: folders,
+            content: [
+                BackLink(href: ReaderLinks.settings(subscription.id), label: "Settings").node,
+                el("section", .class("message")) {
+                    el("h1") { "Unsubscribe from \(subscription.displayName)?" }
+                    el("p") { "Its entries go with it, starred ones included. You can subscribe again at any time." }
+                    el("form", Attribute("method", "post"), Attribute("action", ReaderLinks.unsubscribe(subscription.id))) {
+                        el("button", .type("submit"), .class("button danger"), .id("confirm-unsubscribe")) { "Unsubscribe" }
+                        " "
+                        el("a", .class("button"), .href(ReaderLinks.settings(subscription.id))) { "Keep it" }
+                    }
+                }
+            ])
+    }
+}

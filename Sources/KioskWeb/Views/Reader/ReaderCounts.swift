@@ -1,0 +1,42 @@
+import KioskReader
+import KioskSources
+
+/// Unread counts as every reader page shows them: per feed, per folder, in all, and starred.
+struct ReaderCounts: Sendable, Encodable {
+    var all: Int
+    var starred: Int
+    var feeds: [String: Int]
+    var folders: [String: Int]
+
+    init(unread: [SourceID: Int], starred: Int, subscriptions: [Subscription]) {
+        var feeds: [String: Int] = [:]
+        var folders: [String: Int] = [:]
+        var all = 0
+        for subscription in subscriptions {
+            let count = unread[subscription.id] ?? 0
+            feeds[subscription.id.rawValue] = count
+            all += count
+            if let folder = subscription.folder { folders[folder, default: 0] += count }
+        }
+        self.all = all
+        self.starred = starred
+        self.feeds = feeds
+        self.folders = folders
+    }
+
+    /// The document title with the unread count in front, as mail and feed readers do.
+    static func title(_ title: String, unread: Int) -> String {
+        unread > 0 ? "(\(unread)) \(title)" : title
+    }
+}
+
+/// A small count beside a name, kept current by the script (`data-count-for`).
+struct CountBadge: Sendable {
+    var key: String
+    var count: Int
+
+    var node: Node {
+        el("span", .class("count"), .data("count-for", key), .flag("hidden", count == 0),
+            .aria("label", "\(count) unread")) { String(count) }
+    }
+}

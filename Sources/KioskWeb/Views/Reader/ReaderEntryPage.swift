@@ -1,0 +1,62 @@
+import Foundation
+import KioskCore
+import KioskReader
+import KioskSources
+import KioskStore
+
+/// `/reader/entry/<feed>/<key>`: one entry, its content sanitized, with read and star toggles.
+/// Opening it marks it read, by a POST from the script (a GET never changes anything).
+struct ReaderEntryPage: Sendable {
+    var entry: StoredEntry
+    var feedName: String
+    var sanitizer: HTMLSanitizer
+    var folders: [String]
+    var unread: Int
+    var sequence: UInt64
+
+    var page: Page {
+        let title = entry.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
+        let body = [entry.entry.content, entry.entry.summary].compactMap { $0 }.first { !$0.isEmpty }
+        return Page(
+            title: ReaderCounts.title(title, unread: unread), kind: "reader-entry", tab: .reader,
+            sequence: sequence, folders: folders,
+            content: [
+                BackLink(href: ReaderLinks.feed(entry.source), label: feedName).node,
+                el("article", .class("detail reader-detail"), .data("id", String(entry.id)),
+                    .data("read", entry.isRead ? "true" : "false"), .id("reader-entry")) {
+                    el("p", .class("eyebrow")) { feedName }
+                    el("h1", .id("entry-title")) { title }
+                    el("p", .class("detail-meta")) {
+                        let authors = entry.entry.authors.compactMap(\.name).filter { !$0.isEmpty }
+                        if !authors.isEmpty { el("span") { authors.joined(separator: ", ") } }
+                        DateText.node(entry.sortDate)
+                    }
+                    el("div", .class("reader-actions")) {
+                        el("form", .class("inline-form"), Attribute("method", "post"), Attribute("action", "/reader/read")) {
+                            void("input", .type("hidden"), .name("ids"), .value(String(entry.id)))
+                            void("input", .type("hidden"), .name("read"), .value(entry.isRead ? "false" : "true"))
+                            el("button", .type("submit"), .class("button"), .id("toggle-read"), .data("read-toggle", String(entry.id))) {
+                                entry.isRead ? "Mark unread" : "Mark read"
+                            }
+                        }
+                        StarButton(id: entry.id, isStarred: entry.isStarred).node
+                    }
+                    el("div", .id("entry-description"), .class("prose")) {
+                        if let body {
+                            Node.sanitized(SanitizedHTML(body, sanitizer: sanitizer))
+                        } else {
+                            el("p", .class("muted")) { "This entry has no text." }
+                        }
+                    }
+                    if let link = SafeLink.http(entry.entry.link) {
+                        el("a", .id("entry-link-out"), .class("button"), .href(link), .rel("noopener noreferrer"),
+                            Attribute("target", "_blank")) {
+                            "Read on the site"
+                            el("span", .class("link-host")) { URL(string: link)?.host.map { " (\($0))" } ?? "" }
+                        }
+                    }
+                },
+                KeyboardHelp().node,
+            ])
+    }
+}

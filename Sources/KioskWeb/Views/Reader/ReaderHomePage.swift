@@ -1,0 +1,87 @@
+import KioskReader
+import KioskSources
+
+/// `/reader`: the user's feeds by folder with their unread counts, All unread and Starred.
+struct ReaderHomePage: Sendable {
+    var subscriptions: [Subscription]
+    var counts: ReaderCounts
+    var sequence: UInt64
+
+    var page: Page {
+        Page(
+            title: ReaderCounts.title("Reader", unread: counts.all), kind: "reader", tab: .reader, sequence: sequence,
+            folders: folders,
+            content: [
+                ScreenHeader(title: "Reader", trailing: [
+                    el("a", .class("icon-button"), .href(ReaderLinks.add), .id("add-feed"), .aria("label", "Add a feed"),
+                        .title("Add a feed")) { Icon(path: "M12 5v14M5 12h14").node },
+                    el("a", .class("icon-button"), .href(ReaderLinks.opml), .id("opml-link"),
+                        .aria("label", "Import or export OPML"), .title("Import or export OPML")) {
+                        Icon(path: "M12 4v11m-4-4 4 4 4-4M5 19h14").node
+                    },
+                ]).node,
+                el("div", .id("reader-home"), .data("live-reader", "home")) { body },
+            ])
+    }
+
+    /// The part the script redraws when subscriptions change in another tab.
+    var body: [Node] {
+        [
+            el("ul", .class("streams"), .aria("label", "Reading lists")) {
+                streamRow(href: ReaderLinks.all, label: "All unread", icon: "M4 6h16M4 12h16M4 18h10", key: "all", count: counts.all)
+                streamRow(href: ReaderLinks.starred, label: "Starred", icon: Self.starPath, key: "starred", count: counts.starred)
+            },
+            el("p", .class("empty-state"), .flag("hidden", !subscriptions.isEmpty)) {
+                "No feeds yet. "
+                el("a", .href(ReaderLinks.add)) { "Add one" }
+                " or import an OPML file."
+            },
+            Node.group(folders.map { folderSection($0) }),
+            topLevel.isEmpty ? Node.group([]) : el("section", .class("folder"), .aria("label", "Feeds")) {
+                el("h2", .class("folder-title")) { "Feeds" }
+                el("ul", .class("feeds")) { topLevel.map(feedRow) }
+            },
+        ]
+    }
+
+    static let starPath = "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
+
+    private var folders: [String] {
+        var seen = Set<String>()
+        return subscriptions.compactMap(\.folder).filter { seen.insert($0).inserted }
+    }
+
+    private var topLevel: [Subscription] { subscriptions.filter { $0.folder == nil } }
+
+    private func streamRow(href: String, label: String, icon: String, key: String, count: Int) -> Node {
+        el("li") {
+            el("a", .class("stream"), .href(href), .data("stream", key)) {
+                Icon(path: icon).node
+                el("span", .class("stream-name")) { label }
+                CountBadge(key: key, count: count).node
+            }
+        }
+    }
+
+    private func folderSection(_ name: String) -> Node {
+        let feeds = subscriptions.filter { $0.folder == name }
+        return el("section", .class("folder"), .data("folder", name)) {
+            el("h2", .class("folder-title")) {
+                el("a", .href(ReaderLinks.folder(name))) {
+                    el("span") { name }
+                    CountBadge(key: "folder:\(name)", count: counts.folders[name] ?? 0).node
+                }
+            }
+            el("ul", .class("feeds")) { feeds.map(feedRow) }
+        }
+    }
+
+    private func feedRow(_ subscription: Subscription) -> Node {
+        el("li") {
+            el("a", .class("feed"), .href(ReaderLinks.feed(subscription.id)), .data("feed-id", subscription.id.rawValue)) {
+                el("span", .class("feed-name")) { subscription.displayName }
+                CountBadge(key: "feed:\(subscription.id.rawValue)", count: counts.feeds[subscription.id.rawValue] ?? 0).node
+            }
+        }
+    }
+}

@@ -5,7 +5,7 @@ import KioskSources
 /// A `KioskStore` in dictionaries, for tests: the same promises as `SQLiteStore` (entries
 /// deduplicated by identity, a stable device UUID, word-prefix search), no file.
 public actor InMemoryStore: KioskStore {
-    private var states: [SourceID: Engine.SourceState] = [:]
+    private var states: [SourceID: SourceState] = [:]
     private var opened: OpenedHeadline?
     private var device: UUID?
     private var images: [String: ImageRecord] = [:]
@@ -13,16 +13,16 @@ public actor InMemoryStore: KioskStore {
     private var table = ReadingTable()
 
     /// A store remembering `states` (as if each had been saved).
-    public init(states: [SourceID: Engine.SourceState] = [:]) {
+    public init(states: [SourceID: SourceState] = [:]) {
         self.states = states.mapValues(Self.deduplicated)
         var table = ReadingTable()
         for (id, state) in states { table.keep(state.entries ?? [], of: id, now: Date()) }
         self.table = table
     }
 
-    public func loadSourceStates() -> [SourceID: Engine.SourceState] { states }
+    public func loadSourceStates() -> [SourceID: SourceState] { states }
 
-    public func saveSourceState(_ state: Engine.SourceState, for id: SourceID) {
+    public func saveSourceState(_ state: SourceState, for id: SourceID) {
         states[id] = Self.deduplicated(state)
         if let entries = state.entries {
             table.keep(entries, of: id, now: Date())
@@ -160,7 +160,7 @@ public actor InMemoryStore: KioskStore {
     }
 
     /// `state` with its entries deduplicated by identity, as the SQLite store keeps them.
-    private static func deduplicated(_ state: Engine.SourceState) -> Engine.SourceState {
+    private static func deduplicated(_ state: SourceState) -> SourceState {
         var state = state
         state.entries = state.entries.map { EntryIdentity.deduplicated($0).map(\.entry) }
         return state

@@ -79,11 +79,11 @@ public final class SQLiteStore: KioskStore {
 
     // MARK: - Source states (the engine's view)
 
-    public func loadSourceStates() async throws(StoreError) -> [SourceID: Engine.SourceState] {
+    public func loadSourceStates() async throws(StoreError) -> [SourceID: SourceState] {
         try await read { db in try SourceRows.loadAll(in: db) }
     }
 
-    public func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws(StoreError) {
+    public func saveSourceState(_ state: SourceState, for id: SourceID) async throws(StoreError) {
         try await write { db in try SourceRows.save(state, for: id, in: db) }
     }
 

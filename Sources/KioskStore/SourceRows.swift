@@ -3,12 +3,12 @@ import GRDB
 import KioskCore
 import KioskSources
 
-/// The SQL side of `Engine.SourceState`: one `sources` row plus the source's entries.
+/// The SQL side of `SourceState`: one `sources` row plus the source's entries.
 enum SourceRows {
     /// Writes `state` for `id`: its row upserted, its entries replaced (see `EntryRows.replace`).
-    static func save(_ state: Engine.SourceState, for id: SourceID, in db: Database) throws {
+    static func save(_ state: SourceState, for id: SourceID, in db: Database) throws {
         let errorJSON = try state.lastError.map { error in
-            String(decoding: try JSONEncoder().encode(StoredSourceError(error)), as: UTF8.self)
+            String(decoding: try JSONEncoder().encode(error), as: UTF8.self)
         }
         try db.cachedStatement(
             sql: """
@@ -34,15 +34,15 @@ enum SourceRows {
     }
 
     /// Every source's remembered state, entries included.
-    static func loadAll(in db: Database) throws -> [SourceID: Engine.SourceState] {
+    static func loadAll(in db: Database) throws -> [SourceID: SourceState] {
         let entries = try EntryRows.load(of: nil, in: db)
         let decoder = JSONDecoder()
-        var states: [SourceID: Engine.SourceState] = [:]
+        var states: [SourceID: SourceState] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM sources")
         while let row = try rows.next() {
             let id = SourceID(rawValue: row["id"])
             let hasEntries: Bool = row["has_entries"]
-            states[id] = Engine.SourceState(
+            states[id] = SourceState(
                 entries: hasEntries ? entries[id, default: []] : nil,
                 validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
                 failures: row["failures"],
@@ -53,11 +53,15 @@ enum SourceRows {
         return states
     }
 
-    /// The stored error, rebuilt exactly from its JSON, or from its message alone when that
-    /// JSON is missing or unreadable (see `StoredSourceError`).
+    /// The stored error, rebuilt exactly from its JSON (case and payload, not an approximation),
+    /// or from its message alone as `.unreadable(message)`, the case whose payload is free text,
+    /// when that JSON is missing or unreadable (a row written by hand, a case from a newer Kiosk).
+    ///
+    /// Rows written before `SourceError` was Codable hold a mirror enum's JSON with the same case
+    /// names and labels, which is the same JSON the synthesized conformance reads.
     private static func lastError(message: String?, json: String?, decoder: JSONDecoder) -> SourceError? {
-        if let json, let stored = try? decoder.decode(StoredSourceError.self, from: Data(json.utf8)) {
-            return stored.sourceError
+        if let json, let stored = try? decoder.decode(SourceError.self, from: Data(json.utf8)) {
+            return stored
         }
         return message.map { .unreadable($0) }
     }

@@ -111,7 +111,7 @@ struct StoreBenchmark: AsyncParsableCommand {
             let round = lists(round)  // built outside the timed part
             let start = clock.now
             for (index, list) in round.enumerated() {
-                let state = Engine.SourceState(
+                let state = SourceState(
                     entries: list, validators: Validators(etag: "\"\(index)-\(list.first?.id ?? "")\""),
                     lastSuccess: Date())
                 try await store.saveSourceState(state, for: SourceID("bench-\(index)"))

@@ -123,7 +123,7 @@ import Testing
         let setup = makeReader()
         try await setup.reader.start(builtIn: builtIn, configured: [])
         let entries = (1...4).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }
-        try await setup.store.saveSourceState(Engine.SourceState(entries: entries), for: .business)
+        try await setup.store.saveSourceState(SourceState(entries: entries), for: .business)
         let stored = try await setup.store.readingList(EntryFilter())
         let first = try #require(stored.first)
 

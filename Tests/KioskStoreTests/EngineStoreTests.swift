@@ -17,7 +17,7 @@ import KioskTesting
     /// Runs an engine over `feeds` while `body` runs, then stops it and waits until it stopped.
     private func running(
         _ feeds: [PolledSource], fetcher: any Fetching, store: (any SourceStateStore)?,
-        initialStates: [SourceID: Engine.SourceState] = [:], hub: EventHub = EventHub(),
+        initialStates: [SourceID: SourceState] = [:], hub: EventHub = EventHub(),
         _ body: (EventLog) async throws -> Void
     ) async throws {
         let (log, recorder) = await hub.record()
@@ -98,13 +98,13 @@ import KioskTesting
     }
 
     @Test func aWarmStartPublishesStoredEntriesAndErrorsBeforeTheFirstCheck() async throws {
-        let stored = Engine.SourceState(
+        let stored = SourceState(
             entries: Self.titled(["s1", "s2"]), validators: Validators(etag: "\"s\""), failures: 1,
             lastError: .fetch(.timeout), lastFailure: Date())
         let store = InMemoryStore(states: ["a": stored])
         let plan = FetchPlan()
         await plan.set(.success(.notModified))
-        let stale = Engine.SourceState(entries: Self.titled(["old"]))
+        let stale = SourceState(entries: Self.titled(["old"]))
         try await running([feed("a")], fetcher: plan, store: store, initialStates: ["a": stale]) { log in
             #expect(await log.wait { $0.contains { $0.source == "a" && $0.isIdle } })
             let kinds = await log.events.filter { $0.source == "a" }.map(\.kind)

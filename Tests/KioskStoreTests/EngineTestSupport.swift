@@ -68,8 +68,8 @@ actor RecordingFetcher: Fetching {
 
 /// A store whose disk is gone: every read and write fails.
 struct BrokenStore: SourceStateStore {
-    func loadSourceStates() async throws -> [SourceID: Engine.SourceState] { throw StoreError.diskFull(path: "/nowhere") }
-    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws {
+    func loadSourceStates() async throws -> [SourceID: SourceState] { throw StoreError.diskFull(path: "/nowhere") }
+    func saveSourceState(_ state: SourceState, for id: SourceID) async throws {
         throw StoreError.readOnly(path: "/nowhere")
     }
 }
@@ -79,14 +79,14 @@ actor CountingStore: SourceStateStore {
     private let inner = InMemoryStore()
     private(set) var saves: [SourceID: Int] = [:]
 
-    func loadSourceStates() async throws -> [SourceID: Engine.SourceState] { await inner.loadSourceStates() }
+    func loadSourceStates() async throws -> [SourceID: SourceState] { await inner.loadSourceStates() }
 
-    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws {
+    func saveSourceState(_ state: SourceState, for id: SourceID) async throws {
         saves[id, default: 0] += 1
         await inner.saveSourceState(state, for: id)
     }
 
-    func state(of id: SourceID) async -> Engine.SourceState? { await inner.loadSourceStates()[id] }
+    func state(of id: SourceID) async -> SourceState? { await inner.loadSourceStates()[id] }
 }
 
 /// A store that checks, at every save, that the hub has not yet told anyone what is being saved.
@@ -98,9 +98,9 @@ actor PublishOrderStore: SourceStateStore {
 
     init(hub: EventHub) { self.hub = hub }
 
-    func loadSourceStates() async throws -> [SourceID: Engine.SourceState] { [:] }
+    func loadSourceStates() async throws -> [SourceID: SourceState] { [:] }
 
-    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws {
+    func saveSourceState(_ state: SourceState, for id: SourceID) async throws {
         saves += 1
         if let entries = state.entries, await hub.currentSnapshot().entries[id] == entries { savedAfterPublishing += 1 }
     }

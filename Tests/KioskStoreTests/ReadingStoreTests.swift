@@ -17,8 +17,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func newEntriesAreUnreadAndListedNewestFirst(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.saveSourceState(Engine.SourceState(entries: entries(1...3)), for: "a")
-            try await store.saveSourceState(Engine.SourceState(entries: entries(4...5)), for: "b")
+            try await store.saveSourceState(SourceState(entries: entries(1...3)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(4...5)), for: "b")
             let all = try await store.readingList(EntryFilter())
             #expect(all.map(\.entry.id) == ["urn:5", "urn:4", "urn:3", "urn:2", "urn:1"])
             #expect(all.allSatisfy { !$0.isRead && !$0.isStarred })
@@ -33,7 +33,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func readAndStarStateFollowAnEntryThroughEditsAndItsLeavingTheFeed(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.saveSourceState(Engine.SourceState(entries: entries(1...3)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(1...3)), for: "a")
             let first = try #require(try await store.readingList(EntryFilter()).last)
             #expect(try await store.setRead(true, ids: [first.id]) == [first.id])
             #expect(try await store.setRead(true, ids: [first.id]).isEmpty)  // no change the second time
@@ -41,13 +41,13 @@ import Testing
 
             var edited = entries(1...3)
             edited[0].title = "Entry 1, corrected"
-            try await store.saveSourceState(Engine.SourceState(entries: edited), for: "a")
+            try await store.saveSourceState(SourceState(entries: edited), for: "a")
             var again = try #require(try await store.storedEntry(source: "a", key: first.key))
             #expect(again.id == first.id && again.isRead && again.isStarred)
             #expect(again.entry.title == "Entry 1, corrected")
 
             // Gone from the feed: still readable and still starred, no longer on the News list.
-            try await store.saveSourceState(Engine.SourceState(entries: entries(2...4)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(2...4)), for: "a")
             again = try #require(try await store.storedEntry(source: "a", key: first.key))
             #expect(again.isStarred)
             #expect(try await store.entries(for: "a").map(\.id) == ["urn:2", "urn:3", "urn:4"])
@@ -60,10 +60,10 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func markAllReadStopsAtWhatTheUserSawAndCanBeUndone(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.saveSourceState(Engine.SourceState(entries: entries(1...3)), for: "a")
-            try await store.saveSourceState(Engine.SourceState(entries: entries(4...4)), for: "b")
+            try await store.saveSourceState(SourceState(entries: entries(1...3)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(4...4)), for: "b")
             let seen = try await store.readingList(EntryFilter()).map(\.id).max() ?? 0
-            try await store.saveSourceState(Engine.SourceState(entries: entries(1...3) + entries(9...9)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(1...3) + entries(9...9)), for: "a")
             let marked = try await store.markAllRead(sources: ["a"], upTo: seen)
             #expect(marked.count == 3)
             #expect(try await store.unreadCounts() == ["a": 1, "b": 1])  // urn:9 came after
@@ -77,10 +77,10 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func retentionKeepsTheFeedAndTheStarsAndDropsTheOldRest(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.saveSourceState(Engine.SourceState(entries: entries(1...10)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(1...10)), for: "a")
             let starred = try #require(try await store.readingList(EntryFilter()).last)  // urn:1
             _ = try await store.setStarred(true, ids: [starred.id])
-            try await store.saveSourceState(Engine.SourceState(entries: entries(11...12)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(11...12)), for: "a")
             // Cap of 5 per feed: the newest five stay (two of them in the feed), and the star.
             let removed = try await store.prune(RetentionPolicy(maxAge: .seconds(86_400 * 365), maxPerFeed: 5), now: Date())
             #expect(removed == 6)

@@ -75,11 +75,11 @@ import Testing
     @Test func anEditedEntryIsUpdatedInPlace() async throws {
         try await withDatabaseFile { file in
             let store = try SQLiteStore(path: file)
-            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
+            try await store.saveSourceState(SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
             let before = try inspect(file) { db in try Row.fetchAll(db, sql: "SELECT id, identity FROM entries ORDER BY id") }
             var changed = Fixtures.entries(["a", "b", "c"])
             changed[1].title = "B, corrected"
-            try await store.saveSourceState(Engine.SourceState(entries: changed), for: "news")
+            try await store.saveSourceState(SourceState(entries: changed), for: "news")
             try store.close()
             let after = try inspect(file) { db in
                 try Row.fetchAll(db, sql: "SELECT id, identity, title FROM entries ORDER BY position")
@@ -98,8 +98,8 @@ import Testing
     @Test func anEntryThatLeavesTheFeedLeavesTheListButIsKept() async throws {
         try await withDatabaseFile { file in
             let store = try SQLiteStore(path: file)
-            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
-            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["c", "a"])), for: "news")
+            try await store.saveSourceState(SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
+            try await store.saveSourceState(SourceState(entries: Fixtures.entries(["c", "a"])), for: "news")
             try store.close()
             let rows = try inspect(file) { db in
                 try String.fetchAll(db, sql: "SELECT identity FROM entries WHERE in_feed = 1 ORDER BY position")

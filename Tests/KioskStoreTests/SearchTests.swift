@@ -15,8 +15,8 @@ import Testing
             let environment = [
                 Fixtures.entry("reef", title: "Coral reef recovers", summary: "<div>Scientists report <i>résilience</i></div>"),
             ]
-            try await store.saveSourceState(Engine.SourceState(entries: business), for: "business")
-            try await store.saveSourceState(Engine.SourceState(entries: environment), for: "environment")
+            try await store.saveSourceState(SourceState(entries: business), for: "business")
+            try await store.saveSourceState(SourceState(entries: environment), for: "environment")
             try await body(store)
         }
     }
@@ -58,7 +58,7 @@ import Testing
     func anUpdatedEntryIsSearchedAsItIsNowAndOneThatLeftItsFeedIsStillFound(_ kind: StoreKind) async throws {
         try await populated(kind) { store async throws in
             let updated = [Fixtures.entry("rates", title: "Central bank cuts rates", summary: "A cut")]
-            try await store.saveSourceState(Engine.SourceState(entries: updated), for: "business")
+            try await store.saveSourceState(SourceState(entries: updated), for: "business")
             #expect(try await store.search("cuts", limit: 10).map(\.entry.id) == ["rates"])
             #expect(try await store.search("holds", limit: 10).isEmpty)
             // Out of the feed, kept for the reader until retention prunes it: still findable.

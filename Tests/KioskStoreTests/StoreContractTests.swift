@@ -10,8 +10,8 @@ import Testing
     func sourceStatesRoundTrip(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let full = Fixtures.fullState()
-            let fresh = Engine.SourceState(validators: Validators(etag: "\"only-etag\""))
-            let empty = Engine.SourceState(entries: [], validators: Validators(lastModified: "yesterday"))
+            let fresh = SourceState(validators: Validators(etag: "\"only-etag\""))
+            let empty = SourceState(entries: [], validators: Validators(lastModified: "yesterday"))
             try await store.saveSourceState(full, for: "full")
             try await store.saveSourceState(fresh, for: "fresh")
             try await store.saveSourceState(empty, for: "empty")
@@ -40,7 +40,7 @@ import Testing
         ]
         try await withStore(kind) { store in
             for (index, error) in errors.enumerated() {
-                try await store.saveSourceState(Engine.SourceState(failures: 1, lastError: error), for: SourceID("s\(index)"))
+                try await store.saveSourceState(SourceState(failures: 1, lastError: error), for: SourceID("s\(index)"))
             }
             let loaded = try await store.loadSourceStates()
             for (index, error) in errors.enumerated() {
@@ -52,10 +52,10 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func entriesAreDeduplicatedByIdentityAndUpdatedInPlace(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
+            try await store.saveSourceState(SourceState(entries: Fixtures.entries(["a", "b", "c"])), for: "news")
             // b's title changed, c left, d arrived on top, and the feed repeats a.
             let next = [Fixtures.entry("d"), Fixtures.entry("a"), Fixtures.entry("b", title: "B, corrected"), Fixtures.entry("a")]
-            try await store.saveSourceState(Engine.SourceState(entries: next), for: "news")
+            try await store.saveSourceState(SourceState(entries: next), for: "news")
             let stored = try await store.entries(for: "news")
             #expect(stored.map(\.id) == ["d", "a", "b"])
             #expect(stored.map(\.title) == ["Title d", "Title a", "B, corrected"])
@@ -73,7 +73,7 @@ import Testing
                 Entry(id: nil, title: "no link", summary: "the same title, other text"),
                 Entry(summary: "nothing to know it by"),
             ]
-            try await store.saveSourceState(Engine.SourceState(entries: list), for: "news")
+            try await store.saveSourceState(SourceState(entries: list), for: "news")
             // KioskCore's EntryIdentity: guid, else link, else a hash of title and summary.
             #expect(try await store.entries(for: "news").map(\.title) == ["first", "no link", "no link", nil])
         }
@@ -82,9 +82,9 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func savingASourceLeavesTheOthersAlone(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a"])), for: "one")
-            try await store.saveSourceState(Engine.SourceState(entries: Fixtures.entries(["a", "b"])), for: "two")
-            try await store.saveSourceState(Engine.SourceState(entries: []), for: "one")
+            try await store.saveSourceState(SourceState(entries: Fixtures.entries(["a"])), for: "one")
+            try await store.saveSourceState(SourceState(entries: Fixtures.entries(["a", "b"])), for: "two")
+            try await store.saveSourceState(SourceState(entries: []), for: "one")
             #expect(try await store.entries(for: "one") == [])
             #expect(try await store.entries(for: "two").map(\.id) == ["a", "b"])
         }

@@ -17,8 +17,8 @@ enum Fixtures {
     static func entries(_ ids: [String]) -> [Entry] { ids.map { entry($0) } }
 
     /// A state with every field set, an error with a payload included.
-    static func fullState(_ ids: [String] = ["a", "b", "c"]) -> Engine.SourceState {
-        Engine.SourceState(
+    static func fullState(_ ids: [String] = ["a", "b", "c"]) -> SourceState {
+        SourceState(
             entries: entries(ids), validators: Validators(etag: "\"v1\"", lastModified: "Tue, 01 Jul 2025 10:00:00 GMT"),
             failures: 2, lastError: .fetch(.status(code: 503, message: "down for maintenance", retryAfter: .seconds(30))),
             lastSuccess: Date(timeIntervalSince1970: 1_750_000_000.25), lastFailure: Date(timeIntervalSince1970: 1_750_000_100.5))
@@ -56,7 +56,7 @@ func nearlyEqual(_ a: Date?, _ b: Date?) -> Bool {
 }
 
 /// Two states equal but for sub-millisecond differences in their dates.
-func sameState(_ a: Engine.SourceState?, _ b: Engine.SourceState?) -> Bool {
+func sameState(_ a: SourceState?, _ b: SourceState?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     return a.entries == b.entries && a.validators == b.validators && a.failures == b.failures
         && a.lastError == b.lastError && nearlyEqual(a.lastSuccess, b.lastSuccess)

@@ -64,7 +64,7 @@ import Testing
             try await store.saveSubscriptions([kept, gone])
             for id in [kept.id, gone.id] {
                 try await store.saveSourceState(
-                    Engine.SourceState(entries: [Entry(id: "1", title: "One")], validators: Validators(etag: "\"e\"")),
+                    SourceState(entries: [Entry(id: "1", title: "One")], validators: Validators(etag: "\"e\"")),
                     for: id)
             }
             try await store.removeSubscription(gone.id)

@@ -120,7 +120,7 @@ import Testing
             let stored = Entry(
                 id: "saved-1", title: "Canal freight rebounds", link: "https://example.com/canal",
                 summary: "<p>Shipping through the <b>isthmus</b> recovered in March.</p>")
-            try await kiosk.store.saveSourceState(Engine.SourceState(entries: [stored]), for: .business)
+            try await kiosk.store.saveSourceState(SourceState(entries: [stored]), for: .business)
             try await kiosk.run { client, _ in
                 // A word of the summary (HTML stripped) finds it; the page offers no NewsAPI scope.
                 let html = try await client.text("/discover?q=isthmus")
@@ -141,7 +141,7 @@ import Testing
     @Test func withAKeyTheSavedScopeSearchesStoredNews() async throws {
         try await withKioskApp { kiosk in
             let stored = Entry(id: "saved-2", title: "Glacier survey finished", summary: "Ice cores from the plateau.")
-            try await kiosk.store.saveSourceState(Engine.SourceState(entries: [stored]), for: .environment)
+            try await kiosk.store.saveSourceState(SourceState(entries: [stored]), for: .environment)
             try await kiosk.run { client, _ in
                 let html = try await client.text("/discover?q=plateau&scope=saved")
                 #expect(html.contains("Glacier survey finished"))

@@ -152,7 +152,7 @@ import Testing
     @Test func anEntryThatLeftTheFeedIsStillFoundInTheStore() async throws {
         try await withKioskApp { kiosk in
             let gone = SampleEntries.plain(9)
-            await kiosk.store.saveSourceState(Engine.SourceState(entries: [gone]), for: .business)
+            await kiosk.store.saveSourceState(SourceState(entries: [gone]), for: .business)
             try await kiosk.run { client, _ in
                 let response = try await client.get("/news/business/\(EntryIdentity.key(of: gone))")
                 #expect(response.status == .ok)

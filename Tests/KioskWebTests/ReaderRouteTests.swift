@@ -27,7 +27,7 @@ import Testing
 
     private func seeded(_ kiosk: KioskHarness) async throws -> StoredEntry {
         try await kiosk.store.saveSourceState(
-            Engine.SourceState(entries: [SampleEntries.plain(1), SampleEntries.plain(2), SampleEntries.hostile]), for: .business)
+            SourceState(entries: [SampleEntries.plain(1), SampleEntries.plain(2), SampleEntries.hostile]), for: .business)
         return try #require(try await kiosk.store.readingList(EntryFilter(sources: [.business])).first)
     }
 

@@ -1,5 +1,6 @@
 /// Why bytes could not be turned into a feed. Every failure of the parser is one of these.
-public enum FeedError: Error, Sendable, Hashable {
+/// Codable so a store can keep a source's last error exactly.
+public enum FeedError: Error, Sendable, Hashable, Codable {
     /// The document is readable but is not RSS, Atom or JSON Feed (e.g. an HTML page).
     case notAFeed(String)
     /// The input is larger than `ParserLimits.maxBytes`.

@@ -1,7 +1,9 @@
 import KioskCore
 
 /// Why a source could not be read this time: its fetch failed, or what came back was no feed.
-public enum SourceError: Error, Sendable, Hashable {
+/// Codable (synthesized) so a store keeps it exactly, case and payload, next to its message; the
+/// case names and labels are that stored JSON, so renaming one turns old rows into plain messages.
+public enum SourceError: Error, Sendable, Hashable, Codable {
     case fetch(FetchError)
     case parse(FeedError)
     /// The answer was not in the source's format (its parser's own message).

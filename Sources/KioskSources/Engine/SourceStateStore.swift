@@ -6,13 +6,13 @@ import Foundation
 /// Where the engine keeps what it learned about each source, so a restart starts warm.
 public protocol SourceStateStore: Sendable {
     /// Everything remembered, for a warm start.
-    func loadSourceStates() async throws -> [SourceID: Engine.SourceState]
+    func loadSourceStates() async throws -> [SourceID: SourceState]
     /// Called after every check outcome that changed something, BEFORE the engine publishes it
     /// (so whatever a client was told is on disk).
-    func saveSourceState(_ state: Engine.SourceState, for id: SourceID) async throws
+    func saveSourceState(_ state: SourceState, for id: SourceID) async throws
 }
 
-extension Engine.SourceState {
+extension SourceState {
     /// Whether this state differs from `previous` in what a store keeps: entries, validators and
     /// the failure bookkeeping. `lastSuccess` alone is no reason to write (see its comment).
     func needsSaving(comparedTo previous: Self?) -> Bool {

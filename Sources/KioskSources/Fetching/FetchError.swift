@@ -1,5 +1,5 @@
-/// Why a fetch failed. Every failure of a fetcher is one of these.
-public enum FetchError: Error, Sendable, Hashable {
+/// Why a fetch failed. Every failure of a fetcher is one of these (Codable: see `SourceError`).
+public enum FetchError: Error, Sendable, Hashable, Codable {
     /// No complete answer within the request's timeout (connect, headers or body).
     case timeout
     /// A non-2xx, non-304 status. `message` is the API's own message when the body has a known

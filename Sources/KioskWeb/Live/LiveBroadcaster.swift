@@ -155,9 +155,7 @@ public actor LiveBroadcaster: Service {
         for await update in subscription {
             switch update {
             case .resync(let snapshot):
-                state.entries = snapshot.entries
-                state.checking = snapshot.checking
-                state.failures = snapshot.failures
+                state.sources = snapshot
                 state.lists = [:]
                 for id in snapshot.entries.keys {
                     state.lists[id] = renderList(id, state.entries)
@@ -171,17 +169,15 @@ public actor LiveBroadcaster: Service {
     }
 
     private func apply(_ event: EngineEvent) {
+        let before = state.entries[event.source]
+        state.sources.apply(event)
         switch event.kind {
         case .checking(let id):
-            state.checking.insert(id)
             broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)))
         case .idle(let id):
-            state.checking.remove(id)
             broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)))
         case .changed(let id, let entries):
-            let previous = Set((state.entries[id] ?? []).map(EntryIdentity.key(of:)))
-            state.entries[id] = entries
-            state.failures[id] = nil
+            let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
             let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
             let list = renderList(id, state.entries)
             state.lists[id] = list
@@ -190,7 +186,6 @@ public actor LiveBroadcaster: Service {
                 name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
             broadcast(event: "changed", json: LiveJSON.encode(message))
         case .failed(let id, let error):
-            state.failures[id] = error
             let message = FailedMessage(source: id.rawValue, name: names[id] ?? id.rawValue, message: error.description)
             broadcast(event: "failed", json: LiveJSON.encode(message))
         }

@@ -19,7 +19,8 @@ public struct HubSnapshot: Sendable, Hashable {
         self.failures = failures
     }
 
-    mutating func apply(_ event: EngineEvent) {
+    /// Folds `event` in: the hub keeps its snapshot this way, and so can a subscriber its copy.
+    public mutating func apply(_ event: EngineEvent) {
         sequence = event.sequence
         switch event.kind {
         case .checking(let id): checking.insert(id)

@@ -44,7 +44,7 @@ import KioskTesting
             let (log, recorder) = await hub.record()
             defer { recorder.cancel() }
             #expect(await log.wait { $0.contains { $0.isChange } })
-            await script.set(url("a"), .success(.notModified))
+            await script.set(url("a"), .success(.notModified(freshFor: nil)))
             let checksBefore = await script.count(url("a"))
             #expect(await script.waitForCount(url("a"), atLeast: checksBefore + 3))  // several 304s
             #expect(await log.changed("a").count == 1)
@@ -106,8 +106,8 @@ import KioskTesting
 
     @Test func everySourceIsCheckedOnItsOwnInterval() async throws {
         let script = FetchScript()
-        await script.set(url("quick"), .success(.notModified))
-        await script.set(url("lazy"), .success(.notModified))
+        await script.set(url("quick"), .success(.notModified(freshFor: nil)))
+        await script.set(url("lazy"), .success(.notModified(freshFor: nil)))
         try await running([feed("quick", interval: .milliseconds(100)), feed("lazy", interval: .seconds(60))], script) { _, _ in
             #expect(await script.waitForCount(url("quick"), atLeast: 5))
             #expect(await script.count(url("lazy")) == 1)

@@ -27,17 +27,33 @@ import Testing
             #expect(body.finalURL == url)
 
             let second = try await fetcher.fetch(FetchRequest(url: url, validators: body.validators))
-            #expect(second == .notModified)
+            #expect(second == .notModified(freshFor: nil))
             let sent = await server.log.headers("/feed").last
             #expect(sent?["if-none-match"] == [TestServer.etag])
             #expect(sent?["if-modified-since"] == [TestServer.lastModified])
         }
     }
 
+    @Test func cacheControlMaxAgeIsReadIntoTheResultOfA200AndA304() async throws {
+        try await withFetcher { server, fetcher in
+            let url = try server.url("/cached")
+            let first = try await fetcher.fetch(FetchRequest(url: url))
+            #expect(first.freshFor == .seconds(600))
+            guard case .fetched(let body) = first else {
+                Issue.record("expected a body, got \(first)")
+                return
+            }
+            let second = try await fetcher.fetch(FetchRequest(url: url, validators: body.validators))
+            #expect(second == .notModified(freshFor: .seconds(300)))
+            // An answer that says nothing gives no hint.
+            #expect(try await fetcher.fetch(FetchRequest(url: try server.url("/plain"))).freshFor == nil)
+        }
+    }
+
     @Test func lastModifiedAloneAlsoGivesNotModified() async throws {
         try await withFetcher { server, fetcher in
             let request = FetchRequest(url: try server.url("/feed"), validators: Validators(lastModified: TestServer.lastModified))
-            #expect(try await fetcher.fetch(request) == .notModified)
+            #expect(try await fetcher.fetch(request) == .notModified(freshFor: nil))
         }
     }
 

@@ -80,6 +80,16 @@ struct TestServer: Sendable {
                 [.contentType: "application/rss+xml; charset=utf-8", .eTag: etag, .lastModified: lastModified]
             )
         }
+        route("/cached") { request, _ in
+            // Asks to be left alone: ten minutes on a 200, five on the 304 that revalidates it.
+            if request.headers[.ifNoneMatch] == etag {
+                return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "public, max-age=300"])
+            }
+            return bytes(
+                Array(feedXML.utf8),
+                [.contentType: "application/rss+xml", .eTag: etag, .cacheControl: "public, max-age=600"]
+            )
+        }
         route("/plain") { _, _ in bytes(Array(feedXML.utf8), [.contentType: "application/rss+xml"]) }
         route("/gzip") { request, _ in
             guard request.headers[.acceptEncoding]?.contains("gzip") == true else {

@@ -60,7 +60,7 @@ import KioskTesting
             #expect(await store.state(of: "a")?.validators == Validators(etag: "\"1\""))
             #expect(await store.state(of: "a")?.lastSuccess != nil)
 
-            await plan.set(.success(.notModified))
+            await plan.set(.success(.notModified(freshFor: nil)))
             let checks = await plan.count
             #expect(await plan.waitForCount(atLeast: checks + 4))
             #expect(await store.saves["a"] == 1)  // several 304s, no write
@@ -74,7 +74,7 @@ import KioskTesting
 
             // Healing by a 304 is a change worth writing: the failure bookkeeping is reset.
             let changes = await log.changed("a").count
-            await plan.set(.success(.notModified))
+            await plan.set(.success(.notModified(freshFor: nil)))
             #expect(await log.wait { events in events.filter { $0.source == "a" && $0.isChange }.count > changes })
             #expect(await store.state(of: "a")?.failures == 0)
             #expect(await store.state(of: "a")?.lastError == nil)
@@ -103,7 +103,7 @@ import KioskTesting
             lastError: .fetch(.timeout), lastFailure: Date())
         let store = InMemoryStore(states: ["a": stored])
         let plan = FetchPlan()
-        await plan.set(.success(.notModified))
+        await plan.set(.success(.notModified(freshFor: nil)))
         let stale = SourceState(entries: Self.titled(["old"]))
         try await running([feed("a")], fetcher: plan, store: store, initialStates: ["a": stale]) { log in
             #expect(await log.wait { $0.contains { $0.source == "a" && $0.isIdle } })

@@ -11,11 +11,14 @@ public struct Feed: Sendable, Hashable, Codable {
     public var updated: Date?
     /// The feed's logo or icon URL.
     public var image: String?
+    /// RSS `<ttl>`: minutes the feed may be cached before it is read again, a hint a polite
+    /// poller honours. Minutes, not a `Duration`, so JSON shows the feed's own number.
+    public var ttl: Int?
     public var entries: [Entry]
 
     public init(
         format: FeedFormat, title: String? = nil, link: String? = nil, language: String? = nil,
-        updated: Date? = nil, image: String? = nil, entries: [Entry] = []
+        updated: Date? = nil, image: String? = nil, ttl: Int? = nil, entries: [Entry] = []
     ) {
         self.format = format
         self.title = title
@@ -23,6 +26,7 @@ public struct Feed: Sendable, Hashable, Codable {
         self.language = language
         self.updated = updated
         self.image = image
+        self.ttl = ttl
         self.entries = entries
     }
 }

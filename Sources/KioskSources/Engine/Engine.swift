@@ -48,11 +48,15 @@ public actor Engine: Service {
         var wake: AsyncStream<Wake>.Continuation?
         /// The source's last `Retry-After`, a floor under the backoff until it answers again.
         var retryAfter: Duration?
+        /// What the source's last answer asked for (headers and `<ttl>`), a floor under the
+        /// interval after a success.
+        var freshness: FeedChecker.FreshnessHint?
     }
 
     /// What ends a loop's pause early, or on time.
     private enum Wake: Sendable {
-        /// The feed's interval changed: the pause is planned again.
+        /// The feed's interval (or url, whose freshness hint is gone) changed: the pause is
+        /// planned again.
         case intervalChanged
         /// The pause with this number is over (a later pause ignores an earlier one's timer).
         case timer(UInt64)
@@ -126,8 +130,9 @@ public actor Engine: Service {
     /// polled, uses its new url/name/interval/headers from its next check on.
     ///
     /// A new interval also applies to the pause under way (counted from the end of the last
-    /// check). A new url drops the validators, which belong to the old address; an answer from
-    /// the old url or headers that arrives after this call is dropped and the feed checked again.
+    /// check). A new url drops the validators and the freshness hint, which belong to the old
+    /// address; an answer from the old url or headers that arrives after this call is dropped and
+    /// the feed checked again.
     public func subscribe(_ feed: PolledSource) {
         guard var subscription = subscriptions[feed.id] else {
             lastGeneration += 1
@@ -139,9 +144,13 @@ public actor Engine: Service {
         let old = subscription.feed
         guard old != feed else { return }
         subscription.feed = feed
+        if old.url != feed.url {
+            states[feed.id]?.validators = Validators()
+            subscription.freshness = nil
+        }
         subscriptions[feed.id] = subscription
-        if old.url != feed.url { states[feed.id]?.validators = Validators() }
-        if old.interval != feed.interval { subscription.wake?.yield(.intervalChanged) }
+        // A new url also replans: the pause under way may be the old address's freshness hint.
+        if old.interval != feed.interval || old.url != feed.url { subscription.wake?.yield(.intervalChanged) }
     }
 
     /// Stops polling `id`: no check of it starts after this returns (one in flight may finish;
@@ -196,7 +205,8 @@ public actor Engine: Service {
                 await limiter.release()
                 return
             }
-            let outcome = await checker.check(start.feed, validators: start.validators, previous: start.previous)
+            let outcome = await checker.check(
+                start.feed, validators: start.validators, previous: start.previous, feedTTL: start.feedTTL)
             await limiter.release()
             // A check cut short by shutdown is no outcome: not a failure to announce.
             if Task.isCancelled {
@@ -249,16 +259,18 @@ public actor Engine: Service {
 
     /// The check's start: the feed's current definition and what it remembers, or nil when
     /// `loop` no longer owns the feed.
-    private func begin(_ loop: Loop) async -> (feed: PolledSource, validators: Validators, previous: [Entry]?)? {
+    private func begin(_ loop: Loop) async -> (
+        feed: PolledSource, validators: Validators, previous: [Entry]?, feedTTL: Duration?
+    )? {
         guard owns(loop) else { return nil }
         await hub.publish(.checking(loop.id))
         // Read after publishing: an unsubscribe may have run meanwhile, and no check starts after it.
-        guard let feed = subscriptions[loop.id]?.feed, owns(loop) else {
+        guard let subscription = subscriptions[loop.id], owns(loop) else {
             await endDroppedCheck(loop.id)
             return nil
         }
         let state = states[loop.id] ?? SourceState()
-        return (feed, state.validators, state.entries)
+        return (subscription.feed, state.validators, state.entries, subscription.freshness?.feed)
     }
 
     /// Folds a check's outcome into the state, publishes what changed, and says how long to wait;
@@ -280,15 +292,19 @@ public actor Engine: Service {
         var announced: [Entry]?
         var failure: SourceError?
         var retryAfter: Duration?
+        // A failure keeps the feed's `<ttl>`: its next 304 still means the body it describes.
+        var freshness = FeedChecker.FreshnessHint(feed: current.freshness?.feed)
         switch outcome {
-        case .unchanged(let validators):
+        case .unchanged(let validators, let hint):
+            freshness = hint
             state.validators = validators
             state.failures = 0
             state.lastError = nil
             state.lastSuccess = now
             // Healing is a change for the screen: the error goes away even if the entries don't.
             if wasFailing { announced = state.entries }
-        case .changed(let entries, let validators):
+        case .changed(let entries, let validators, let hint):
+            freshness = hint
             state.entries = entries
             state.validators = validators
             state.failures = 0
@@ -304,6 +320,7 @@ public actor Engine: Service {
         }
         states[feed.id] = state
         subscriptions[feed.id]?.retryAfter = retryAfter
+        subscriptions[feed.id]?.freshness = freshness
         await save(state, previous: previous, for: feed.id)
         if let announced { await announce(announced, by: loop) }
         if let failure {
@@ -319,13 +336,31 @@ public actor Engine: Service {
     }
 
     /// How long `loop` waits after a check, from the feed's current interval and failures (the
-    /// backoff, with `Retry-After` as its floor); nil when the loop no longer owns the feed.
+    /// backoff, with `Retry-After` as its floor; after a success, the source's freshness hint is
+    /// the floor, see ``nextWait(interval:hint:)``); nil when the loop no longer owns the feed.
     private func plannedWait(_ loop: Loop) -> Duration? {
         guard let subscription = subscriptions[loop.id], subscription.generation == loop.generation else { return nil }
         let failures = states[loop.id]?.failures ?? 0
+        guard failures > 0 else {
+            return Self.nextWait(interval: subscription.feed.interval, hint: subscription.freshness?.wait)
+        }
         var wait = backoff.delay(after: failures, interval: subscription.feed.interval, using: &random)
-        if failures > 0, let retryAfter = subscription.retryAfter { wait = max(wait, retryAfter) }
+        if let retryAfter = subscription.retryAfter { wait = max(wait, retryAfter) }
         return wait
+    }
+
+    /// Feeds polled more often than this ignore freshness hints: the built-in News sources poll
+    /// every few seconds on purpose, and a CDN's `max-age` must not slow them.
+    static let shortestHintedInterval: Duration = .seconds(60)
+    /// The longest a freshness hint may hold a feed back; a broken or hostile source must not
+    /// park it for longer.
+    static let longestHint: Duration = .seconds(24 * 60 * 60)
+
+    /// The wait after a successful check: the feed's interval, or longer when the source asked
+    /// for it (`Cache-Control`, `Expires`, `<ttl>`) and the interval is at least a minute.
+    static func nextWait(interval: Duration, hint: Duration?) -> Duration {
+        guard let hint, interval >= shortestHintedInterval else { return interval }
+        return max(interval, min(hint, longestHint))
     }
 
     /// Ends the `checking` of a check whose outcome was dropped, unless the feed was subscribed

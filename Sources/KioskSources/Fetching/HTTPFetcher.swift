@@ -46,9 +46,10 @@ public struct HTTPFetcher: Fetching {
 
     /// GETs `request.url`.
     ///
-    /// - Returns: ``FetchResult/notModified`` on 304; otherwise the 2xx body with the answer's own
-    ///   `ETag`/`Last-Modified` as the new validators. An answer without validators yields empty
-    ///   ones, not the old ones: validators must describe the body they are stored with.
+    /// - Returns: ``FetchResult/notModified(freshFor:)`` on 304; otherwise the 2xx body with the
+    ///   answer's own `ETag`/`Last-Modified` as the new validators. An answer without validators
+    ///   yields empty ones, not the old ones: validators must describe the body they are stored
+    ///   with. Either carries the answer's freshness hint (`Cache-Control`, `Expires`).
     /// - Throws: ``FetchError``, see its cases.
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         guard Self.isFetchable(request.url) else {
@@ -71,9 +72,12 @@ public struct HTTPFetcher: Fetching {
         let status = Int(response.status.code)
         switch status {
         case 304:
-            return .notModified
+            return .notModified(freshFor: Self.freshness(of: response.headers))
         case 200..<300:
-            return .fetched(try await body(of: response, request: request, deadline: deadline))
+            var fetched = try await body(of: response, request: request, deadline: deadline)
+            // Only a 200 is the feed itself; a 203 or 206 says nothing of how fresh the feed is.
+            if status == 200 { fetched.freshFor = Self.freshness(of: response.headers) }
+            return .fetched(fetched)
         default:
             let retryAfter = response.headers.first(name: "Retry-After").flatMap { RetryAfter.parse($0) }
             // The error body is a courtesy: if it is slow or broken, the status alone is the answer.
@@ -110,6 +114,15 @@ public struct HTTPFetcher: Fetching {
             ),
             finalURL: response.url ?? request.url
         )
+    }
+
+    /// How long the answer says it stays fresh (see `Freshness`). Repeated `Cache-Control` lines
+    /// are one list, as if joined by commas.
+    static func freshness(of headers: HTTPHeaders, now: Date = Date()) -> Duration? {
+        let cacheControl = headers["Cache-Control"]
+        return Freshness.parse(
+            cacheControl: cacheControl.isEmpty ? nil : cacheControl.joined(separator: ","),
+            expires: headers.first(name: "Expires"), date: headers.first(name: "Date"), now: now)
     }
 
     private func headers(for request: FetchRequest) -> HTTPHeaders {

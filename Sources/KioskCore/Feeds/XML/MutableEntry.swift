@@ -43,4 +43,5 @@ struct MutableFeed {
     var updated: Date?
     var image: String?
     var icon: String?
+    var ttl: Int?
 }

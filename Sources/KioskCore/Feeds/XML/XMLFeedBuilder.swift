@@ -31,7 +31,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         if let entry { entries.append(entry.finished()) }
         return Feed(
             format: format, title: feed.title, link: feed.link ?? (isAtom ? feed.id : nil), language: feed.language ?? feed.rootLanguage,
-            updated: feed.updated, image: feed.image ?? feed.icon, entries: entries)
+            updated: feed.updated, image: feed.image ?? feed.icon, ttl: feed.ttl, entries: entries)
     }
 
     // MARK: - Events
@@ -230,6 +230,8 @@ struct XMLFeedBuilder: XMLEventHandler {
             begin(.updated, element, mode: .plain)
         case (.core, "language"), (.dc, "language"):
             begin(.language, element, mode: .plain)
+        case (.core, "ttl"):
+            if scope == .feed { begin(.ttl, element, mode: .plain) }
         case (.core, "author"), (.dc, "creator"), (.dc, "author"), (.itunes, "author"):
             if element.scope == .person {
                 person = Author()
@@ -435,6 +437,8 @@ struct XMLFeedBuilder: XMLEventHandler {
             if scope == .entry { entry?.updated = date } else if scope == .feed, date != nil { feed.updated = date }
         case .language:
             if scope == .feed, !trimmed.isEmpty { feed.language = trimmed.replacingOccurrences(of: "_", with: "-") }
+        case .ttl:
+            if scope == .feed, let minutes = Self.minutes(trimmed) { feed.ttl = minutes }
         case .author(let isFallback):
             guard scope == .entry, !trimmed.isEmpty else { return }
             if !isFallback || entry?.textAuthor == nil { entry?.textAuthor = trimmed }
@@ -453,6 +457,18 @@ struct XMLFeedBuilder: XMLEventHandler {
         case .origLink:
             if scope == .entry, !trimmed.isEmpty { entry?.origLink = trimmed }
         }
+    }
+
+    /// A `<ttl>`'s minutes: digits only, else nil. A run too long for any sane ttl stops at a
+    /// year (a poller caps it far lower anyway) instead of overflowing.
+    private static func minutes(_ text: String) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var number = BoundedNumber(ceiling: 366 * 24 * 60)
+        for byte in text.utf8 {
+            guard let digit = BoundedNumber.digitValue(byte) else { return nil }
+            number.append(digit)
+        }
+        return number.value
     }
 
     // MARK: - Names
@@ -588,7 +604,7 @@ extension XMLFeedBuilder {
     }
 
     enum Target {
-        case title, link, id, summary, content, published, updated, language, category, imageURL, icon, origLink
+        case title, link, id, summary, content, published, updated, language, category, imageURL, icon, origLink, ttl
         case author(Bool)
         case personName, personEmail, personURI
     }

@@ -77,7 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
             let appConfig = AppConfig(
                 ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
                 dataDirectory: dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) },
-                maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) })
+                maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) },
+                allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention)
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
             group.addTask {

@@ -8,7 +8,9 @@ writes `<device>-<screen>.png` into docs/screenshots/. Only Home's clock differs
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+import urllib.request
 import tempfile
 import time
 from pathlib import Path
@@ -35,7 +37,14 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
     news = first_href(driver, server, "/news", "news", "#news-list a.entry-link")
     article = first_href(driver, server, "/discover", "discover", "#articles a.article-link")
     album = first_href(driver, server, "/albums", "albums", "#albums li.album a[href^='/albums/']")
+    entry = first_href(driver, server, "/reader/feed/business", "reader-list", "#reader-list a.entry-link")
     return [
+        ("reader", "/reader", "reader"),
+        ("reader-folder", "/reader/folder/News", "reader-list"),
+        ("reader-entry", entry, "reader-entry"),
+        ("reader-add", "/reader/add", "reader-add"),
+        ("reader-settings", "/reader/feed/business/settings", "reader-settings"),
+        ("reader-opml", "/reader/opml", "reader-opml"),
         ("home", "/", "home"),
         ("news", "/news", "news"),
         ("news-merged", "/news?feed=entertainment-environment", "news"),
@@ -49,6 +58,34 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
         ("offline", "/offline", "offline"),
         ("not-found", "/no-such-page", "not-found"),
     ]
+
+
+READER_OPML = """<?xml version="1.0"?><opml version="2.0"><head><title>Mine</title></head><body>
+<outline text="Tech"><outline text="Wire: business" xmlUrl="{demo}/reuters/business.xml?shot=1"/>
+<outline text="Wire: culture" xmlUrl="{demo}/reuters/entertainment.xml?shot=1"/></outline>
+<outline text="Planet"><outline text="Climate desk" xmlUrl="{demo}/reuters/environment.xml?shot=1"/></outline>
+</body></opml>"""
+
+
+def post(server: KioskServer, path: str, body: bytes, content_type: str) -> None:
+    request = urllib.request.Request(server.url(path), data=body, method="POST",
+                                     headers={"Content-Type": content_type, "Accept": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as reply:
+        reply.read()
+
+
+def prepare_reader(server: KioskServer) -> None:
+    """Folders from an OPML file, a few entries read and one starred, as a reader's would be."""
+    post(server, "/reader/import", READER_OPML.format(demo=server.demo_url).encode(), "text/x-opml")
+    deadline = time.monotonic() + 30
+    ids: list[str] = []
+    while time.monotonic() < deadline and len(ids) < 4:
+        ids = re.findall(r'data-id="(\d+)"', server.get("/reader/feed/business").text)
+        time.sleep(0.5)
+    if len(ids) >= 4:
+        post(server, "/reader/read", f"ids={ids[1]},{ids[3]}&read=true".encode(), "application/x-www-form-urlencoded")
+        post(server, "/reader/star", f"ids={ids[2]}&starred=true".encode(), "application/x-www-form-urlencoded")
+    time.sleep(2)  # the imported feeds' first checks
 
 
 def settle(driver: WebDriver, page: str) -> None:
@@ -84,11 +121,17 @@ def main() -> int:
         server = harness.start_server("screenshots", Path(work), frozen=True)
         try:
             server.quick(0)
+            prepare_reader(server)
             for device in arguments.devices.split(","):
                 driver = harness.make_driver(device, scale=arguments.scale)
                 try:
                     for name, path, page in screens(driver, server):
                         open_page(driver, server, path, page)
+                        if name == "reader-add":
+                            field = driver.find_element("css selector", "#address")
+                            field.send_keys(f"{server.demo_url}/sites/reuters/")
+                            driver.find_element("css selector", "#find-feeds").click()
+                            wait_until(driver, lambda d: find_all(d, "#candidates article"), "no candidates", timeout=20)
                         settle(driver, page)
                         target = out / f"{device}-{name}.png"
                         driver.save_screenshot(str(target))

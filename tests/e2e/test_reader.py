@@ -338,3 +338,53 @@ def test_the_phone_tab_bar_fits_seven_tabs_with_big_targets(phone, kiosk):
         assert box[0] >= 0 and box[1] <= 390, box
     assert find(phone, 'a[data-tab="reader"]').get_attribute("aria-current") == "page"
     assert not is_shown(phone, "nav.tabs .sidebar-folders")
+
+
+# ---- Managing a feed ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_feed_is_renamed_moved_retimed_and_unsubscribed_after_confirming(browser, fresh_kiosk, size):
+    driver = browser(size)
+    # Subscribe to one of the demo site's feeds first.
+    find_feed(driver, fresh_kiosk, f"{fresh_kiosk.demo_url}/reuters/environment.xml?via=manage-{size}")
+    tap(driver, find(driver, "#candidates button.subscribe"))
+    wait_until(driver, lambda d: "/reader/feed/" in d.current_url, "subscribing did not open the feed")
+    feed_path = js(driver, "return location.pathname")
+    feed_id = feed_path.rsplit("/", 1)[1]
+
+    tap(driver, find(driver, "#feed-settings"))
+    wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "reader-settings", "no settings page")
+    title = find(driver, "#feed-title")
+    title.clear()
+    title.send_keys(f"Green news {size}")
+    folder = find(driver, "#feed-folder")
+    folder.clear()
+    folder.send_keys(f"Planet {size}")
+    js(driver, "document.querySelector('#feed-interval').value = '3600'")
+    tap(driver, find(driver, "#save-settings"))
+    wait_until(driver, lambda d: is_shown(d, "#settings-saved"), "no Saved message")
+    assert find(driver, "#feed-title").get_attribute("value") == f"Green news {size}"
+    assert find(driver, "#feed-folder").get_attribute("value") == f"Planet {size}"
+    assert js(driver, "return document.querySelector('#feed-interval').value") == "3600"
+
+    open_page(driver, fresh_kiosk, "/reader", "reader")
+    section = find(driver, f'section.folder[data-folder="Planet {size}"]')
+    assert section.find_element("css selector", f'a.feed[data-feed-id="{feed_id}"]').text.startswith(f"Green news {size}")
+
+    # Unsubscribing asks first; keeping it changes nothing.
+    open_page(driver, fresh_kiosk, f"/reader/feed/{feed_id}/settings", "reader-settings")
+    tap(driver, find(driver, "#unsubscribe"))
+    wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "reader-unsubscribe", "no confirmation")
+    assert f"Green news {size}" in text_of(driver, "main h1")
+    tap(driver, find(driver, "#confirm-unsubscribe"))
+    wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "reader", "unsubscribing did not go home")
+    assert count(driver, f'a.feed[data-feed-id="{feed_id}"]') == 0
+    assert fresh_kiosk.get(feed_path).status == 404
+
+
+def test_the_news_sources_cannot_be_unsubscribed_and_keep_their_pace(phone, kiosk):
+    open_page(phone, kiosk, "/reader/feed/business/settings", "reader-settings")
+    assert count(phone, "#unsubscribe") == 0
+    assert count(phone, "#feed-interval") == 0
+    assert "every 5 seconds" in text_of(phone, "#settings-form")

@@ -77,6 +77,7 @@ import Testing
                 let title = HTMLInspection.inner(try #require(HTMLInspection.element(id: "article-title", in: page)))
                 #expect(!title.isEmpty)
                 SecurityHeadersRouteTests.expectNoInlineActiveContent(page, link)
+                #expect(try await client.reportOpened(link).status == .noContent)
                 let home = try await client.text("/")
                 let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
                 #expect(HTMLInspection.inner(lastOpened) == title)

@@ -120,6 +120,9 @@ import Testing
                 let page = String(buffer: detail.body)
                 #expect(page.contains(#"<h1 id="entry-title">Plain headline 3</h1>"#))
                 #expect(page.contains(#"href="https://news.example.org/story/3""#))
+                // The GET changed nothing: opening is recorded by the page's POST.
+                #expect(await kiosk.store.lastOpened() == nil)
+                #expect(try await client.reportOpened(path).status == .noContent)
 
                 let home = try await client.text("/")
                 let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
@@ -140,11 +143,31 @@ import Testing
                     try await client.text("/news").contains(SampleEntries.hostileTitleEscaped)
                 }
                 try #require(shown)
-                _ = try await client.get("/news/business/\(EntryIdentity.key(of: SampleEntries.hostile))")
+                _ = try await client.reportOpened("/news/business/\(EntryIdentity.key(of: SampleEntries.hostile))")
                 let home = try await client.text("/")
                 let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
                 #expect(HTMLInspection.inner(lastOpened) == SampleEntries.hostileTitleEscaped)
                 SecurityHeadersRouteTests.expectNoInlineActiveContent(home, "home")
+            }
+        }
+    }
+
+    @Test func onlyRealHeadlinesCanBeReportedOpenedAndAFloodIsThrottled() async throws {
+        try await withKioskApp { kiosk in
+            let entries = [SampleEntries.plain(4), SampleEntries.plain(5)]
+            await kiosk.hub.publish(.changed(.business, entries))
+            try await kiosk.run { client, live in
+                let shown = try await eventually { try await client.text("/news").contains("Plain headline 5") }
+                try #require(shown)
+                for path in ["/news/business/0000", "/news/facts/\(EntryIdentity.key(of: entries[0]))", "/elsewhere", "//x"] {
+                    #expect(try await client.reportOpened(path).status == .notFound, "\(path)")
+                }
+                let first = "/news/business/\(EntryIdentity.key(of: entries[0]))"
+                let second = "/news/business/\(EntryIdentity.key(of: entries[1]))"
+                let before = await live.snapshot().sequence
+                for index in 0..<40 { _ = try await client.reportOpened(index.isMultiple(of: 2) ? first : second) }
+                // One client, 40 alternating reports at once: a handful of events, not 40.
+                #expect(await live.snapshot().sequence - before <= 3)
             }
         }
     }

@@ -174,3 +174,40 @@ def test_hostile_feed_content_is_shown_as_text_and_never_runs(phone, kiosk, host
     wait_until(phone, lambda d: mark in text_of(d, "#last-opened"), "Home's #last-opened lacks the hostile title")
     assert "Hi" in text_of(phone, "#last-opened")
     assert_harmless(phone, "Home")
+
+
+def test_opening_a_detail_changes_nothing_until_its_page_says_so_and_other_sites_cannot(phone, fresh_kiosk):
+    """A GET (a cross-site <img>, a crawler, a prefetch) never records "last opened"; the page's
+    own script does, by a POST that another site's page is refused."""
+    import re as _re
+
+    from harness import http
+
+    html = fresh_kiosk.get("/news").text
+    link = _re.search(r'href="(/news/business/[0-9a-f]+)"', html)[1]
+    assert fresh_kiosk.get(link).status == 200  # no script ran: nothing recorded
+    assert text_of_home(fresh_kiosk) == ""
+
+    # Another origin (the sample server's port) posting the beacon from a page is refused.
+    phone.get(fresh_kiosk.demo_url + "/sites/quiet/")
+    status = js(phone, """
+        return fetch(arguments[0] + '/opened', {method: 'POST', mode: 'no-cors',
+            headers: {'Content-Type': 'application/x-www-form-urlencoded'}, body: 'path=' + encodeURIComponent(arguments[1])})
+            .then(() => 'sent', () => 'failed');
+    """, fresh_kiosk.base_url, link)
+    assert status in ("sent", "failed")
+    time.sleep(1)
+    assert text_of_home(fresh_kiosk) == ""
+
+    # The real page, with its script, is remembered.
+    open_page(phone, fresh_kiosk, link, "news-detail")
+    title = text_of(phone, "#entry-title")
+    wait_until(phone, lambda d: text_of_home(fresh_kiosk) == title, "opening the page was not remembered")
+    assert http("GET", fresh_kiosk.url("/opened")).status in (404, 405)
+
+
+def text_of_home(server):
+    import re as _re
+
+    match = _re.search(r'<a[^>]*id="last-opened"[^>]*>(.*?)</a>', server.get("/").text)
+    return match[1] if match else ""

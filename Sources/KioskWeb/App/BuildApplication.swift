@@ -32,6 +32,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     DiscoverRoutes(shared: shared).register(on: router)
     OnDemandRoutes(shared: shared).register(on: router)
     ImageRoute(shared: shared).register(on: router)
+    OpenedRoute(shared: shared).register(on: router)
     EventsRoute(live: live).register(on: router)
     // A connection that sends nothing for 30 s is closed (an open event stream is a request in
     // progress, so it stays), so half-open clients cannot hold every slot.

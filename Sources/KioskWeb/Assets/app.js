@@ -487,12 +487,25 @@ function setupScreen() {
   }
 }
 
+// Opening a headline is remembered for Home by a POST (a GET never changes anything).
+function reportOpened() {
+  const page = document.body.dataset.page;
+  if (page !== "news-detail" && page !== "discover-detail" && page !== "reader-entry") return;
+  fetch("/opened", {
+    method: "POST",
+    keepalive: true,
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ path: location.pathname }),
+  }).catch(() => {});
+}
+
 function start() {
   setupScreen();
   startClock();
   setupDiscover();
   setupJokes();
   setupReader();
+  reportOpened();
   if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
   connectLive();
   if ("serviceWorker" in navigator) {

@@ -35,8 +35,6 @@ struct DiscoverRoutes: Sendable {
                     message: "This article is no longer in Kiosk's memory. Open it again from Discover.", tab: .discover)
                 return HTMLResponse(gone.page.render(), status: .notFound).response
             }
-            await shared.live.recordOpened(
-                title: article.title ?? "Untitled", path: "/discover/articles/\(context.parameters.get("key") ?? "")")
             return ArticleDetailPage(article: article, images: shared.dependencies.signer).page.response
         }
     }

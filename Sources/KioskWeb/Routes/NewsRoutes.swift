@@ -2,7 +2,7 @@ import Hummingbird
 import KioskCore
 import KioskSources
 
-/// `/news` and its detail pages; opening a detail is what Home's "last opened" remembers.
+/// `/news` and its detail pages (what Home's "last opened" remembers is posted to /opened).
 struct NewsRoutes: Sendable {
     let shared: RouteContext
 
@@ -22,8 +22,8 @@ struct NewsRoutes: Sendable {
                 found = (try? await shared.dependencies.store.storedEntry(source: source, key: key))?.entry
             }
             guard let entry = found else { throw HTTPError(.notFound) }
-            let path = "/news/\(source.rawValue)/\(key)"
-            let sequence = await shared.live.recordOpened(title: entry.title ?? "Untitled", path: path)
+            // Opening is a GET and records nothing: the page's script posts /opened.
+            let sequence = state.sequence
             let signer = shared.dependencies.signer
             let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
             return NewsDetailPage(source: source, entry: entry, sanitizer: sanitizer, sequence: sequence)

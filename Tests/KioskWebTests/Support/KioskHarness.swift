@@ -120,3 +120,13 @@ extension TestResponse {
     /// The body as `Data`, for JSON decoding.
     var data: Data { Data(body.readableBytesView) }
 }
+
+extension TestClientProtocol {
+    /// What a detail page's script sends once the page is open: `POST /opened`.
+    func reportOpened(_ path: String, client: String = "00000000-0000-4000-8000-000000000001") async throws -> TestResponse {
+        try await execute(
+            uri: "/opened", method: .post,
+            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "kiosk_client=\(client)"],
+            body: ByteBuffer(string: "path=" + (path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")))
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import KioskSources
+
+/// `POST /opened`: the page the reader just opened tells Home (in every tab) which headline it
+/// was. Opening a page is a GET and changes nothing; this beacon does, sent by the script, so a
+/// cross-site `<img>` cannot (it is a POST behind `SameOriginMiddleware`), and a client that
+/// sends a flood of them is heard at most every `OpenedLimiter.spacing`.
+struct OpenedRoute: Sendable {
+    let shared: RouteContext
+    let limiter = OpenedLimiter()
+
+    private struct Opened: Decodable { var path: String }
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.post("opened") { request, context in
+            let form = try await FormBody.decode(Opened.self, from: request, limit: 4_096)
+            guard let title = await title(of: form.path) else { throw HTTPError(.notFound) }
+            if await limiter.admit(context.clientID, now: ContinuousClock.now) {
+                await shared.live.recordOpened(title: title, path: form.path)
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The headline at `path` (a News, Discover or reader detail), or nil when there is none.
+    private func title(of path: String) async -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 4 where parts[1] == "news":
+            let source = SourceID(parts[2])
+            guard NewsFeed.allCases.contains(where: { $0.parts.contains(source) }) else { return nil }
+            let state = await shared.live.snapshot()
+            var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == parts[3] })
+            if found == nil {
+                found = (try? await shared.dependencies.store.storedEntry(source: source, key: parts[3]))?.entry
+            }
+            return found.map { $0.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
+        case 4 where parts[1] == "discover" && parts[2] == "articles":
+            return await shared.articles.article(parts[3]).map { $0.title ?? "Untitled" }
+        case 5 where parts[1] == "reader" && parts[2] == "entry":
+            guard let source = parts[3].removingPercentEncoding, let key = parts[4].removingPercentEncoding,
+                await shared.dependencies.reader.subscription(SourceID(source)) != nil
+            else { return nil }
+            let entry = try? await shared.dependencies.store.storedEntry(source: SourceID(source), key: key)
+            return entry.map { $0.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
+        default:
+            return nil
+        }
+    }
+}
+
+/// At most one "opened" per client every `spacing`, and at most `perSecond` from everyone: two
+/// detail pages alternated as fast as a script can must not become an event to every open page
+/// per request.
+actor OpenedLimiter {
+    static let spacing: Duration = .milliseconds(500)
+    static let perSecond = 20
+    private var last: [String: ContinuousClock.Instant] = [:]
+    private var windowStart: ContinuousClock.Instant?
+    private var inWindow = 0
+
+    func admit(_ client: String, now: ContinuousClock.Instant) -> Bool {
+        if let previous = last[client], now - previous < Self.spacing { return false }
+        if let start = windowStart, now - start < .seconds(1) {
+            guard inWindow < Self.perSecond else { return false }
+            inWindow += 1
+        } else {
+            windowStart = now
+            inWindow = 1
+        }
+        // Bounded: a crowd of clients costs a reset, not memory.
+        if last.count >= 10_000 { last.removeAll() }
+        last[client] = now
+        return true
+    }
+}

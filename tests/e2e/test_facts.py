@@ -113,3 +113,28 @@ def test_refresh_fetches_the_facts_again(phone, kiosk):
                "the list was not reloaded")
     assert text_of(phone, "h1#facts-title") == "About Canada"
     assert find_all(phone, "button#refresh")
+
+
+def test_pulling_facts_down_shows_a_spinner_until_the_refresh_lands(phone, kiosk):
+    from harness import cdp, scroll_to
+
+    def spinner_shown(driver):
+        return js(driver, "const e = document.querySelector('.pull-indicator'); "
+                          "return !!e && e.getBoundingClientRect().height > 20")
+
+    open_page(phone, kiosk, "/facts", "facts")
+    wait_until(phone, lambda d: count(d, "#facts li.fact") > 0, "no facts")
+    kiosk.latency("facts", 2500)  # a slow source: the refresh takes seconds
+    scroll_to(phone, 0)
+    time.sleep(0.3)
+    x = 195
+    cdp(phone, "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": 160}]})
+    for y in range(170, 520, 25):
+        cdp(phone, "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        time.sleep(0.03)
+    assert spinner_shown(phone), "no indicator while pulling"
+    cdp(phone, "Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    time.sleep(0.5)
+    assert spinner_shown(phone), "the indicator went before the refresh landed"
+    wait_until(phone, lambda d: not spinner_shown(d), "the indicator never went", 20)
+    assert count(phone, "#facts li.fact") > 0

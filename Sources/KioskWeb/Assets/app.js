@@ -292,7 +292,8 @@ async function refreshMain(url) {
 }
 
 function setupPullToRefresh(action) {
-  const indicator = $(".pull-indicator");
+  // Looked up each time: a refresh of Facts redraws the screen, indicator included.
+  const indicatorNow = () => $(".pull-indicator");
   let startY = null;
   let pulled = 0;
   window.addEventListener(
@@ -308,6 +309,7 @@ function setupPullToRefresh(action) {
     (event) => {
       if (startY === null) return;
       pulled = Math.max(0, event.touches[0].clientY - startY);
+      const indicator = indicatorNow();
       if (indicator) {
         indicator.classList.toggle("is-pulling", pulled > 0);
         indicator.classList.toggle("is-ready", pulled > 70);
@@ -316,10 +318,15 @@ function setupPullToRefresh(action) {
     { passive: true },
   );
   window.addEventListener("touchend", () => {
-    if (startY !== null && pulled > 70) action();
+    if (startY !== null && pulled > 70) {
+      // The spinner stays until the refresh has landed (a slow source can take seconds).
+      const shown = $(".pull-indicator");
+      if (shown) shown.classList.add("is-refreshing");
+      Promise.resolve(action()).finally(() => $(".pull-indicator")?.classList.remove("is-refreshing"));
+    }
     startY = null;
     pulled = 0;
-    if (indicator) indicator.classList.remove("is-pulling", "is-ready");
+    indicatorNow()?.classList.remove("is-pulling", "is-ready");
   });
 }
 

@@ -14,6 +14,7 @@ struct FactsPage: Sendable {
             title: sheet?.title ?? "Facts", kind: "facts", tab: .facts,
             content: [
                 ScreenHeader(title: sheet?.title ?? "Facts", titleID: "facts-title", trailing: [RefreshButton().node]).node,
+                el("div", .class("pull-indicator"), .aria("hidden", "true")) { el("span", .class("spinner")) },
                 ErrorBanner(id: "api-error", message: error.map { "Facts could not be refreshed: \($0.description)" }).node,
                 el("ul", .id("facts"), .class("facts")) {
                     for fact in rows {

@@ -7,9 +7,12 @@ import Foundation
 /// content kept), and active or embedding ones (`script`, `style`, `iframe`, `object`, `form`,
 /// `svg`, `template`...) are removed with their content. Links may only point to http, https and
 /// mailto URLs, images to http(s) or base64 PNG/GIF/JPEG/WebP/AVIF data; every link gets
-/// `rel="noopener noreferrer"`; tracking pixels are dropped. The output is re-serialized from
-/// scratch: every text and attribute value escaped, attributes double-quoted, every element
-/// closed in order, nesting capped at ``maximumDepth``. It takes time linear in the input.
+/// `rel="noopener noreferrer"`. What only tracks the reader goes, in every feed: tracking pixels,
+/// FeedBurner's feedflare block, links to feedflare and feed ads, and links left with no text and
+/// no image (invisible, yet a Tab stop whose URL a screen reader reads out). The output is
+/// re-serialized from scratch: every text and attribute value escaped, attributes double-quoted,
+/// every element closed in order, nesting capped at ``maximumDepth``. It takes time linear in the
+/// input, in one pass: a link is judged when it closes, and a dropped one is cut back off the output.
 public struct HTMLSanitizer: Sendable {
     /// The URL relative links and image sources are resolved against, as given to the initializer.
     public let baseURL: String?
@@ -21,6 +24,10 @@ public struct HTMLSanitizer: Sendable {
 
     /// Elements open at once beyond which further elements are unwrapped (their content kept).
     public static let maximumDepth = 100
+
+    /// Output bytes inside a feedflare or feed-ad link up to which the link is dropped with them;
+    /// a longer one is no sharing button, so it stays (and the cut-back stays small).
+    static let maximumDroppedLinkBytes = 2_048
 
     /// A sanitizer resolving relative URLs against `baseURL` (an http or https URL, typically the
     /// entry's link). Without one, relative URLs are kept as written.
@@ -51,17 +58,19 @@ public struct HTMLSanitizer: Sendable {
             case .text(let range):
                 scratch.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &scratch)
-                writer.appendEscaped(scratch)
+                writer.appendText(scratch)
             case .rawText(let range):
                 // `xmp`, `plaintext` and CDATA content (the rest is dropped): shown as written.
                 scratch.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &scratch, decode: false)
-                writer.appendEscaped(scratch)
+                writer.appendText(scratch)
             case .startTag(let tag):
                 if Self.removedWithContent.contains(tag.name) {
                     if !HTMLTokenizer.isVoid(tag.name) && !(tag.selfClosing && HTMLTokenizer.isForeign(tag.name)) {
                         pending = tokenizer.skipContent(of: tag.name)
                     }
+                } else if tag.isFeedFlare {
+                    pending = tokenizer.skipContent(of: tag.name)
                 } else if let element = Self.elements[tag.name] {
                     startElement(tag, element: element, writer: &writer)
                 }
@@ -99,8 +108,13 @@ public struct HTMLSanitizer: Sendable {
                 guard let proxied = imageProxy(attributes[index].value) else { return }
                 attributes[index].value = proxied
             }
+            writer.noteImage()
         case "a":
+            let href = attributes.first(where: { $0.name == "href" })?.value
+            let isTracking = href.map(Self.isTrackingLink) ?? false
             attributes.append(("rel", "noopener noreferrer"))
+            writer.open(element, attributes: attributes, link: isTracking ? .dropped : .keptIfNotEmpty)
+            return
         default:
             break
         }
@@ -279,17 +293,39 @@ public struct HTMLSanitizer: Sendable {
 
     // MARK: - Tracking images
 
-    /// 1×1 (or smaller) images and FeedBurner / Feedsportal beacons: they only report reading.
+    /// Images that only report reading: pixels (1×1, 0 wide or high, or 1 one way and no size
+    /// the other; a 1×300 rule stays) and FeedBurner, feed-ad and Feedsportal beacons.
     private static func isTrackingImage(_ tag: HTMLTokenizer.Tag, source: String) -> Bool {
-        if let width = tag.value(of: "width").flatMap(pixels), let height = tag.value(of: "height").flatMap(pixels),
-            width <= 1 && height <= 1
-        {
+        let width = tag.value(of: "width").flatMap(pixels)
+        let height = tag.value(of: "height").flatMap(pixels)
+        switch (width, height) {
+        case (0?, _), (_, 0?), (1?, nil), (nil, 1?):
             return true
+        case (let width?, let height?) where width <= 1 && height <= 1:
+            return true
+        default:
+            break
         }
         guard let (host, path) = hostAndPath(of: source) else { return false }
-        if host == "feedsportal.com" || host.hasSuffix(".feedsportal.com") { return true }
-        let isFeedBurner = host.hasSuffix("feedburner.com") || host.hasPrefix("feeds.")
-        return isFeedBurner && (path.hasPrefix("/~r/") || path.hasPrefix("/~ff/"))
+        if host == "feedsportal.com" || host.hasSuffix(".feedsportal.com") || isFeedAdsHost(host) { return true }
+        return isFeedBurnerHost(host) && (path.hasPrefix("/~r/") || path.hasPrefix("/~ff/") || path.hasPrefix("/~a/"))
+    }
+
+    /// Links to FeedBurner's feedflare (`/~ff/`: "Email this", share counters) and ads (`/~a/`,
+    /// `feedads.`): tracked sharing buttons, not the story. `/~r/` links are the story itself.
+    static func isTrackingLink(_ href: String) -> Bool {
+        guard let (host, path) = hostAndPath(of: href) else { return false }
+        return isFeedAdsHost(host) || (isFeedBurnerHost(host) && (path.hasPrefix("/~ff/") || path.hasPrefix("/~a/")))
+    }
+
+    /// FeedBurner itself and the `feeds.` hosts publishers point at it (`feeds.reuters.com`).
+    private static func isFeedBurnerHost(_ host: String) -> Bool {
+        host.hasSuffix("feedburner.com") || host.hasPrefix("feeds.")
+    }
+
+    /// FeedBurner's ad server (`feedads.g.doubleclick.net`).
+    private static func isFeedAdsHost(_ host: String) -> Bool {
+        host.hasPrefix("feedads.") || host.contains(".feedads.")
     }
 
     /// The lowercased host and the path of an absolute http(s) URL (Foundation's parser is
@@ -463,23 +499,55 @@ public struct HTMLSanitizer: Sendable {
 
     // MARK: - Output
 
+    /// What becomes of a link when it closes.
+    private enum LinkFate {
+        /// Kept if it holds text or an image, else cut back off the output.
+        case keptIfNotEmpty
+        /// Cut back off with its content (up to ``HTMLSanitizer/maximumDroppedLinkBytes``).
+        case dropped
+    }
+
+    /// A link still open, whose output can be cut back off when it closes.
+    private struct OpenLink {
+        /// Its index in the open-element stack.
+        let depth: Int
+        /// Where its start tag begins in the output, and where its content begins.
+        let start: Int
+        let contentStart: Int
+        /// The writer's ``Writer/content`` and ``Writer/texts`` counts when it opened.
+        let content: Int
+        let texts: Int
+        let fate: LinkFate
+    }
+
     /// The serialized output and the stack of elements open in it.
     private struct Writer {
         var out: [UInt8] = []
         private var stack: [(id: Int, flags: ElementFlags)] = []
         /// Start tags left out beyond the depth cap, by element id, so their end tags are too.
         private var unwrappedBeyondDepth = [Int](repeating: 0, count: HTMLSanitizer.elementNames.count)
+        /// Links open in the output, innermost last.
+        private var links: [OpenLink] = []
+        /// Text runs with something visible, and images, written while a link was open; a link
+        /// whose count has not moved when it closes is empty.
+        private var content = 0
+        /// Text runs (whitespace too) written while a link was open: a dropped link that held
+        /// some leaves a space, so the words on either side stay apart.
+        private var texts = 0
 
         /// Opens an element, first closing those the HTML parser would close implicitly (an open
         /// `p` before a block, the previous `li`, cell or row...), so that a browser reading the
-        /// output builds the same tree.
-        mutating func open(_ element: Element, attributes: [(name: String, value: String)]) {
+        /// output builds the same tree. A link is judged when it closes (see ``LinkFate``).
+        mutating func open(
+            _ element: Element, attributes: [(name: String, value: String)], link fate: LinkFate? = nil
+        ) {
             impliedEndTags(before: element.flags)
             let isVoid = element.flags.contains(.void)
             if !isVoid && stack.count >= HTMLSanitizer.maximumDepth {
                 unwrappedBeyondDepth[element.id] += 1
                 return
             }
+            let start = out.count
             out.append(UInt8(ascii: "<"))
             out.append(contentsOf: HTMLSanitizer.elementNames[element.id].utf8)
             for attribute in attributes {
@@ -492,7 +560,44 @@ public struct HTMLSanitizer: Sendable {
                 out.append(UInt8(ascii: "\""))
             }
             out.append(UInt8(ascii: ">"))
-            if !isVoid { stack.append((element.id, element.flags)) }
+            guard !isVoid else { return }
+            if let fate {
+                links.append(
+                    OpenLink(
+                        depth: stack.count, start: start, contentStart: out.count, content: content, texts: texts,
+                        fate: fate))
+            }
+            stack.append((element.id, element.flags))
+        }
+
+        /// Counts an image about to be written as content of the open links.
+        mutating func noteImage() {
+            if !links.isEmpty { content += 1 }
+        }
+
+        /// Appends text, escaped, counting it for the open links.
+        mutating func appendText(_ bytes: [UInt8]) {
+            if !links.isEmpty && !bytes.isEmpty {
+                texts += 1
+                if !Self.isBlank(bytes) { content += 1 }
+            }
+            appendEscaped(bytes)
+        }
+
+        /// Whitespace only, no-break spaces included: nothing to see or to read out.
+        private static func isBlank(_ bytes: [UInt8]) -> Bool {
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0C, 0x0D:
+                    index += 1
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0:
+                    index += 2
+                default:
+                    return false
+                }
+            }
+            return true
         }
 
         /// Closes the innermost open element of that kind and any still open inside it; an end
@@ -540,6 +645,32 @@ public struct HTMLSanitizer: Sendable {
                 out.append(UInt8(ascii: "/"))
                 out.append(contentsOf: HTMLSanitizer.elementNames[element.id].utf8)
                 out.append(UInt8(ascii: ">"))
+                if let link = links.last, link.depth == stack.count {
+                    links.removeLast()
+                    finish(link)
+                }
+            }
+        }
+
+        /// Cuts a link that just closed back off the output when it is empty or tracking. Every
+        /// byte after its start was written inside it (elements close innermost first), so the cut
+        /// leaves a well-formed output; each byte is cut at most once, so it stays linear.
+        private mutating func finish(_ link: OpenLink) {
+            let drop: Bool
+            switch link.fate {
+            case .keptIfNotEmpty:
+                drop = content == link.content
+            case .dropped:
+                drop = out.count - link.contentStart <= HTMLSanitizer.maximumDroppedLinkBytes
+            }
+            guard drop else { return }
+            let heldText = texts > link.texts
+            out.removeSubrange(link.start...)
+            content = link.content
+            texts = link.texts
+            if heldText {
+                out.append(UInt8(ascii: " "))
+                texts += 1
             }
         }
 

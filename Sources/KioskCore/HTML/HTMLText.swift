@@ -41,7 +41,7 @@ public enum HTMLText {
                     }
                     writer.breakWord()
                 case .block?:
-                    if isFeedFlare(tag) { pending = tokenizer.skipContent(of: tag.name) }
+                    if tag.isFeedFlare { pending = tokenizer.skipContent(of: tag.name) }
                     writer.breakWord()
                 case nil:
                     break
@@ -82,12 +82,6 @@ public enum HTMLText {
             }
         }
         return !previousWasSpace || bytes.isEmpty
-    }
-
-    /// FeedBurner's sharing links ("Email this", "Share on Facebook"), not the item's text.
-    private static func isFeedFlare(_ tag: HTMLTokenizer.Tag) -> Bool {
-        guard tag.name == "div", let classes = tag.value(of: "class") else { return false }
-        return classes.split(whereSeparator: { $0.isWhitespace }).contains("feedflare")
     }
 
     /// What an element means for plain text; elements not listed are inline.

@@ -34,6 +34,12 @@ struct HTMLTokenizer {
         func value(of name: String) -> String? {
             attributes.first(where: { $0.name == name })?.value
         }
+
+        /// FeedBurner's `<div class="feedflare">`: sharing links and their counters, not the item.
+        var isFeedFlare: Bool {
+            guard name == "div", let classes = value(of: "class") else { return false }
+            return classes.split(whereSeparator: { $0.isWhitespace }).contains("feedflare")
+        }
     }
 
     /// One attribute of a start tag; a valueless attribute has an empty value.

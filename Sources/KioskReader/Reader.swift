@@ -19,6 +19,11 @@ public actor Reader {
     private var list: [Subscription] = []
     /// Mark-all-read actions that can still be undone, newest last.
     private var undoable: [(token: String, ids: [Int64])] = []
+    /// The last counts read, and when: every page shows them, and counting a million entries
+    /// takes tens of milliseconds. A change made here drops them at once; entries the engine
+    /// brings show within `countsLifetime`.
+    private var cachedCounts: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant)?
+    private let countsLifetime: Duration = .seconds(2)
 
     public init(
         store: any KioskStore, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
@@ -135,6 +140,7 @@ public actor Reader {
             throw .storage("\(error)")
         }
         list.removeAll { $0.id == id }
+        cachedCounts = nil
         await onChange(.subscriptions)
     }
 
@@ -204,6 +210,16 @@ public actor Reader {
 
     // MARK: - Read and star state
 
+    /// Unread entries per feed and the starred count, at most `countsLifetime` old.
+    public func counts() async throws(ReaderError) -> (unread: [SourceID: Int], starred: Int) {
+        let now = ContinuousClock.now
+        if let cached = cachedCounts, now - cached.at < countsLifetime { return (cached.unread, cached.starred) }
+        let unread = try await storing { try await self.store.unreadCounts() }
+        let starred = try await storing { try await self.store.starredCount() }
+        cachedCounts = (unread, starred, now)
+        return (unread, starred)
+    }
+
     /// The feeds a scope reads (nil: every feed).
     public func sources(in scope: ReadingScope) -> [SourceID]? {
         switch scope {
@@ -215,11 +231,13 @@ public actor Reader {
 
     public func setRead(_ read: Bool, ids: [Int64]) async throws(ReaderError) {
         let changed = try await storing { try await self.store.setRead(read, ids: ids) }
+        cachedCounts = nil
         if !changed.isEmpty { await onChange(.read(ids: changed, isRead: read)) }
     }
 
     public func setStarred(_ starred: Bool, ids: [Int64]) async throws(ReaderError) {
         let changed = try await storing { try await self.store.setStarred(starred, ids: ids) }
+        cachedCounts = nil
         if !changed.isEmpty { await onChange(.starred(ids: changed, isStarred: starred)) }
     }
 
@@ -239,6 +257,7 @@ public actor Reader {
         let token = UUID().uuidString
         undoable.append((token, ids))
         if undoable.count > 32 { undoable.removeFirst(undoable.count - 32) }
+        cachedCounts = nil
         if !ids.isEmpty { await onChange(.read(ids: ids, isRead: true)) }
         return (ids.count, token)
     }
@@ -253,6 +272,7 @@ public actor Reader {
     // MARK: - Helpers
 
     private func save(_ subscriptions: [Subscription]) async throws(ReaderError) {
+        cachedCounts = nil
         do {
             try await store.saveSubscriptions(subscriptions)
             list = try await store.subscriptions()

@@ -127,9 +127,13 @@ import Testing
         let stored = try await setup.store.readingList(EntryFilter())
         let first = try #require(stored.first)
 
+        #expect(try await setup.reader.counts().unread == [.business: 4])
         try await setup.reader.setRead(true, ids: [first.id])
         try await setup.reader.setStarred(true, ids: [first.id])
         #expect(try await setup.store.unreadCounts() == [.business: 3])
+        // The reader's cached counts follow its own changes at once.
+        #expect(try await setup.reader.counts().unread == [.business: 3])
+        #expect(try await setup.reader.counts().starred == 1)
         let upTo = stored.map(\.id).max() ?? 0
         let marked = try await setup.reader.markAllRead(.folder("News"), upTo: upTo)
         #expect(marked.count == 3)

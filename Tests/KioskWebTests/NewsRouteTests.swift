@@ -163,13 +163,23 @@ import Testing
                     #expect(try await client.reportOpened(path).status == .notFound, "\(path)")
                 }
                 let first = "/news/business/\(EntryIdentity.key(of: entries[0]))"
-                let second = "/news/business/\(EntryIdentity.key(of: entries[1]))"
-                let before = await live.snapshot().sequence
-                for index in 0..<40 { _ = try await client.reportOpened(index.isMultiple(of: 2) ? first : second) }
-                // One client, 40 alternating reports at once: a handful of events, not 40.
-                #expect(await live.snapshot().sequence - before <= 3)
+                #expect(try await client.reportOpened(first).status == .noContent)
+                #expect(await live.snapshot().lastOpened?.path == first)
             }
         }
+    }
+
+    @Test func theOpenedLimiterHearsAClientAtMostEveryHalfSecondAndEveryoneTwentyTimesASecond() async {
+        let limiter = OpenedLimiter()
+        let start = ContinuousClock.now
+        #expect(await limiter.admit("a", now: start))
+        #expect(await !limiter.admit("a", now: start + .milliseconds(100)))
+        #expect(await limiter.admit("a", now: start + .milliseconds(600)))
+        // Many clients at once: twenty in the same second, then none until it is over.
+        var admitted = 0
+        for client in 0..<50 where await limiter.admit("c\(client)", now: start + .milliseconds(700)) { admitted += 1 }
+        #expect(admitted == 18)  // "a" took two of this second's twenty
+        #expect(await limiter.admit("late", now: start + .milliseconds(1_700)))
     }
 
     @Test func anEntryThatLeftTheFeedIsStillFoundInTheStore() async throws {

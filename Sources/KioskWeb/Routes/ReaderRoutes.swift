@@ -119,7 +119,8 @@ struct ReaderRoutes: Sendable {
     }
 
     private func counts(_ subscriptions: [Subscription]) async throws -> ReaderCounts {
-        ReaderCounts(unread: try await store.unreadCounts(), starred: try await store.starredCount(), subscriptions: subscriptions)
+        let counts = try await reader.counts()
+        return ReaderCounts(unread: counts.unread, starred: counts.starred, subscriptions: subscriptions)
     }
 
     /// A route parameter, percent-decoded (a folder may be "Tech / Swift").

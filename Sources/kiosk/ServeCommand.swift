@@ -52,6 +52,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     private func serve(logger: Logger) async throws {
+        // Whatever Kiosk writes (the database, its journals, cached images, the proxy's key) is
+        // its user's alone, also what a library creates with its own default mode.
+        umask(0o077)
         let file = try config.map(ConfigFile.load) ?? ConfigFile()
         let host = host ?? file.host ?? "127.0.0.1"
         let port = port ?? file.port ?? 8080

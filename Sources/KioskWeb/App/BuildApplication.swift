@@ -20,8 +20,10 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         renderList: { source, entries in
             NewsFeed(source: source).map { RenderedHTML(NewsList(feed: $0, entries: entries).items) }
         }, readerChanges: dependencies.readerChanges, logger: logger)
-    let router = Router(context: KioskRequestContext.self)
+    // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
+    let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: ClientMiddleware())
     router.add(middleware: SameOriginMiddleware())
     let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
@@ -34,12 +36,18 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     ImageRoute(shared: shared).register(on: router)
     OpenedRoute(shared: shared).register(on: router)
     EventsRoute(live: live).register(on: router)
+    // The generated HEAD would run the GET handler, whose subscription ends only in the body
+    // it then drops: every HEAD would leave a client on the broadcaster.
+    router.head("events") { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
+    }
+    MethodRules.answerOtherMethods(on: router)
     // A connection that sends nothing for 30 s is closed (an open event stream is a request in
     // progress, so it stays), so half-open clients cannot hold every slot.
     var http1 = HTTP1Channel.Configuration()
     http1.idleTimeout = .seconds(30)
     return Application(
-        router: router, server: .http1(configuration: http1),
+        router: router, server: .kioskHTTP1(configuration: http1),
         configuration: .init(
             address: .hostname(config.host, port: config.port), serverName: "Kiosk",
             availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),

@@ -10,7 +10,8 @@ extension WebDependencies {
     /// The real thing: one HTTP client for every source, the SQLite store, the polling engine
     /// writing through it, the image pipeline with its disk cache, and the proxy's signing key.
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
-        let store = try openStore(at: config.database, logger: logger)
+        let existed = try prepareDataFiles(config)
+        let store = try openStore(at: config.database, existed: existed, logger: logger)
         let signingKey: ImageSigner
         do {
             signingKey = ImageSigner(
@@ -77,14 +78,32 @@ extension WebDependencies {
     static let builtInSources: Set<SourceID> = [.business, .entertainment, .environment]
 }
 
+/// Creates what Kiosk keeps that does not exist yet, private to its user: the data directory and
+/// the database's folder 0700, the database 0600 (SQLite gives its WAL and SHM files the
+/// database's mode, and would create it 0644).
+/// - Returns: whether the database existed before.
+func prepareDataFiles(_ config: AppConfig) throws(StartupError) -> Bool {
+    do {
+        try PrivateFiles.createDirectory(config.dataDirectory)
+    } catch {
+        throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
+    }
+    do {
+        try PrivateFiles.createDirectory(config.database.deletingLastPathComponent())
+        return try !PrivateFiles.createEmptyFile(config.database)
+    } catch {
+        // The store says it better, with what it can still do (a read-only disk: serve what it has).
+        return FileManager.default.fileExists(atPath: config.database.path)
+    }
+}
+
 /// The database, or, when it exists but cannot be written (a read-only disk), the same database
 /// read-only: Kiosk then serves what it has and says why it remembers nothing new.
-private func openStore(at path: URL, logger: Logger) throws(StartupError) -> SQLiteStore {
+private func openStore(at path: URL, existed: Bool, logger: Logger) throws(StartupError) -> SQLiteStore {
     do {
         return try SQLiteStore(path: path)
     } catch {
-        guard FileManager.default.fileExists(atPath: path.path), let readOnly = try? SQLiteStore(path: path, readOnly: true)
-        else {
+        guard existed, let readOnly = try? SQLiteStore(path: path, readOnly: true) else {
             throw StartupError("\(error)")  // the store's message names the file and the reason
         }
         logger.error("the database is read-only: serving what it holds, remembering nothing new", metadata: ["error": "\(error)"])

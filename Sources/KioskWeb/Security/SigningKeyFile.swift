@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 /// The image proxy's signing key, kept in the data directory so signed URLs (in pages the
-/// service worker cached, say) stay valid across restarts.
+/// service worker cached, say) stay valid across restarts. Whoever reads it can make the proxy
+/// fetch anything, so it is written 0600 in a 0700 folder (``PrivateFiles``).
 public enum SigningKeyFile {
     static let fileName = "image-proxy.key"
 
@@ -12,11 +13,9 @@ public enum SigningKeyFile {
         if let data = try? Data(contentsOf: file), data.count == 32 {
             return SymmetricKey(data: data)
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try PrivateFiles.createDirectory(directory)
         let key = SymmetricKey(size: .bits256)
-        let data = key.withUnsafeBytes { Data($0) }
-        try data.write(to: file, options: [.atomic])
-        try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        try key.withUnsafeBytes { try PrivateFiles.writeAtomically($0, to: file) }
         return key
     }
 }

@@ -103,6 +103,43 @@ import Testing
         #expect(feed.entries.first?.title == "Fish & <Chips>")
     }
 
+    @Test func titlesThatLookLikeHTMLKeepTheirWords() throws {
+        let rss = try parse(
+            """
+            <rss version="2.0"><channel><title>Feed</title>
+            <item><title>Hello &lt;svg onload=x&gt; world &amp;amp; more</title></item>
+            <item><title>Hello &lt;math&gt;x&lt;/math&gt; &lt;script&gt;alert(1)&lt;/script&gt;world</title></item>
+            <item><title>Fish &amp;amp; chips &lt;b</title></item>
+            <item><title>Hello &lt;svg onload=x&gt; world</title></item>
+            </channel></rss>
+            """)
+        #expect(rss.entries.map(\.title) == [
+            "Hello world & more", "Hello x world", "Fish & chips <b",
+            // No end tag and no reference: plain text, as written.
+            "Hello <svg onload=x> world",
+        ])
+        let atom = try parse(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom">
+              <entry><title type="html">Hello &lt;svg onload=x&gt; world</title></entry>
+              <entry><title type="html">a &amp;lt; b &lt;i&gt;c</title></entry>
+              <entry><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Hi <svg/> there</div></title></entry>
+              <entry><title type="text">Hello &lt;svg onload=x&gt; world</title></entry>
+              <entry><title type="text/html" mode="base64">SGVsbG8gPHN2ZyBvbmxvYWQ9eD4gd29ybGQgJmFtcDtsdDs=</title></entry>
+            </feed>
+            """)
+        #expect(atom.entries.map(\.title) == [
+            "Hello world", "a < b c", "Hi there", "Hello <svg onload=x> world",
+            // The decoded bytes are "Hello <svg onload=x> world &amp;lt;": decoded once, not twice.
+            "Hello world &lt;",
+        ])
+    }
+
+    @Test func jsonFeedTitlesAreTextAsWritten() throws {
+        let json = #"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": "1", "title": "Hello <svg onload=x> world"}]}"#
+        #expect(try FeedParser.parse(Array(json.utf8)).entries.first?.title == "Hello <svg onload=x> world")
+    }
+
     @Test func xmlBaseResolvesRelativeLinks() throws {
         let feed = try parse(
             """

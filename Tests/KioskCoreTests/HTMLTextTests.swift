@@ -115,4 +115,58 @@ import Testing
         #expect(HTMLText.plainText(fromHTML: html) == "deep")
         #expect(ContinuousClock.now - start < .seconds(5))
     }
+
+    // MARK: - Titles
+
+    @Test func aTitleKeepsTheWordsAfterForeignOrUnclosedTags() {
+        #expect(HTMLText.plainText(fromTitle: "Hello <svg onload=x> world") == "Hello world")
+        #expect(HTMLText.plainText(fromTitle: "Hello <svg onload=x><g>big</g></svg> world") == "Hello big world")
+        #expect(HTMLText.plainText(fromTitle: "Solve <math><mi>x</mi></math> fast") == "Solve x fast")
+        #expect(HTMLText.plainText(fromTitle: "a <iframe src=x> b <noscript>c <textarea>d <title>e <xmp>f") == "a b c d e f")
+        // In a document all of these hide the rest.
+        #expect(HTMLText.plainText(fromHTML: "Hello <svg onload=x> world") == "Hello")
+    }
+
+    @Test func aTitleDropsTheCodeOfAClosedScriptOrStyleOnly() {
+        #expect(HTMLText.plainText(fromTitle: "Before <script>alert(\"x\")</script> after") == "Before after")
+        #expect(HTMLText.plainText(fromTitle: "Before<style>b { color: red }</style>after") == "Before after")
+        #expect(HTMLText.plainText(fromTitle: "<script>a<script>b</script>c</script>d") == "c d")
+        // Unclosed, it is no code block but a stray tag: the words stay.
+        #expect(HTMLText.plainText(fromTitle: "Use <script> in pages") == "Use in pages")
+    }
+
+    @Test func aTitleKeepsALessThanThatStartsNoCompleteTag() {
+        #expect(HTMLText.plainText(fromTitle: "a < b") == "a < b")
+        #expect(HTMLText.plainText(fromTitle: "Why x<y and <b") == "Why x<y and <b")
+        #expect(HTMLText.plainText(fromTitle: "Bold <b>text</b> and <b") == "Bold text and <b")
+        #expect(HTMLText.plainText(fromTitle: "if </b") == "if </b")
+        #expect(HTMLText.plainText(fromTitle: "a <!-- b") == "a <!-- b")
+        #expect(HTMLText.plainText(fromTitle: "a <!-- note --> b <!x> c") == "a b c")
+        // A document drops markup cut off by its end, as browsers do.
+        #expect(HTMLText.plainText(fromHTML: "Why x<y and <b") == "Why x")
+    }
+
+    @Test func aTitleDecodesReferencesOnce() {
+        #expect(HTMLText.plainText(fromTitle: "Tom &amp; Jerry &#8211; &quot;live&quot;&nbsp;&copy;") == "Tom & Jerry – \"live\" ©")
+        #expect(HTMLText.plainText(fromTitle: "&lt;b&gt;not bold&lt;/b&gt; &amp;lt;") == "<b>not bold</b> &lt;")
+        #expect(HTMLText.plainText(fromTitle: "  One<br>two <p>three</p>  ") == "One two three")
+        #expect(HTMLText.plainText(fromTitle: "Plain  title ") == "Plain title")
+        #expect(HTMLText.plainText(fromTitle: "<svg onload=x>") == "")
+    }
+
+    @Test func hostileTitlesFinishQuicklyAndNeverTrap() {
+        let inputs = [
+            String(repeating: "<script>", count: 50_000), String(repeating: "<script>x</script>", count: 50_000),
+            String(repeating: "<a ", count: 50_000), String(repeating: "<!--", count: 50_000),
+            String(repeating: "x<", count: 100_000), String(repeating: "&", count: 200_000),
+        ]
+        for input in inputs {
+            let start = ContinuousClock.now
+            _ = HTMLText.plainText(fromTitle: input)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+        for input in ["<", "</", "<a href=", "<!", "<?", "</>", "<![CDATA[", "<\u{0}>", "&", "<script"] {
+            _ = HTMLText.plainText(fromTitle: input)
+        }
+    }
 }

@@ -6,13 +6,14 @@ import Foundation
 /// inline emphasis...), each with a few checked attributes; unknown elements are unwrapped (their
 /// content kept), and active or embedding ones (`script`, `style`, `iframe`, `object`, `form`,
 /// `svg`, `template`...) are removed with their content. Links may only point to http, https and
-/// mailto URLs, images to http(s) or base64 PNG/GIF/JPEG/WebP/AVIF data; every link gets
-/// `rel="noopener noreferrer"`. What only tracks the reader goes, in every feed: tracking pixels,
-/// FeedBurner's feedflare block, links to feedflare and feed ads, and links left with no text and
-/// no image (invisible, yet a Tab stop whose URL a screen reader reads out). The output is
-/// re-serialized from scratch: every text and attribute value escaped, attributes double-quoted,
-/// every element closed in order, nesting capped at ``maximumDepth``. It takes time linear in the
-/// input, in one pass: a link is judged when it closes, and a dropped one is cut back off the output.
+/// mailto URLs (a link to anything else, or to nothing, is shown as its text), images to http(s)
+/// or base64 PNG/GIF/JPEG/WebP/AVIF data; every link gets `rel="noopener noreferrer"`. What only
+/// tracks the reader goes, in every feed: tracking pixels, FeedBurner's feedflare block, links to
+/// feedflare and feed ads, and links left with no text and no image (invisible, yet a Tab stop
+/// whose URL a screen reader reads out). The output is re-serialized from scratch: every text and
+/// attribute value escaped, attributes double-quoted, every element closed in order, nesting
+/// capped at ``maximumDepth``. It takes time linear in the input, in one pass: a link is judged
+/// when it closes, and a dropped one is cut back off the output.
 public struct HTMLSanitizer: Sendable {
     /// The URL relative links and image sources are resolved against, as given to the initializer.
     public let baseURL: String?
@@ -110,8 +111,13 @@ public struct HTMLSanitizer: Sendable {
             }
             writer.noteImage()
         case "a":
-            let href = attributes.first(where: { $0.name == "href" })?.value
-            let isTracking = href.map(Self.isTrackingLink) ?? false
+            // Without a target a browser may follow (`javascript:`, an empty or no `href`) it would
+            // still look like a link and be one to a screen reader: only its content is shown.
+            guard let href = attributes.first(where: { $0.name == "href" })?.value else {
+                writer.openUnwritten(element)
+                return
+            }
+            let isTracking = Self.isTrackingLink(href)
             attributes.append(("rel", "noopener noreferrer"))
             writer.open(element, attributes: attributes, link: isTracking ? .dropped : .keptIfNotEmpty)
             return
@@ -435,6 +441,9 @@ public struct HTMLSanitizer: Sendable {
         static let cell = ElementFlags(rawValue: 1 << 11)
         /// `thead`, `tbody` or `tfoot`.
         static let section = ElementFlags(rawValue: 1 << 12)
+        /// Only on the open-element stack: an element kept for the parser's rules (a link still
+        /// closes the one before it) whose tags are not written.
+        static let unwritten = ElementFlags(rawValue: 1 << 13)
     }
 
     /// The allowed elements with their allowed attributes, in id order; any other is unwrapped.
@@ -570,6 +579,17 @@ public struct HTMLSanitizer: Sendable {
             stack.append((element.id, element.flags))
         }
 
+        /// Opens an element without writing it (nor, later, its end tag): its content is written
+        /// as if it were not there, while the implied end tags it causes stay those of the element.
+        mutating func openUnwritten(_ element: Element) {
+            impliedEndTags(before: element.flags)
+            if stack.count >= HTMLSanitizer.maximumDepth {
+                unwrappedBeyondDepth[element.id] += 1
+                return
+            }
+            stack.append((element.id, element.flags.union(.unwritten)))
+        }
+
         /// Counts an image about to be written as content of the open links.
         mutating func noteImage() {
             if !links.isEmpty { content += 1 }
@@ -641,10 +661,12 @@ public struct HTMLSanitizer: Sendable {
 
         private mutating func popElements(downTo index: Int) {
             while stack.count > index, let element = stack.popLast() {
-                out.append(UInt8(ascii: "<"))
-                out.append(UInt8(ascii: "/"))
-                out.append(contentsOf: HTMLSanitizer.elementNames[element.id].utf8)
-                out.append(UInt8(ascii: ">"))
+                if !element.flags.contains(.unwritten) {
+                    out.append(UInt8(ascii: "<"))
+                    out.append(UInt8(ascii: "/"))
+                    out.append(contentsOf: HTMLSanitizer.elementNames[element.id].utf8)
+                    out.append(UInt8(ascii: ">"))
+                }
                 if let link = links.last, link.depth == stack.count {
                     links.removeLast()
                     finish(link)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Plain text from HTML, for one-line summaries in lists.
+/// Plain text from HTML, for one-line summaries in lists and for titles.
 public enum HTMLText {
     /// The readable text of an HTML fragment on one line: tags stripped, character references
     /// decoded, block elements (`p`, `br`, `div`, `li`, headings...) read as a space, whitespace
@@ -48,6 +48,52 @@ public enum HTMLText {
                 }
             case .endTag(let name):
                 if roles[name] == .block { writer.breakWord() }
+            }
+        }
+        return String(decoding: writer.out, as: UTF8.self)
+    }
+
+    /// The words of a title that may hold markup (Atom `type="html"`, RSS titles with tags or
+    /// references): references decoded, tags stripped, whitespace collapsed and trimmed.
+    ///
+    /// A title is text, not a document: what follows a tag is always kept, whatever the tag
+    /// (`Hello <svg onload=x> world` is "Hello world", where a document's `<svg>` or an unclosed
+    /// `<script>` would hide the rest), and a `<` starting markup cut off by the end stays text
+    /// (`if x<y`). Only the content of a `script` or `style` that is closed is dropped: code, not
+    /// words.
+    public static func plainText(fromTitle title: String) -> String {
+        var contiguous = title
+        let simple = contiguous.withUTF8 { source in
+            !source.contains(UInt8(ascii: "<")) && !source.contains(UInt8(ascii: "&"))
+        }
+        if simple { return collapsingWhitespace(title) }
+
+        var tokenizer = HTMLTokenizer(title, mode: .text)
+        var writer = Writer()
+        var scratch: [UInt8] = []
+        // The open `script` or `style` and where its content began, to cut it off at its end tag.
+        var code: (name: String, mark: Writer.Mark)?
+        while let token = tokenizer.next() {
+            switch token {
+            case .text(let range):
+                scratch.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &scratch)
+                writer.append(scratch)
+            case .rawText(let range):
+                scratch.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &scratch, decode: false)
+                writer.append(scratch)
+            case .startTag(let tag):
+                if code == nil && (tag.name == "script" || tag.name == "style") {
+                    code = (tag.name, writer.mark)
+                }
+                if roles[tag.name] != nil { writer.breakWord() }
+            case .endTag(let name):
+                if let open = code, open.name == name {
+                    writer.rollBack(to: open.mark)
+                    code = nil
+                }
+                if roles[name] != nil { writer.breakWord() }
             }
         }
         return String(decoding: writer.out, as: UTF8.self)
@@ -115,6 +161,20 @@ public enum HTMLText {
     private struct Writer {
         var out: [UInt8] = []
         private var pendingSpace = false
+
+        /// A point in the output to roll back to.
+        struct Mark {
+            fileprivate let count: Int
+            fileprivate let pendingSpace: Bool
+        }
+
+        var mark: Mark { Mark(count: out.count, pendingSpace: pendingSpace) }
+
+        /// Drops what was written since `mark` (each byte is dropped at most once: still linear).
+        mutating func rollBack(to mark: Mark) {
+            out.removeSubrange(mark.count...)
+            pendingSpace = mark.pendingSpace
+        }
 
         mutating func breakWord() {
             pendingSpace = !out.isEmpty

@@ -51,8 +51,20 @@ struct HTMLTokenizer {
     /// Attributes kept per tag: the duplicate check is quadratic in this, not in the input.
     static let maximumAttributes = 64
 
+    /// How markup is read.
+    enum Mode {
+        /// As a browser reads a document: `script`, `title`, `textarea`... hold text up to their
+        /// end tag, and markup cut off by the end of the input is dropped.
+        case document
+        /// As text that may hold tags, such as a title: every tag is only a tag (a `<script>` no
+        /// longer swallows what follows it), and markup cut off by the end of the input (`x<y`,
+        /// `a <b`, `<!-- b`) stays text, so no word is lost to a stray `<`.
+        case text
+    }
+
     /// The input as UTF-8.
     let bytes: [UInt8]
+    private let mode: Mode
     private var position = 0
     /// Set after a start tag whose content is text up to its end tag (`script`, `title`...).
     private var rawTextElement: (name: [UInt8], decodesReferences: Bool)?
@@ -60,8 +72,9 @@ struct HTMLTokenizer {
     private var inPlaintext = false
 
     /// A tokenizer over the UTF-8 of `html`.
-    init(_ html: String) {
+    init(_ html: String, mode: Mode = .document) {
         bytes = Array(html.utf8)
+        self.mode = mode
     }
 
     /// The next token, or nil at the end of the input.
@@ -162,11 +175,13 @@ struct HTMLTokenizer {
     /// Reads the markup at the `<` under `position`. Returns nil when it was skipped (comment,
     /// doctype, a tag cut off by the end of input); a `<` that starts no markup is text.
     private mutating func markup() -> Token? {
+        let start = position
         let next = position + 1
         guard next < bytes.count else { return lessThanAsText() }
         let byte = bytes[next]
         if isASCIIAlpha(byte) {
-            guard let tag = tag(nameAt: next, keepAttributes: true) else { return nil }
+            guard let tag = tag(nameAt: next, keepAttributes: true) else { return cutOff(from: start) }
+            guard mode == .document else { return .startTag(tag) }
             switch tag.name {
             case "script", "style", "xmp", "iframe", "noembed", "noframes", "noscript":
                 rawTextElement = (Array(tag.name.utf8), false)
@@ -184,27 +199,32 @@ struct HTMLTokenizer {
             let nameStart = next + 1
             guard nameStart < bytes.count else { return lessThanAsText() }
             if isASCIIAlpha(bytes[nameStart]) {
-                guard let tag = tag(nameAt: nameStart, keepAttributes: false) else { return nil }
+                guard let tag = tag(nameAt: nameStart, keepAttributes: false) else { return cutOff(from: start) }
                 return .endTag(name: tag.name)
             }
             // `</>` is dropped; `</3` and the like are bogus comments, as in browsers.
-            skipBogusComment(from: nameStart)
-            return nil
+            return skipBogusComment(from: nameStart) ? nil : cutOff(from: start)
         case Byte.exclamation:
             if hasPrefix("--", at: next + 1) {
-                skipComment(from: next + 3)
+                return skipComment(from: next + 3) ? nil : cutOff(from: start)
             } else if hasPrefix("[CDATA[", at: next + 1) {
                 return cdataSection(from: next + 8)
             } else {
-                skipBogusComment(from: next + 1)
+                return skipBogusComment(from: next + 1) ? nil : cutOff(from: start)
             }
-            return nil
         case Byte.question:
-            skipBogusComment(from: next)
-            return nil
+            return skipBogusComment(from: next) ? nil : cutOff(from: start)
         default:
             return lessThanAsText()
         }
+    }
+
+    /// Markup from `start` that the end of the input cut off: dropped in a document, the rest of
+    /// the input as text in ``Mode/text``.
+    private mutating func cutOff(from start: Int) -> Token? {
+        guard mode == .text, start < bytes.count else { return nil }
+        position = bytes.count
+        return .text(start..<bytes.count)
     }
 
     /// A `<` that starts no tag is text, together with what follows it up to the next `<`.
@@ -277,33 +297,34 @@ struct HTMLTokenizer {
     }
 
     /// Skips a comment whose body starts at `bodyStart` (just after `<!--`), ending like a
-    /// browser's at `-->`, `--!>`, or an abrupt `<!-->` / `<!--->`; unterminated, it runs to the end.
-    private mutating func skipComment(from bodyStart: Int) {
+    /// browser's at `-->`, `--!>`, or an abrupt `<!-->` / `<!--->`; unterminated, it runs to the
+    /// end. Returns whether it was terminated.
+    private mutating func skipComment(from bodyStart: Int) -> Bool {
         let count = bytes.count
         if bodyStart < count && bytes[bodyStart] == Byte.greaterThan {
             position = bodyStart + 1
-            return
+            return true
         }
         if hasPrefix("->", at: bodyStart) {
             position = bodyStart + 2
-            return
+            return true
         }
         var search = bodyStart
         while true {
             let close = index(of: Byte.greaterThan, from: search)
             guard close < count else {
                 position = count
-                return
+                return false
             }
             if close - 2 >= bodyStart && bytes[close - 1] == Byte.dash && bytes[close - 2] == Byte.dash {
                 position = close + 1
-                return
+                return true
             }
             if close - 3 >= bodyStart && bytes[close - 1] == Byte.exclamation && bytes[close - 2] == Byte.dash
                 && bytes[close - 3] == Byte.dash
             {
                 position = close + 1
-                return
+                return true
             }
             search = close + 1
         }
@@ -329,10 +350,12 @@ struct HTMLTokenizer {
         return end > start ? .rawText(start..<end) : nil
     }
 
-    /// Skips a doctype, processing instruction or other `<!...>` / `<?...>` up to the next `>`.
-    private mutating func skipBogusComment(from start: Int) {
+    /// Skips a doctype, processing instruction or other `<!...>` / `<?...>` up to the next `>`;
+    /// returns whether there was one.
+    private mutating func skipBogusComment(from start: Int) -> Bool {
         let close = index(of: Byte.greaterThan, from: start)
         position = min(close + 1, bytes.count)
+        return close < bytes.count
     }
 
     /// Where the content of a raw-text element ends: the next `</name` followed by whitespace,

@@ -408,7 +408,6 @@ struct XMLFeedBuilder: XMLEventHandler {
         case .base64:
             let compact = text.filter { !$0.isWhitespace }
             if let data = Data(base64Encoded: compact) { text = TextDecoding.string(data) }
-            if case .title = capture.target { text = HTMLText.plainText(fromHTML: text) }
         case .text:
             text = HTMLEscaping.escape(text)
         default:
@@ -418,7 +417,10 @@ struct XMLFeedBuilder: XMLEventHandler {
         let scope = capture.scope
         switch capture.target {
         case .title:
-            let title = capture.mode == .plain && !Self.looksLikeHTML(trimmed) ? trimmed : HTMLText.plainText(fromHTML: trimmed)
+            // Markup in a title (Atom `type="html"`, an RSS title with tags or references) is read
+            // for its words: a title is never a document whose `<svg` hides the rest.
+            let isText = capture.mode == .plain && !Self.looksLikeHTML(trimmed)
+            let title = isText ? trimmed : HTMLText.plainText(fromTitle: trimmed)
             if scope == .entry { entry?.title = title } else if scope == .feed { feed.title = title }
         case .link:
             guard !trimmed.isEmpty else { return }

@@ -13,12 +13,14 @@ public final class SQLiteStore: KioskStore {
     private let writer: any DatabaseWriter
     /// Where the database lives, for messages.
     public let path: String
+    /// The time, for "received at" and state changes (a benchmark simulates days with its own).
+    private let now: @Sendable () -> Date
 
     /// Opens (creating it and its folders if needed) the database at `path` and brings its
     /// schema up to date.
     /// - Parameter readOnly: open without ever writing (no migration; the schema must be
     ///   current); every save then fails with `StoreError.readOnly`.
-    public init(path: URL, readOnly: Bool = false) throws(StoreError) {
+    public init(path: URL, readOnly: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
         let location = path.path
         if !readOnly {
             do {
@@ -43,11 +45,13 @@ public final class SQLiteStore: KioskStore {
             throw StoreError(error, path: location)
         }
         self.path = location
+        self.now = now
     }
 
     private init(writer: any DatabaseWriter, path: String) {
         self.writer = writer
         self.path = path
+        self.now = { Date() }
     }
 
     /// A store in memory, gone when released: for tests and benchmarks that want the SQL
@@ -84,7 +88,8 @@ public final class SQLiteStore: KioskStore {
     }
 
     public func saveSourceState(_ state: SourceState, for id: SourceID) async throws(StoreError) {
-        try await write { db in try SourceRows.save(state, for: id, in: db) }
+        let now = now()
+        try await write { db in try SourceRows.save(state, for: id, in: db, now: now) }
     }
 
     public func entries(for source: SourceID) async throws(StoreError) -> [Entry] {
@@ -124,15 +129,18 @@ public final class SQLiteStore: KioskStore {
     }
 
     public func setRead(_ read: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
-        try await write { db in try ReadingRows.set(.read, to: read, ids: ids, now: Date(), in: db) }
+        let now = now()
+        return try await write { db in try ReadingRows.set(.read, to: read, ids: ids, now: now, in: db) }
     }
 
     public func setStarred(_ starred: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
-        try await write { db in try ReadingRows.set(.starred, to: starred, ids: ids, now: Date(), in: db) }
+        let now = now()
+        return try await write { db in try ReadingRows.set(.starred, to: starred, ids: ids, now: now, in: db) }
     }
 
     public func markAllRead(sources: [SourceID]?, upTo: Int64) async throws(StoreError) -> [Int64] {
-        try await write { db in try ReadingRows.markAllRead(sources: sources, upTo: upTo, now: Date(), in: db) }
+        let now = now()
+        return try await write { db in try ReadingRows.markAllRead(sources: sources, upTo: upTo, now: now, in: db) }
     }
 
     @discardableResult

@@ -6,7 +6,7 @@ import KioskSources
 /// The SQL side of `SourceState`: one `sources` row plus the source's entries.
 enum SourceRows {
     /// Writes `state` for `id`: its row upserted, its entries replaced (see `EntryRows.replace`).
-    static func save(_ state: SourceState, for id: SourceID, in db: Database) throws {
+    static func save(_ state: SourceState, for id: SourceID, in db: Database, now: Date = Date()) throws {
         let errorJSON = try state.lastError.map { error in
             String(decoding: try JSONEncoder().encode(error), as: UTF8.self)
         }
@@ -27,7 +27,7 @@ enum SourceRows {
             state.lastError?.description, errorJSON, state.failures, state.entries != nil,
         ])
         if let entries = state.entries {
-            try EntryRows.replace(entries, of: id, in: db)
+            try EntryRows.replace(entries, of: id, in: db, now: now)
         } else {
             try EntryRows.removeAll(of: id, in: db)
         }

@@ -81,9 +81,16 @@ struct ServeCommand: AsyncParsableCommand {
                 ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
                 dataDirectory: dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) },
                 maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) },
-                allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention)
+                allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention,
+                allowedHosts: file.allowedHosts ?? [])
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
+            if !HostPolicy.isLoopback(host) {
+                // Kiosk has no login: whoever reaches the port reads and changes this reader.
+                logger.warning(
+                    "listening beyond loopback: every device that can reach this address can read and change this Kiosk, which has no login; put it behind an authenticating proxy or listen on 127.0.0.1. Requests are answered only for localhost, 127.0.0.1, [::1], the listening host and the config file's allowedHosts.",
+                    metadata: ["host": "\(host)", "port": "\(port)"])
+            }
             group.addTask {
                 do {
                     try await app.runService()

@@ -20,11 +20,14 @@ public struct AppConfig: Sendable {
     public var allowsPrivateFeeds: Bool
     /// How long the reader keeps entries that left their feed.
     public var retention: RetentionPolicy
+    /// Host names (or addresses) requests may name besides the loopback ones and `host`: the
+    /// names clients reach Kiosk by when it listens beyond loopback (see ``HostPolicy``).
+    public var allowedHosts: [String]
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,
         dataDirectory: URL, databasePath: URL? = nil, maxConnections: Int? = nil, allowsPrivateFeeds: Bool = false,
-        retention: RetentionPolicy = .default
+        retention: RetentionPolicy = .default, allowedHosts: [String] = []
     ) {
         self.ownerName = ownerName
         self.host = host
@@ -35,6 +38,7 @@ public struct AppConfig: Sendable {
         self.maxConnections = maxConnections
         self.allowsPrivateFeeds = allowsPrivateFeeds
         self.retention = retention
+        self.allowedHosts = allowedHosts
     }
 
     /// Where the SQLite database lives.

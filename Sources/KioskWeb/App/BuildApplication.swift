@@ -23,6 +23,8 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
     let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())
+    // Before anything else reads the request: a name Kiosk is not reached by gets nothing (DNS rebinding).
+    router.add(middleware: HostCheckMiddleware(policy: HostPolicy(boundHost: config.host, allowedHosts: config.allowedHosts)))
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: ClientMiddleware())
     router.add(middleware: SameOriginMiddleware())

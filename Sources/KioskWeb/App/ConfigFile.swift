@@ -8,7 +8,8 @@ import KioskStore
 /// {"ownerName": "Ann", "host": "127.0.0.1", "port": 8080, "dataDirectory": "/var/lib/kiosk",
 ///  "database": "/var/lib/kiosk/kiosk.sqlite", "newsAPIKey": "…",
 ///  "sources": {"feeds": [{"id": "business", "url": "https://example.org/business.rss"}]},
-///  "allowPrivateFeeds": false, "retentionDays": 60, "retentionPerFeed": 1000}
+///  "allowPrivateFeeds": false, "retentionDays": 60, "retentionPerFeed": 1000,
+///  "allowedHosts": ["kiosk.example.org", "192.168.1.20"]}
 /// ```
 public struct ConfigFile: Codable, Sendable {
     public var ownerName: String?
@@ -26,6 +27,10 @@ public struct ConfigFile: Codable, Sendable {
     public var retentionDays: Int?
     /// Entries kept per feed beyond what it lists now, starred ones aside (default 1,000).
     public var retentionPerFeed: Int?
+    /// Host names or addresses clients reach Kiosk by, besides `localhost`, `127.0.0.1`, `[::1]`
+    /// and `host`: a request naming any other host gets 421, so a site cannot read Kiosk through
+    /// a name of its own pointed at this machine (DNS rebinding). Any port; default none.
+    public var allowedHosts: [String]?
 
     public init() {}
 

@@ -66,6 +66,12 @@ def test_kill_9_loses_no_announced_entry(workdir: Path) -> None:
         detail = server.get(first.group(1))
         assert detail.status == 200
         opened_title = re.search(r'<h1 id="entry-title">(.*?)</h1>', detail.text).group(1)
+        # What the page's script sends once it is open (the GET itself records nothing).
+        request = urllib.request.Request(
+            server.url("/opened"), method="POST", data=("path=" + first.group(1)).encode(),
+            headers={"Content-Type": "application/x-www-form-urlencoded"})
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            assert reply.status == 204
 
         # Sources change every second while clients are told.
         for second in range(10):

@@ -8,7 +8,6 @@ public actor InMemoryStore: KioskStore {
     private var states: [SourceID: SourceState] = [:]
     private var opened: OpenedHeadline?
     private var device: UUID?
-    private var images: [String: ImageRecord] = [:]
     private var subscribed: [Subscription] = []
     private var table = ReadingTable()
 
@@ -148,15 +147,6 @@ public actor InMemoryStore: KioskStore {
             if hits.count == limit { return hits }
         }
         return hits
-    }
-
-    public func recordImage(_ record: ImageRecord) { images[record.url] = record }
-
-    public func imageRecord(for url: String) -> ImageRecord? { images[url] }
-
-    public func removeImageRecords(files: [String]) {
-        let gone = Set(files)
-        images = images.filter { !gone.contains($0.value.file) }
     }
 
     /// `state` with its entries deduplicated by identity, as the SQLite store keeps them.

@@ -7,7 +7,7 @@ import KioskSources
 
 /// What Kiosk remembers across restarts: each source's state and entries (through
 /// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
-/// index over the entries and the image cache's index.
+/// index over the entries.
 public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]
@@ -24,10 +24,4 @@ public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore {
     /// at most `limit`. Any text is accepted: none of it is read as query syntax. Empty → [].
     func search(_ text: String, limit: Int) async throws -> [SearchHit]
 
-    /// Remembers where the image cache put the bytes of `record.url` (replacing an older record).
-    func recordImage(_ record: ImageRecord) async throws
-    /// Where the image cache put the bytes of `url`, if it has them.
-    func imageRecord(for url: String) async throws -> ImageRecord?
-    /// Forgets the records of files the image cache removed.
-    func removeImageRecords(files: [String]) async throws
 }

@@ -15,6 +15,8 @@ enum Migrations {
             try db.execute(sql: Schema.reading)
             try EntryRows.backfillReadingColumns(in: db)
         }
+        // The image cache's index was written and never read: the cache knows its own files.
+        migrator.registerMigration("drop_images") { db in try db.execute(sql: "DROP TABLE images") }
         return migrator
     }
 }

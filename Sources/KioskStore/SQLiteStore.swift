@@ -184,42 +184,6 @@ public final class SQLiteStore: KioskStore {
         return try await read { db in try EntryRows.search(query, limit: limit, in: db) }
     }
 
-    // MARK: - Image cache index
-
-    public func recordImage(_ record: ImageRecord) async throws(StoreError) {
-        try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO images (url, file, content_type, byte_count, stored_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (url) DO UPDATE SET file = excluded.file, content_type = excluded.content_type,
-                        byte_count = excluded.byte_count, stored_at = excluded.stored_at
-                    """,
-                arguments: [
-                    record.url, record.file, record.contentType, record.byteCount, record.storedAt.timeIntervalSince1970,
-                ])
-        }
-    }
-
-    public func imageRecord(for url: String) async throws(StoreError) -> ImageRecord? {
-        try await read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM images WHERE url = ?", arguments: [url]) else {
-                return nil
-            }
-            return ImageRecord(
-                url: row["url"], file: row["file"], contentType: row["content_type"], byteCount: row["byte_count"],
-                storedAt: Date(timeIntervalSince1970: row["stored_at"]))
-        }
-    }
-
-    public func removeImageRecords(files: [String]) async throws(StoreError) {
-        guard !files.isEmpty else { return }
-        try await write { db in
-            for file in files {
-                try db.execute(sql: "DELETE FROM images WHERE file = ?", arguments: [file])
-            }
-        }
-    }
-
     // MARK: - Access
 
     /// A read transaction off the caller's executor, its errors as `StoreError`.

@@ -103,26 +103,6 @@ import Testing
         }
     }
 
-    @Test func theDiskIndexIsToldOfEveryFileWrittenAndEvicted() async throws {
-        try await withTemporaryDirectory { directory in
-            let index = RecordingImageIndex()
-            try await withPipeline(memoryLimitBytes: 0, diskDirectory: directory, diskLimitBytes: 2_300, diskIndex: index) {
-                server, pipeline in
-                let a = try server.url("/image/a")
-                let b = try server.url("/image/b")
-                let c = try server.url("/image/c")
-                _ = try await pipeline.image(for: a)
-                _ = try await pipeline.image(for: b)
-                _ = try await pipeline.image(for: c)  // evicts a
-                let files = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".kimg") })
-                let indexed = await index.files
-                #expect(Set(indexed.keys) == files)
-                #expect(indexed.values.map(\.url).sorted() == [b.absoluteString, c.absoluteString])
-                #expect(indexed.values.allSatisfy { $0.contentType == "image/png" && $0.byteCount > 1_000 })
-            }
-        }
-    }
-
     // MARK: rejections
 
     @Test func htmlServedAsPNGIsNotAnImage() async throws {
@@ -239,13 +219,13 @@ import Testing
 
     private func withPipeline(
         memoryLimitBytes: Int = 64 << 20, diskDirectory: URL? = nil, diskLimitBytes: Int = 256 << 20,
-        maxImageBytes: Int = 8 << 20, diskIndex: (any ImageCacheIndex)? = nil,
+        maxImageBytes: Int = 8 << 20,
         _ body: (TestServer, ImagePipeline) async throws -> Void
     ) async throws {
         let client = HTTPFetcher.makeClient()
         let pipeline = ImagePipeline(
             fetcher: HTTPFetcher(client: client), memoryLimitBytes: memoryLimitBytes, diskDirectory: diskDirectory,
-            diskLimitBytes: diskLimitBytes, maxImageBytes: maxImageBytes, diskIndex: diskIndex
+            diskLimitBytes: diskLimitBytes, maxImageBytes: maxImageBytes
         )
         do {
             try await TestServer.run { server in try await body(server, pipeline) }
@@ -261,15 +241,5 @@ import Testing
             .appendingPathComponent("kiosk-images-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try await body(directory)
-    }
-}
-
-/// An image index that remembers what it was told, by file name.
-private actor RecordingImageIndex: ImageCacheIndex {
-    private(set) var files: [String: ImageFileRecord] = [:]
-
-    func imagesChanged(stored: [ImageFileRecord], removedFiles: [String]) {
-        for file in removedFiles { files[file] = nil }
-        for record in stored { files[record.file] = record }
     }
 }

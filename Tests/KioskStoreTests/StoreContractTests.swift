@@ -109,24 +109,4 @@ import Testing
             #expect(try await store.lastOpened() == second)
         }
     }
-
-    @Test(arguments: StoreKind.allCases)
-    func theImageIndexRemembersTheLatestRecordPerURL(_ kind: StoreKind) async throws {
-        try await withStore(kind) { store in
-            let url = "https://example.com/a.png"
-            #expect(try await store.imageRecord(for: url) == nil)
-            let old = ImageRecord(url: url, file: "ab/cd.png", contentType: "image/png", byteCount: 10, storedAt: Date(timeIntervalSince1970: 5))
-            let new = ImageRecord(url: url, file: "ef/gh.png", contentType: "image/webp", byteCount: 20, storedAt: Date(timeIntervalSince1970: 9))
-            try await store.recordImage(old)
-            try await store.recordImage(new)
-            #expect(try await store.imageRecord(for: url) == new)
-            #expect(try await store.imageRecord(for: "https://example.com/other.png") == nil)
-            // The cache evicted the file: its record goes; others stay.
-            let other = ImageRecord(url: "https://example.com/b.png", file: "ij.png", contentType: "image/png", byteCount: 3, storedAt: Date(timeIntervalSince1970: 7))
-            try await store.recordImage(other)
-            try await store.removeImageRecords(files: ["ef/gh.png", "never-stored.png"])
-            #expect(try await store.imageRecord(for: url) == nil)
-            #expect(try await store.imageRecord(for: other.url) == other)
-        }
-    }
 }

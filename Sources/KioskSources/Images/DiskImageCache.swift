@@ -32,15 +32,9 @@ actor DiskImageCache {
     /// Files by name, loaded from the directory on first use.
     private var index: [String: Record]?
     private var totalBytes = 0
-    /// Told what is stored and removed (the store's image index).
-    private let reporter: (any ImageCacheIndex)?
-    private var stored: [ImageFileRecord] = []
-    private var removed: [String] = []
-
-    init(directory: URL, limitBytes: Int, reporter: (any ImageCacheIndex)? = nil) {
+    init(directory: URL, limitBytes: Int) {
         self.directory = directory
         self.limitBytes = max(0, limitBytes)
-        self.reporter = reporter
     }
 
     /// The image stored for `url`, which becomes the most recently used; nil on a miss.
@@ -63,14 +57,9 @@ actor DiskImageCache {
     }
 
     /// Stores `image` for `url` as the most recently used, evicting least recently used files to
-    /// fit, then tells the index what changed (removals found on reads too).
-    func store(_ image: CachedImage, for url: String) async {
+    /// fit.
+    func store(_ image: CachedImage, for url: String) {
         write(image, for: url)
-        guard let reporter, !(stored.isEmpty && removed.isEmpty) else { return }
-        let (stored, removed) = (self.stored, self.removed)
-        self.stored = []
-        self.removed = []
-        await reporter.imagesChanged(stored: stored, removedFiles: removed)
     }
 
     private func write(_ image: CachedImage, for url: String) {
@@ -85,11 +74,6 @@ actor DiskImageCache {
         let now = Date()
         index?[name] = Record(bytes: encoded.count, lastUse: now)
         totalBytes += encoded.count
-        if reporter != nil {
-            removed.removeAll { $0 == name }
-            stored.append(
-                ImageFileRecord(url: url, file: name, contentType: image.contentType, byteCount: encoded.count, storedAt: now))
-        }
     }
 
     // MARK: index
@@ -136,10 +120,6 @@ actor DiskImageCache {
         try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         if let record = index?.removeValue(forKey: name) {
             totalBytes -= record.bytes
-            if reporter != nil {
-                stored.removeAll { $0.file == name }
-                removed.append(name)
-            }
         }
     }
 

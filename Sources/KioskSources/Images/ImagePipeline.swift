@@ -22,16 +22,15 @@ public actor ImagePipeline {
     ///   - memoryLimitBytes: bytes of images kept in memory.
     ///   - diskDirectory: where images are kept on disk; nil keeps none.
     ///   - diskLimitBytes: bytes of files kept in `diskDirectory`.
-    ///   - diskIndex: told of every file written to and removed from `diskDirectory`.
     ///   - maxImageBytes: largest image accepted.
     public init(
         fetcher: any Fetching, memoryLimitBytes: Int = 64 << 20, diskDirectory: URL? = nil,
-        diskLimitBytes: Int = 256 << 20, maxImageBytes: Int = 8 << 20, diskIndex: (any ImageCacheIndex)? = nil
+        diskLimitBytes: Int = 256 << 20, maxImageBytes: Int = 8 << 20
     ) {
         self.fetcher = fetcher
         self.maxImageBytes = maxImageBytes
         self.memory = MemoryImageCache(limitBytes: memoryLimitBytes)
-        self.disk = diskDirectory.map { DiskImageCache(directory: $0, limitBytes: diskLimitBytes, reporter: diskIndex) }
+        self.disk = diskDirectory.map { DiskImageCache(directory: $0, limitBytes: diskLimitBytes) }
     }
 
     /// The image at `url`, from a cache or fetched.

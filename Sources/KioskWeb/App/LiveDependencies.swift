@@ -49,8 +49,7 @@ extension WebDependencies {
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: deviceID),
             images: ImagePipeline(
-                fetcher: fetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images"),
-                diskIndex: StoreImageIndex(store: store, logger: logger)),
+                fetcher: fetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images")),
             signer: signingKey, assets: try Assets.fromBundle(), sourceNames: names,
             services: [
                 HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger),

@@ -115,7 +115,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
             jokes: JokeService(url: nil, fetcher: fetcher, deviceID: UUID()), images: ImagePipeline(fetcher: fetcher),
             signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: directory)), assets: try Assets.fromBundle(),
             sourceNames: [:], services: [])
-        let port = try await Self.freePort()
+        let port = try await SSEBenchmark.freePort()
         let config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
         let app = buildApplication(config, dependencies: dependencies, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
@@ -234,15 +234,6 @@ struct ReaderBenchmark: AsyncParsableCommand {
     private static func median(_ values: [Duration]) -> Duration {
         let sorted = values.sorted()
         return sorted.isEmpty ? .zero : sorted[sorted.count / 2]
-    }
-
-    private static func freePort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(to: try SocketAddress(ipAddress: "127.0.0.1", port: 0)).get()
-        let port = channel.localAddress?.port
-        try await channel.close()
-        guard let port else { throw SSEBenchError("no free port") }
-        return port
     }
 }
 

@@ -190,7 +190,8 @@ struct SSEBenchmark: AsyncParsableCommand {
     }
 
     /// A port nobody listens on now (`buildApplication` does not report the one it bound).
-    private static func freePort() async throws -> Int {
+    /// A free loopback port (shared with `kiosk-bench reader`).
+    static func freePort() async throws -> Int {
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .bind(to: try SocketAddress(ipAddress: "127.0.0.1", port: 0)).get()
         let port = channel.localAddress?.port

@@ -1,12 +1,6 @@
 import Foundation
 import KioskCore
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Images on disk, one file per URL, least recently used evicted first, bounded by total bytes.
 ///
 /// A file is named by the FNV-1a hash of its URL and holds a small header (the URL itself, to
@@ -70,7 +64,10 @@ actor DiskImageCache {
         guard encoded.count <= limitBytes else { return }
         evict(toFit: encoded.count)
         let file = directory.appendingPathComponent(name)
-        guard PrivateImageFiles.makeDirectory(directory), PrivateImageFiles.replace(file, with: encoded) else { return }
+        // Private to Kiosk's user, created so (see `PrivateFiles`); a cache that cannot write skips.
+        guard (try? PrivateFiles.createDirectory(directory)) != nil,
+            (try? PrivateFiles.writeAtomically(encoded, to: file)) != nil
+        else { return }
         let now = Date()
         index?[name] = Record(bytes: encoded.count, lastUse: now)
         totalBytes += encoded.count
@@ -173,47 +170,5 @@ actor DiskImageCache {
         position += 1
         guard typeLength <= bytes.count - position else { return nil }
         return (url, position..<position + typeLength)
-    }
-}
-
-/// The cache's files, private to Kiosk's user.
-private enum PrivateImageFiles {
-    /// Creates `directory` and the missing folders above it, each 0700; true if it exists after.
-    static func makeDirectory(_ directory: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) { return isDirectory.boolValue }
-        var missing: [String] = []
-        var path = directory.standardizedFileURL.path
-        while !FileManager.default.fileExists(atPath: path) {
-            missing.append(path)
-            let parent = (path as NSString).deletingLastPathComponent
-            guard parent != path, !parent.isEmpty else { break }
-            path = parent
-        }
-        for folder in missing.reversed() where mkdir(folder, 0o700) != 0 && errno != EEXIST { return false }
-        return true
-    }
-
-    /// Replaces `file` with `bytes` at once, through a 0600 file beside it; false if it could not.
-    static func replace(_ file: URL, with bytes: [UInt8]) -> Bool {
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
-        let written = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let start = buffer.baseAddress {
-                let count = write(descriptor, start + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        close(descriptor)
-        guard written, rename(temporary.path, file.path) == 0 else {
-            unlink(temporary.path)
-            return false
-        }
-        return true
     }
 }

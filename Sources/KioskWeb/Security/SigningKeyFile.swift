@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import KioskSources
 
 /// The image proxy's signing key, kept in the data directory so signed URLs (in pages the
 /// service worker cached, say) stay valid across restarts. Whoever reads it can make the proxy

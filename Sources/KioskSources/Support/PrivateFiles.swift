@@ -6,14 +6,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Kiosk's data is its user's alone: what they follow and read, and the image proxy's key (which
-/// signs what the proxy fetches). So its folders are created 0700 and its files 0600, with the
-/// mode given to `mkdir` and `open` themselves: Foundation creates with the umask's mode
-/// (readable by all by default) and can only change it afterwards, leaving a moment in which
-/// another user can open the file.
-enum PrivateFiles {
-    struct Failure: LocalizedError {
-        var errorDescription: String?
+/// Kiosk's data is its user's alone: what they follow and read, the image proxy's key (which
+/// signs what the proxy fetches) and the image cache. So its folders are created 0700 and its
+/// files 0600 (the web app's and the image cache's alike), with the mode given to `mkdir` and
+/// `open` themselves: Foundation creates with the umask's mode (readable by all by default) and
+/// can only change it afterwards, leaving a moment in which another user can open the file.
+public enum PrivateFiles {
+    public struct Failure: LocalizedError {
+        public var errorDescription: String?
 
         init(_ what: String, _ path: String, errno code: Int32 = errno) {
             errorDescription = "cannot \(what) \(path): \(String(cString: strerror(code)))"
@@ -22,7 +22,7 @@ enum PrivateFiles {
 
     /// Creates `directory` and any missing folders above it, each 0700; folders that exist are
     /// left as their owner made them.
-    static func createDirectory(_ directory: URL) throws {
+    public static func createDirectory(_ directory: URL) throws {
         var missing: [String] = []
         var path = directory.standardizedFileURL.path
         var isDirectory: ObjCBool = false
@@ -43,7 +43,7 @@ enum PrivateFiles {
     /// Creates `file` empty and 0600 unless it exists.
     /// - Returns: whether it was created now.
     @discardableResult
-    static func createEmptyFile(_ file: URL) throws -> Bool {
+    public static func createEmptyFile(_ file: URL) throws -> Bool {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             if errno == EEXIST { return false }
@@ -55,7 +55,7 @@ enum PrivateFiles {
 
     /// Replaces `file` with `bytes` at once (a reader sees the old file or the new, never part),
     /// through a 0600 file beside it.
-    static func writeAtomically(_ bytes: some ContiguousBytes, to file: URL) throws {
+    public static func writeAtomically(_ bytes: some ContiguousBytes, to file: URL) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Failure("create", temporary.path) }

@@ -94,16 +94,25 @@ public actor Reader {
         try await finder.find(address)
     }
 
-    /// Subscribes to the feed at `url` (as found by `find`).
+    /// Subscribes to the feed found by `find`.
     @discardableResult
     public func subscribe(to feed: FoundFeed, title: String? = nil, folder: String? = nil) async throws(ReaderError)
         -> Subscription
     {
-        if let refusal = policy.refusal(for: feed.url) { throw .refused(refusal) }
-        if let existing = list.first(where: { $0.url == feed.url }) { throw .alreadySubscribed(existing.id) }
+        try await subscribe(url: feed.url, feedTitle: feed.title, siteURL: feed.siteURL, title: title, folder: folder)
+    }
+
+    /// Subscribes to the feed at `url`, with what its preview said of it (the add page's form
+    /// carries these between finding and subscribing).
+    @discardableResult
+    public func subscribe(
+        url: URL, feedTitle: String?, siteURL: String?, title: String? = nil, folder: String? = nil
+    ) async throws(ReaderError) -> Subscription {
+        if let refusal = policy.refusal(for: url) { throw .refused(refusal) }
+        if let existing = list.first(where: { $0.url == url }) { throw .alreadySubscribed(existing.id) }
         let subscription = Subscription(
-            id: Subscription.id(for: feed.url), url: feed.url, title: try Self.name(title), feedTitle: feed.title,
-            siteURL: feed.siteURL, folder: try Self.name(folder))
+            id: Subscription.id(for: url), url: url, title: try Self.name(title), feedTitle: feedTitle,
+            siteURL: siteURL, folder: try Self.name(folder))
         try await save([subscription])
         await scheduler.subscribe(subscription.polledSource)
         await onChange(.subscriptions)

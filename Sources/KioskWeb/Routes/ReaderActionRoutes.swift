@@ -58,11 +58,10 @@ struct ReaderActionRoutes: Sendable {
         router.post("reader/subscribe") { request, _ in
             let form = try await FormBody.decode(Subscribe.self, from: request)
             guard let url = URL(string: form.url) else { throw HTTPError(.badRequest, message: "Not a feed address.") }
-            let feed = FoundFeed(
-                url: url, title: Self.nonEmpty(form.feedTitle), siteURL: Self.nonEmpty(form.siteURL), format: .rss,
-                entries: [], entryCount: 0)
             do throws(ReaderError) {
-                let subscription = try await reader.subscribe(to: feed, title: form.title, folder: form.folder)
+                let subscription = try await reader.subscribe(
+                    url: url, feedTitle: Self.nonEmpty(form.feedTitle), siteURL: Self.nonEmpty(form.siteURL), title: form.title,
+                    folder: form.folder)
                 return FormBody.redirect(ReaderLinks.feed(subscription.id))
             } catch {
                 if case .alreadySubscribed(let id) = error { return FormBody.redirect(ReaderLinks.feed(id)) }

@@ -47,6 +47,11 @@ public actor InMemoryStore: KioskStore {
         table.kept.values.filter { $0.source == source && $0.key == key }.max { (table.inFeed.contains($0.id) ? 1 : 0) < (table.inFeed.contains($1.id) ? 1 : 0) }
     }
 
+    public func newestEntryID(sources: [SourceID]?) -> Int64 {
+        let only = sources.map(Set.init)
+        return table.kept.values.filter { only?.contains($0.source) ?? true }.map(\.id).max() ?? 0
+    }
+
     public func unreadCounts() -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
         for stored in table.kept.values where !stored.isRead { counts[stored.source, default: 0] += 1 }

@@ -38,6 +38,14 @@ enum ReadingRows {
         return try decode(rows).first
     }
 
+    static func newestID(sources: [SourceID]?, in db: Database) throws -> Int64 {
+        guard let sources else { return try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM entries") ?? 0 }
+        guard !sources.isEmpty else { return 0 }
+        return try Int64.fetchOne(
+            db, sql: "SELECT MAX(id) FROM entries WHERE source IN (\(databaseQuestionMarks(count: sources.count)))",
+            arguments: StatementArguments(sources.map(\.rawValue))) ?? 0
+    }
+
     static func unreadCounts(in db: Database) throws -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
         let rows = try Row.fetchCursor(

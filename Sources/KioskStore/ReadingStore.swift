@@ -89,6 +89,9 @@ public protocol ReadingStore: Sendable {
     func readingList(_ filter: EntryFilter) async throws -> [StoredEntry]
     /// One entry by its feed and key, in its feed or not any more.
     func storedEntry(source: SourceID, key: String) async throws -> StoredEntry?
+    /// The highest entry id of `sources` (nil: every feed), 0 when there is none: the newest entry
+    /// Kiosk has received there, which is where a mark-all-read drawn now stops.
+    func newestEntryID(sources: [SourceID]?) async throws -> Int64
     /// Unread entries per feed (feeds with none are absent).
     func unreadCounts() async throws -> [SourceID: Int]
     func starredCount() async throws -> Int

@@ -120,6 +120,10 @@ public final class SQLiteStore: KioskStore {
         try await read { db in try ReadingRows.entry(source: source, key: key, in: db) }
     }
 
+    public func newestEntryID(sources: [SourceID]?) async throws(StoreError) -> Int64 {
+        try await read { db in try ReadingRows.newestID(sources: sources, in: db) }
+    }
+
     public func unreadCounts() async throws(StoreError) -> [SourceID: Int] {
         try await read { db in try ReadingRows.unreadCounts(in: db) }
     }

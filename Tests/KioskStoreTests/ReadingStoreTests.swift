@@ -62,7 +62,9 @@ import Testing
         try await withStore(kind) { store in
             try await store.saveSourceState(SourceState(entries: entries(1...3)), for: "a")
             try await store.saveSourceState(SourceState(entries: entries(4...4)), for: "b")
-            let seen = try await store.readingList(EntryFilter()).map(\.id).max() ?? 0
+            let seen = try await store.newestEntryID(sources: nil)
+            #expect(seen == (try await store.readingList(EntryFilter()).map(\.id).max() ?? 0))
+            #expect(try await store.newestEntryID(sources: []) == 0)
             try await store.saveSourceState(SourceState(entries: entries(1...3) + entries(9...9)), for: "a")
             let marked = try await store.markAllRead(sources: ["a"], upTo: seen)
             #expect(marked.count == 3)
@@ -71,6 +73,22 @@ import Testing
             #expect(try await store.unreadCounts() == ["a": 4, "b": 1])
             _ = try await store.markAllRead(sources: nil, upTo: .max)
             #expect(try await store.unreadCounts().isEmpty)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theNewestEntryIsTheLastReceivedWhateverItsDate(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.saveSourceState(SourceState(entries: entries(5...6)), for: "a")
+            try await store.saveSourceState(SourceState(entries: entries(7...7)), for: "b")
+            // Received last, dated first: it sorts at the end of the list, yet it is the newest.
+            try await store.saveSourceState(SourceState(entries: entries(5...6) + entries(1...1, day: -400)), for: "a")
+            let oldDated = try #require(try await store.readingList(EntryFilter(sources: ["a"])).last)
+            #expect(oldDated.entry.id == "urn:1")
+            #expect(try await store.newestEntryID(sources: ["a"]) == oldDated.id)
+            #expect(try await store.newestEntryID(sources: nil) == oldDated.id)
+            _ = try await store.markAllRead(sources: ["a"], upTo: try await store.newestEntryID(sources: ["a"]))
+            #expect(try await store.unreadCounts() == ["b": 1])
         }
     }
 

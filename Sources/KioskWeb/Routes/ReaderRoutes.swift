@@ -110,10 +110,11 @@ struct ReaderRoutes: Sendable {
         let subscriptions = await reader.subscriptions()
         var names: [SourceID: String] = [:]
         for subscription in subscriptions { names[subscription.id] = subscription.displayName }
-        let newest = try await store.readingList(EntryFilter(sources: filter.sources, limit: 1)).first?.id ?? 0
+        // Mark all read stops at the newest entry received now, whatever its date.
+        let newest = try await store.newestEntryID(sources: filter.sources)
         return ReaderListPage(
             scope: scope, title: title, entries: entries, names: names, counts: try await counts(subscriptions),
-            folders: await reader.folders(), showsRead: showsRead, next: next, newestID: max(newest, entries.map(\.id).max() ?? 0),
+            folders: await reader.folders(), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
         ).page.response
     }

@@ -159,6 +159,10 @@ def test_stars_are_kept_and_listed(browser, kiosk, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_mark_all_read_in_a_folder_then_undo(browser, fresh_kiosk, size):
     driver = browser(size)
+    # All three News feeds in first (a server just started may still be reading them).
+    wait_until(driver, lambda _: all(counts(fresh_kiosk)["feeds"].get(feed, 0) > 0
+                                     for feed in ("business", "entertainment", "environment")),
+               "the News feeds never arrived", LIVE_WAIT)
     open_page(driver, fresh_kiosk, "/reader/folder/News", "reader-list")
     wait_until(driver, lambda d: count(d, "#reader-list > li") > 0, "no entries in News")
     before = counts(fresh_kiosk)["folders"]["News"]

@@ -45,6 +45,7 @@ enum EntryRows {
                 """)
         let move = try db.cachedStatement(sql: "UPDATE entries SET position = ?, in_feed = 1 WHERE id = ?")
         let received = now.timeIntervalSince1970
+        var inserted = 0
         for (position, (item, json)) in zip(kept, encoded).enumerated() {
             let entry = item.entry
             if let old = existing[item.identity] {
@@ -63,8 +64,11 @@ enum EntryRows {
                     entry.published?.timeIntervalSince1970, SearchText.plainSummary(of: entry), json, received,
                     min(sortDate, received),
                 ])
+                inserted += 1
             }
         }
+        // New entries are unread: above the feed's mark, their own flag 0.
+        try ReadingRows.adjustCounts([source.rawValue: inserted], in: db)
     }
 
     /// Fills the reading columns of rows written before they existed (the `reading` migration).
@@ -83,6 +87,7 @@ enum EntryRows {
     /// Deletes every entry of `source`.
     static func removeAll(of source: SourceID, in db: Database) throws {
         try db.execute(sql: "DELETE FROM entries WHERE source = ?", arguments: [source.rawValue])
+        try db.execute(sql: "UPDATE read_marks SET read_up_to = 0, unread = 0 WHERE source = ?", arguments: [source.rawValue])
     }
 
     /// The entries in `source`'s feed now (or in every feed when nil), each list in feed order.

@@ -134,12 +134,12 @@ public final class SQLiteStore: KioskStore {
 
     public func setRead(_ read: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
         let now = now()
-        return try await write { db in try ReadingRows.set(.read, to: read, ids: ids, now: now, in: db) }
+        return try await write { db in try ReadingRows.setRead(read, ids: ids, now: now, in: db) }
     }
 
     public func setStarred(_ starred: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
         let now = now()
-        return try await write { db in try ReadingRows.set(.starred, to: starred, ids: ids, now: now, in: db) }
+        return try await write { db in try ReadingRows.setStarred(starred, ids: ids, now: now, in: db) }
     }
 
     public func markAllRead(sources: [SourceID]?, upTo: Int64) async throws(StoreError) -> [Int64] {

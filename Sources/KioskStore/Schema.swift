@@ -119,3 +119,27 @@ enum Schema {
         CREATE INDEX entries_starred ON entries (sort_date DESC, id DESC) WHERE starred = 1;
         """
 }
+
+extension Schema {
+    /// Read state that costs per feed, not per entry, to change (Google Reader's own model):
+    /// every entry of `source` with an id up to `read_up_to` is read unless `kept_unread`; above
+    /// it, an entry is read when its own `read` is 1. Marking all read moves the mark; an entry
+    /// marked unread under it is `kept_unread`. `unread` is the feed's count, kept up to date by
+    /// every write (so counting is one row per feed). Entry ids only grow: a mark is pulled down
+    /// to its feed's newest remaining entry whenever entries are deleted, so an id reused later
+    /// can never fall under an old mark.
+    static let readMarks = """
+        CREATE TABLE read_marks (
+            source TEXT PRIMARY KEY NOT NULL,
+            read_up_to INTEGER NOT NULL DEFAULT 0,
+            unread INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        ALTER TABLE entries ADD COLUMN kept_unread INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX entries_kept_unread ON entries (source) WHERE kept_unread = 1;
+        CREATE TRIGGER read_marks_source_deleted AFTER DELETE ON sources BEGIN
+            DELETE FROM read_marks WHERE source = old.id;
+        END;
+        INSERT INTO read_marks (source, unread)
+            SELECT id, (SELECT COUNT(*) FROM entries WHERE entries.source = sources.id AND read = 0) FROM sources;
+        """
+}

@@ -8,7 +8,7 @@ import Testing
 /// What only the SQLite store promises: its file, its schema, surviving a restart, failing well.
 @Suite struct SQLiteStoreTests {
     private static let migrations = [
-        "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading", "drop_images",
+        "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading", "drop_images", "read_marks",
     ]
 
     /// Runs `body` with the path of a database file in a fresh temporary directory.
@@ -212,6 +212,33 @@ import Testing
             let entry = try #require(try await store.storedEntry(source: "news", key: StableHash.hex("urn:1")))
             #expect(entry.entry.title == "Old" && !entry.isRead)
             #expect(try await store.unreadCounts() == ["news": 1])
+        }
+    }
+
+    @Test func readStateFromBeforeReadMarksIsKeptAndCounted() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("old.sqlite")
+            var store = try SQLiteStore(path: file)
+            let entries = (1...4).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }
+            try await store.saveSourceState(SourceState(entries: entries), for: "news")
+            try store.close()
+            // Back to the release before `read_marks`, where read state was the `read` column only.
+            let queue = try DatabaseQueue(path: file.path)
+            try await queue.write { db in
+                try db.execute(
+                    sql: """
+                        DROP TRIGGER read_marks_source_deleted; DROP TABLE read_marks; DROP INDEX entries_kept_unread;
+                        ALTER TABLE entries DROP COLUMN kept_unread;
+                        DELETE FROM grdb_migrations WHERE identifier = 'read_marks';
+                        UPDATE entries SET read = 1 WHERE identity IN ('urn:1', 'urn:3');
+                        """)
+            }
+            try queue.close()
+            store = try SQLiteStore(path: file)
+            defer { try? store.close() }
+            #expect(try await store.unreadCounts() == ["news": 2])
+            let unread = try await store.readingList(EntryFilter(unreadOnly: true)).compactMap(\.entry.id)
+            #expect(Set(unread) == ["urn:2", "urn:4"])
         }
     }
 

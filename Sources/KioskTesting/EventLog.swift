@@ -11,7 +11,7 @@ public actor EventLog {
     public func append(_ event: EngineEvent) { events.append(event) }
 
     public func changed(_ id: SourceID) -> [[Entry]] {
-        events.compactMap { if case .changed(id, let entries) = $0.kind { entries } else { nil } }
+        events.compactMap { if case .changed(id, let entries, _) = $0.kind { entries } else { nil } }
     }
 
     public func failures(_ id: SourceID) -> [SourceError] {

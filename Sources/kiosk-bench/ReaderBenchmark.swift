@@ -114,7 +114,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
             jokes: JokeService(url: nil, fetcher: fetcher, deviceID: UUID()), images: ImagePipeline(fetcher: fetcher),
             signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: directory)), assets: try Assets.fromBundle(),
-            sourceNames: [:], services: [])
+            sourceNames: [:], news: NewsSections(catalogue: catalogue, names: [:]), services: [])
         let port = try await SSEBenchmark.freePort()
         let config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
         let app = buildApplication(config, dependencies: dependencies, logger: logger)

@@ -186,7 +186,8 @@ struct SSEBenchmark: AsyncParsableCommand {
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID()),
             images: ImagePipeline(fetcher: fetcher),
             signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: data)),
-            assets: try Assets.fromBundle(), sourceNames: names, services: [])
+            assets: try Assets.fromBundle(), sourceNames: names,
+            news: NewsSections(catalogue: catalogue, names: names), services: [])
     }
 
     /// A port nobody listens on now (`buildApplication` does not report the one it bound).

@@ -114,7 +114,7 @@ import KioskTesting
             #expect(
                 await harness.log.wait { events in
                     events.contains { event in
-                        guard case .changed(.entertainmentAndEnvironment, let entries) = event.kind else { return false }
+                        guard case .changed(.entertainmentAndEnvironment, let entries, _) = event.kind else { return false }
                         return entries.count == 40
                     }
                 })

@@ -97,7 +97,11 @@ import KioskTesting
             defer { recorder.cancel() }
             #expect(
                 await log.wait { events in
-                    events.contains { $0.kind == .changed(.entertainmentAndEnvironment, Self.entries(["ent1", "ent2", "env1", "env2"])) }
+                    events.contains {
+                        $0.kind == .changed(
+                            .entertainmentAndEnvironment, Self.entries(["ent1", "ent2", "env1", "env2"]),
+                            origins: [.entertainment, .entertainment, .environment, .environment])
+                    }
                 })
             // Before Entertainment answered, the merged list already showed Environment alone.
             #expect(await log.changed(.entertainmentAndEnvironment).first?.map(\.title) == ["env1", "env2"])

@@ -39,7 +39,7 @@ import Testing
         try await withKioskApp { kiosk in
             let entry = SampleEntries.plain(7)
             await kiosk.hub.publish(.changed(.entertainment, [entry]))
-            await kiosk.hub.publish(.changed(.entertainmentAndEnvironment, [entry]))
+            await kiosk.hub.publish(.changed(.entertainmentAndEnvironment, [entry], origins: [.entertainment]))
             try await kiosk.run { client, _ in
                 let uri = "/news?feed=entertainment-environment"
                 let shown = try await eventually { try await client.text(uri).contains("Plain headline 7") }
@@ -53,6 +53,38 @@ import Testing
                 #expect(String(buffer: detail.body).contains(#"<h1 id="entry-title">Plain headline 7</h1>"#))
             }
         }
+    }
+
+    @Test func eachMergedRowIsLabelledByTheFeedItsEventSaysEvenWhenBothCarryIt() async throws {
+        // The same story in both feeds: the merged list has it twice, once per feed.
+        let story = SampleEntries.plain(3)
+        let parts: [SourceID: [Entry]] = [.entertainment: [story], .environment: [SampleEntries.plain(4), story]]
+        var sources = HubSnapshot()
+        sources.apply(EngineEvent(sequence: 1, kind: SourceCatalogue.entertainmentAndEnvironment.changed(parts)))
+        let catalogue = SourceCatalogue.demo(base: try #require(URL(string: "http://127.0.0.1:1")))
+        let names: [SourceID: String] = [.entertainment: "Showbiz", .environment: "Planet"]
+        let news = NewsSections(catalogue: catalogue, names: names)
+        let section = try #require(news.section(slug: "entertainment-environment"))
+        let list = NewsList(feed: section, sections: news, sources: sources)
+        #expect(list.rows.map(\.part) == [.entertainment, .environment, .environment])
+        let html = RenderedHTML(list.items).markup
+        #expect(HTMLInspection.count(#"<span class="entry-part">Showbiz</span>"#, in: html) == 1)
+        #expect(HTMLInspection.count(#"<span class="entry-part">Planet</span>"#, in: html) == 2)
+    }
+
+    @Test func newsSectionsComeFromTheCatalogueNotTheCode() throws {
+        var catalogue = SourceCatalogue.demo(base: try #require(URL(string: "http://127.0.0.1:1")))
+        catalogue.feeds.append(PolledSource(id: "world", name: "World", url: try #require(URL(string: "http://127.0.0.1:1/w.xml"))))
+        catalogue.news = ["world", .business]
+        #expect(catalogue.newsFeeds == ["world", .business])
+        let news = NewsSections(catalogue: catalogue, names: ["world": "World news", .business: "Money"])
+        #expect(news.sections.map(\.label) == ["World news", "Money"])
+        #expect(news.section(slug: nil)?.source == "world")
+        #expect(news.shows(.business) && !news.shows(.entertainment))
+        let page = NewsPage(feed: try #require(news.section(slug: "business")), sections: news, state: LiveState()).page
+        let html = page.render()
+        #expect(html.contains(#"href="/news?feed=world""#) && html.contains(">World news<"))
+        #expect(html.contains(">Money<") && !html.contains("Entertainment"))
     }
 
     @Test func aHostileEntryRendersEscapedInTheList() async throws {

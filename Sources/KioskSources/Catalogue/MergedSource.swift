@@ -17,4 +17,9 @@ public struct MergedSource: Sendable, Hashable, Codable {
     public func merge(_ entries: [SourceID: [Entry]]) -> [Entry] {
         parts.flatMap { entries[$0] ?? [] }
     }
+
+    /// The event announcing the merged list: the list, and which feed each entry is from.
+    public func changed(_ entries: [SourceID: [Entry]]) -> EngineEvent.Kind {
+        .changed(id, merge(entries), origins: parts.flatMap { part in Array(repeating: part, count: entries[part]?.count ?? 0) })
+    }
 }

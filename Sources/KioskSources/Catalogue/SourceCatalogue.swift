@@ -5,6 +5,8 @@ import Foundation
 public struct SourceCatalogue: Sendable, Hashable, Codable {
     public var feeds: [PolledSource]
     public var merged: [MergedSource]
+    /// The News screen's sections, in order: each a feed, or a merged source of several.
+    public var news: [SourceID]
     /// The facts JSON feed.
     public var factsURL: URL?
     /// Apple's top-albums feed (v2 by default; v1 documents are accepted too).
@@ -15,16 +17,26 @@ public struct SourceCatalogue: Sendable, Hashable, Codable {
     public var jokesURL: URL?
 
     public init(
-        feeds: [PolledSource], merged: [MergedSource], factsURL: URL?, albumsURL: URL?, newsAPI: NewsAPISettings,
-        jokesURL: URL?
+        feeds: [PolledSource], merged: [MergedSource], news: [SourceID] = [], factsURL: URL?, albumsURL: URL?,
+        newsAPI: NewsAPISettings, jokesURL: URL?
     ) {
         self.feeds = feeds
         self.merged = merged
+        self.news = news
         self.factsURL = factsURL
         self.albumsURL = albumsURL
         self.newsAPI = newsAPI
         self.jokesURL = jokesURL
     }
+
+    /// The feeds behind the News screen (its sections, merged ones by their parts): the
+    /// built-in subscriptions, which cannot be unsubscribed.
+    public var newsFeeds: [SourceID] {
+        news.flatMap { id in merged.first(where: { $0.id == id })?.parts ?? [id] }
+    }
+
+    /// The seed's News sections: Business, then Entertainment + Environment merged.
+    public static let seedNews: [SourceID] = [.business, .entertainmentAndEnvironment]
 
     /// The News screen's merged *Entertainment + Environment* source: Entertainment first.
     public static let entertainmentAndEnvironment = MergedSource(
@@ -39,7 +51,7 @@ public struct SourceCatalogue: Sendable, Hashable, Codable {
                 (.entertainment, "Entertainment", "http://feeds.reuters.com/reuters/entertainment"),
                 (.environment, "Environment", "http://feeds.reuters.com/reuters/environment"),
             ].compactMap { id, name, url in URL(string: url).map { PolledSource(id: id, name: name, url: $0) } },
-            merged: [entertainmentAndEnvironment],
+            merged: [entertainmentAndEnvironment], news: seedNews,
             factsURL: URL(string: "https://dl.dropboxusercontent.com/s/2iodh4vg0eortkl/facts.json"),
             albumsURL: URL(string: "https://rss.applemarketingtools.com/api/v2/us/music/most-played/100/albums.json"),
             newsAPI: NewsAPISettings(baseURL: URL(string: "https://newsapi.org/v2"), apiKey: newsAPIKey),
@@ -55,7 +67,7 @@ public struct SourceCatalogue: Sendable, Hashable, Codable {
                 PolledSource(id: .entertainment, name: "Entertainment", url: at("reuters/entertainment.xml")),
                 PolledSource(id: .environment, name: "Environment", url: at("reuters/environment.xml")),
             ],
-            merged: [entertainmentAndEnvironment],
+            merged: [entertainmentAndEnvironment], news: seedNews,
             factsURL: at("facts.json"),
             albumsURL: at("apple/v2/us/music/most-played/100/albums.json"),
             newsAPI: NewsAPISettings(baseURL: at("newsapi/v2"), apiKey: newsAPIKey),

@@ -385,7 +385,7 @@ public actor Engine: Service {
         guard !affected.isEmpty else { return }
         let current = states.compactMapValues(\.entries)
         for source in affected {
-            guard await publish(.changed(source.id, source.merge(current)), by: loop) else { return }
+            guard await publish(source.changed(current), by: loop) else { return }
         }
     }
 
@@ -399,7 +399,7 @@ public actor Engine: Service {
         }
         let current = states.compactMapValues(\.entries)
         for source in merged where source.parts.contains(where: { current[$0] != nil }) {
-            await hub.publish(.changed(source.id, source.merge(current)))
+            await hub.publish(source.changed(current))
         }
     }
 

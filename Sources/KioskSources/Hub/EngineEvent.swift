@@ -11,8 +11,10 @@ public struct EngineEvent: Sendable, Hashable {
         case checking(SourceID)
         /// The check ended, whatever its outcome.
         case idle(SourceID)
-        /// The source's entries changed; here is the whole current list, in display order.
-        case changed(SourceID, [Entry])
+        /// The source's entries changed; here is the whole current list, in display order. For
+        /// a merged source, `origins` is the feed of each entry, in the same order (empty for a feed:
+        /// its entries are its own).
+        case changed(SourceID, [Entry], origins: [SourceID] = [])
         /// The check failed; the source keeps its last good entries.
         case failed(SourceID, SourceError)
     }
@@ -25,7 +27,7 @@ public struct EngineEvent: Sendable, Hashable {
     /// The source the event is about.
     public var source: SourceID {
         switch kind {
-        case .checking(let id), .idle(let id), .changed(let id, _), .failed(let id, _): id
+        case .checking(let id), .idle(let id), .changed(let id, _, _), .failed(let id, _): id
         }
     }
 }

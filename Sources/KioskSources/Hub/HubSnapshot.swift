@@ -6,6 +6,8 @@ public struct HubSnapshot: Sendable, Hashable {
     /// The sequence number of the last event included.
     public var sequence: UInt64
     public var entries: [SourceID: [Entry]]
+    /// For each merged source, the feed of each of its entries (see `EngineEvent.Kind.changed`).
+    public var origins: [SourceID: [SourceID]] = [:]
     public var checking: Set<SourceID>
     public var failures: [SourceID: SourceError]
 
@@ -25,8 +27,9 @@ public struct HubSnapshot: Sendable, Hashable {
         switch event.kind {
         case .checking(let id): checking.insert(id)
         case .idle(let id): checking.remove(id)
-        case .changed(let id, let list):
+        case .changed(let id, let list, let from):
             entries[id] = list
+            origins[id] = from.isEmpty ? nil : from
             failures[id] = nil
         case .failed(let id, let error): failures[id] = error
         }

@@ -17,8 +17,10 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
 {
     let live = LiveBroadcaster(
         hub: dependencies.hub, store: dependencies.store, names: dependencies.sourceNames,
-        renderList: { source, entries in
-            NewsFeed(source: source).map { RenderedHTML(NewsList(feed: $0, entries: entries).items) }
+        renderList: { [news = dependencies.news] source, sources in
+            news.section(showing: source).map {
+                RenderedHTML(NewsList(feed: $0, sections: news, sources: sources).items)
+            }
         }, readerChanges: dependencies.readerChanges, logger: logger)
     // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
     let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)

@@ -25,7 +25,7 @@ struct EventLogger: Service {
         switch event.kind {
         case .checking: logger.debug("checking", metadata: ["source": source])
         case .idle: logger.debug("idle", metadata: ["source": source])
-        case .changed(_, let entries):
+        case .changed(_, let entries, _):
             logger.info(
                 "changed",
                 metadata: ["source": source, "entries": "\(entries.count)", "first": "\(entries.first?.title ?? "")"])

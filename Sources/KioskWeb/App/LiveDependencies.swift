@@ -32,8 +32,8 @@ extension WebDependencies {
         let reader = Reader(
             store: store, scheduler: engine, finder: FeedFinder(fetcher: fetcher, policy: policy), policy: policy,
             logger: logger, onChange: { await changes.publish($0) })
-        let builtIn = catalogue.feeds.filter { Self.builtInSources.contains($0.id) }
-        let configured = catalogue.feeds.filter { !Self.builtInSources.contains($0.id) }
+        let builtIn = catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) }
+        let configured = catalogue.feeds.filter { !catalogue.newsFeeds.contains($0.id) }
         do {
             try await reader.start(builtIn: builtIn, configured: configured)
         } catch {
@@ -51,6 +51,7 @@ extension WebDependencies {
             images: ImagePipeline(
                 fetcher: fetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images")),
             signer: signingKey, assets: try Assets.fromBundle(), sourceNames: names,
+            news: NewsSections(catalogue: catalogue, names: names),
             services: [
                 HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger),
                 RetentionService(store: store, policy: config.retention, logger: logger),
@@ -68,13 +69,10 @@ extension WebDependencies {
             store: store, scheduler: IdleScheduler(), finder: FeedFinder(fetcher: fetcher, policy: policy), policy: policy,
             onChange: { await changes.publish($0) })
         try await reader.start(
-            builtIn: catalogue.feeds.filter { builtInSources.contains($0.id) },
-            configured: catalogue.feeds.filter { !builtInSources.contains($0.id) })
+            builtIn: catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) },
+            configured: catalogue.feeds.filter { !catalogue.newsFeeds.contains($0.id) })
         return (reader, changes)
     }
-
-    /// The News screen's own sources: default subscriptions that cannot be unsubscribed.
-    static let builtInSources: Set<SourceID> = [.business, .entertainment, .environment]
 }
 
 /// Creates what Kiosk keeps that does not exist yet, private to its user: the data directory and

@@ -22,14 +22,17 @@ public struct WebDependencies: Sendable {
     public var assets: Assets
     /// Names of the sources, for messages ("Business could not be refreshed").
     public var sourceNames: [SourceID: String]
+    /// The News screen's sections (from the catalogue).
+    public var news: NewsSections
     /// Run beside the web server for its lifetime (the engine, the HTTP client's shutdown...).
     public var services: [any Service]
 
     public init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
-        sourceNames: [SourceID: String], services: [any Service]
+        sourceNames: [SourceID: String], news: NewsSections, services: [any Service]
     ) {
+        self.news = news
         self.hub = hub
         self.store = store
         self.reader = reader

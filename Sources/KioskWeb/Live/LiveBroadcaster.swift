@@ -15,7 +15,7 @@ import ServiceLifecycle
 /// its browser reconnects and resumes.
 public actor LiveBroadcaster: Service {
     /// Renders the list a page shows for `source`, or nil when no page shows that source.
-    public typealias ListRenderer = @Sendable (_ source: SourceID, _ entries: [SourceID: [Entry]]) -> RenderedHTML?
+    public typealias ListRenderer = @Sendable (_ source: SourceID, _ sources: HubSnapshot) -> RenderedHTML?
 
     private let hub: EventHub
     private let store: any KioskStore
@@ -158,7 +158,7 @@ public actor LiveBroadcaster: Service {
                 state.sources = snapshot
                 state.lists = [:]
                 for id in snapshot.entries.keys {
-                    state.lists[id] = renderList(id, state.entries)
+                    state.lists[id] = renderList(id, state.sources)
                 }
                 if started { broadcastResync() }
                 started = true
@@ -176,10 +176,10 @@ public actor LiveBroadcaster: Service {
             broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)))
         case .idle(let id):
             broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)))
-        case .changed(let id, let entries):
+        case .changed(let id, let entries, _):
             let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
             let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
-            let list = renderList(id, state.entries)
+            let list = renderList(id, state.sources)
             state.lists[id] = list
             let message = ChangedMessage(
                 source: id.rawValue, html: list?.markup, count: entries.count, added: added,

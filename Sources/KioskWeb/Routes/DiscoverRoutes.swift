@@ -87,7 +87,8 @@ struct DiscoverRoutes: Sendable {
             let followed = hits.filter { names[$0.source] != nil }
             return Outcome(
                 saved: SavedRows(
-                    hits: followed.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }, names: names))
+                    hits: followed.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }, names: names,
+                    news: shared.dependencies.news))
         } catch {
             shared.logger.warning("saved search failed", metadata: ["error": "\(error)"])
             return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched right now.")

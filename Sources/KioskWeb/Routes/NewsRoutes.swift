@@ -8,14 +8,15 @@ struct NewsRoutes: Sendable {
 
     func register(on router: Router<KioskRequestContext>) {
         router.get("news") { request, _ in
-            let feed = NewsFeed(slug: request.uri.queryParameters.get("feed"))
-            return NewsPage(feed: feed, state: await shared.live.snapshot()).page.response
+            let news = shared.dependencies.news
+            let feed = news.section(slug: request.uri.queryParameters.get("feed")) ?? .none
+            return NewsPage(feed: feed, sections: news, state: await shared.live.snapshot()).page.response
         }
         router.get("news/:source/:key") { _, context in
             let source = SourceID(context.parameters.get("source") ?? "")
             let key = context.parameters.get("key") ?? ""
             let state = await shared.live.snapshot()
-            guard NewsFeed.allCases.contains(where: { $0.parts.contains(source) }) else { throw HTTPError(.notFound) }
+            guard shared.dependencies.news.shows(source) else { throw HTTPError(.notFound) }
             // An entry that has left the feed since the list was drawn is still in the store.
             var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == key })
             if found == nil {
@@ -26,7 +27,7 @@ struct NewsRoutes: Sendable {
             let sequence = state.sequence
             let signer = shared.dependencies.signer
             let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
-            return NewsDetailPage(source: source, entry: entry, sanitizer: sanitizer, sequence: sequence)
+            return NewsDetailPage(source: source, sections: shared.dependencies.news, entry: entry, sanitizer: sanitizer, sequence: sequence)
                 .page.response
         }
     }

@@ -30,7 +30,7 @@ struct OpenedRoute: Sendable {
         switch parts.count {
         case 4 where parts[1] == "news":
             let source = SourceID(parts[2])
-            guard NewsFeed.allCases.contains(where: { $0.parts.contains(source) }) else { return nil }
+            guard shared.dependencies.news.shows(source) else { return nil }
             let state = await shared.live.snapshot()
             var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == parts[3] })
             if found == nil {

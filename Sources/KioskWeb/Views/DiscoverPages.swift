@@ -49,6 +49,8 @@ struct SavedRows: Sendable {
     var hits: [(source: String, key: String, entry: KioskCore.Entry)]
     /// Each feed's display name (from the subscriptions).
     var names: [SourceID: String] = [:]
+    /// Which feeds News shows (their hits open as News details).
+    var news: NewsSections?
 
     var items: [Node] {
         hits.map { source, key, entry in
@@ -57,7 +59,7 @@ struct SavedRows: Sendable {
                     el("span", .class("article-text")) {
                         el("span", .class("article-title")) { entry.title ?? "Untitled" }
                         el("span", .class("entry-meta")) {
-                            el("span", .class("entry-part")) { "Saved · \(names[SourceID(source)] ?? NewsFeed.partName(SourceID(source)))" }
+                            el("span", .class("entry-part")) { "Saved · \(names[SourceID(source)] ?? source)" }
                             if let date = entry.published ?? entry.updated { DateText.node(date) }
                         }
                     }
@@ -70,7 +72,7 @@ struct SavedRows: Sendable {
 extension SavedRows {
     /// Where a hit opens: News shows its own three sources; every other feed is the reader's.
     func link(source: SourceID, key: String) -> String {
-        NewsFeed.allCases.contains(where: { $0.parts.contains(source) })
+        news?.shows(source) == true
             ? "/news/\(source.rawValue)/\(key)" : ReaderLinks.entry(source, key: key)
     }
 }

@@ -4,17 +4,17 @@ import KioskSources
 
 /// The rows of a News list, shared by the page and the live updates (one rendering of both).
 struct NewsList: Sendable {
-    var feed: NewsFeed
-    var entries: [SourceID: [Entry]]
+    var feed: NewsSection
+    var sections: NewsSections
+    var sources: HubSnapshot
 
-    /// Each entry with the feed it came from (for the merged list's labels and detail links).
+    /// Each entry with the feed it came from (for the merged list's labels and detail links):
+    /// a merged source's events say which feed each entry is from.
     var rows: [(part: SourceID, entry: Entry)] {
-        let list = entries[feed.source] ?? []
-        var owner: [String: SourceID] = [:]
-        for part in feed.parts.reversed() {
-            for entry in entries[part] ?? [] { owner[EntryIdentity.key(of: entry)] = part }
-        }
-        return list.map { (owner[EntryIdentity.key(of: $0)] ?? feed.parts.first ?? feed.source, $0) }
+        let list = sources.entries[feed.source] ?? []
+        let origins = sources.origins[feed.source] ?? []
+        guard origins.count == list.count else { return list.map { (feed.parts.first ?? feed.source, $0) } }
+        return Array(zip(origins, list))
     }
 
     var items: [Node] {
@@ -28,7 +28,7 @@ struct NewsList: Sendable {
                     }
                     el("span", .class("entry-meta")) {
                         if feed.parts.count > 1 {
-                            el("span", .class("entry-part")) { NewsFeed.partName(part) }
+                            el("span", .class("entry-part")) { sections.name(of: part) }
                         }
                         if let date = entry.published ?? entry.updated { DateText.node(date) }
                     }
@@ -41,14 +41,15 @@ struct NewsList: Sendable {
 
 /// `/news?feed=…`: the segmented control and the live list.
 struct NewsPage: Sendable {
-    var feed: NewsFeed
+    var feed: NewsSection
+    var sections: NewsSections
     var state: LiveState
 
     var page: Page {
         let failures = feed.parts.compactMap { part in
-            state.failures[part].map { (part, "\(NewsFeed.partName(part)) could not be refreshed (\($0.description)); showing the last news received.") }
+            state.failures[part].map { (part, "\(sections.name(of: part)) could not be refreshed (\($0.description)); showing the last news received.") }
         }
-        let list = NewsList(feed: feed, entries: state.entries)
+        let list = NewsList(feed: feed, sections: sections, sources: state.sources)
         let hasEntries = !(state.entries[feed.source] ?? []).isEmpty
         return Page(
             title: "News", kind: "news", tab: .news, sequence: state.sequence,
@@ -57,8 +58,8 @@ struct NewsPage: Sendable {
                     ActivityIndicator(sources: feed.parts, active: !state.checking.isDisjoint(with: feed.parts)).node
                 ]).node,
                 el("nav", .class("segmented"), .aria("label", "Feed")) {
-                    for choice in NewsFeed.allCases {
-                        el("a", .href("/news?feed=\(choice.rawValue)"), .data("feed", choice.rawValue),
+                    for choice in sections.sections {
+                        el("a", .href("/news?feed=\(choice.slug)"), .data("feed", choice.slug),
                             choice == feed ? .aria("current", "page") : nil) { choice.label }
                     }
                 },
@@ -81,20 +82,21 @@ struct NewsPage: Sendable {
 /// `/news/<source>/<key>`: one entry's description, sanitized, and a link out.
 struct NewsDetailPage: Sendable {
     var source: SourceID
+    var sections: NewsSections
     var entry: Entry
     var sanitizer: HTMLSanitizer
     var sequence: UInt64
 
     var page: Page {
-        let feed = NewsFeed.allCases.first(where: { $0.parts.contains(source) }) ?? .business
+        let back = sections.section(containing: source).map { "/news?feed=\($0.slug)" } ?? "/news"
         let title = entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
         let body = entry.summary ?? entry.content
         return Page(
             title: title, kind: "news-detail", tab: .news, sequence: sequence,
             content: [
-                BackLink(href: "/news?feed=\(feed.rawValue)", label: "News").node,
+                BackLink(href: back, label: "News").node,
                 el("article", .class("detail")) {
-                    el("p", .class("eyebrow")) { NewsFeed.partName(source) }
+                    el("p", .class("eyebrow")) { sections.name(of: source) }
                     el("h1", .id("entry-title")) { title }
                     el("p", .class("detail-meta")) {
                         let authors = entry.authors.compactMap(\.name).filter { !$0.isEmpty }

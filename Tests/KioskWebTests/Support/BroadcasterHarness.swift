@@ -29,8 +29,8 @@ struct BroadcasterHarness: Sendable {
 }
 
 /// The list renderer the broadcaster tests use: a marker naming the source and its entry count.
-let markerRenderer: LiveBroadcaster.ListRenderer = { source, entries in
-    source == .business ? RenderedHTML([el("li") { "business \(entries[source]?.count ?? 0)" }]) : nil
+let markerRenderer: LiveBroadcaster.ListRenderer = { source, sources in
+    source == .business ? RenderedHTML([el("li") { "business \(sources.entries[source]?.count ?? 0)" }]) : nil
 }
 
 /// Runs a broadcaster (as the app does, until cancelled) for the duration of `body`.

@@ -78,7 +78,8 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID()),
             images: ImagePipeline(fetcher: fetcher),
-            signer: signer, assets: try Assets.fromBundle(), sourceNames: names, services: [])
+            signer: signer, assets: try Assets.fromBundle(), sourceNames: names,
+            news: NewsSections(catalogue: catalogue, names: names), services: [])
         let config = AppConfig(
             ownerName: "Test Owner", host: "127.0.0.1", port: 0, catalogue: catalogue,
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-webtests-\(UUID())"))

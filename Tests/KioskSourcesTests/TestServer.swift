@@ -175,6 +175,10 @@ struct TestServer: Sendable {
             guard remaining > 0 else { return bytes(Array("arrived".utf8), [.contentType: "text/plain"]) }
             return Response(status: .found, headers: [.location: "/redirect/chain/\(remaining - 1)"])
         }
+        route("/redirect/to") { request, _ in
+            // ?url= where to send the client (anywhere: the fetcher must check it).
+            Response(status: .found, headers: [.location: request.uri.queryParameters.get("url") ?? "/"])
+        }
         route("/redirect/loop/a") { _, _ in Response(status: .found, headers: [.location: "/redirect/loop/b"]) }
         route("/redirect/loop/b") { _, _ in Response(status: .found, headers: [.location: "/redirect/loop/a"]) }
         route("/echo") { _, _ in

@@ -146,6 +146,7 @@ public struct FeedFinder: Sendable {
         case .tooManyRedirects: .unreachable("too many redirects")
         case .network(let why): .unreachable(why)
         case .invalidURL(let url): .invalidAddress(url)
+        case .refused(let why): .addressRefused(why)
         }
     }
 }

@@ -14,6 +14,9 @@ public enum FetchError: Error, Sendable, Hashable, Codable {
     case network(String)
     /// The URL cannot be fetched (not http or https).
     case invalidURL(String)
+    /// The destination (the URL asked for, or a redirect) is on a private or local network;
+    /// the reason says which host and why (see `DestinationGuard`).
+    case refused(String)
 }
 
 extension FetchError: CustomStringConvertible {
@@ -26,6 +29,7 @@ extension FetchError: CustomStringConvertible {
         case .tooManyRedirects: "too many redirects"
         case .network(let why): "network error: \(why)"
         case .invalidURL(let url): "not an http(s) URL: \(url)"
+        case .refused(let why): "address refused: \(why)"
         }
     }
 }

@@ -14,28 +14,38 @@ public struct HTTPFetcher: Fetching {
     public let client: HTTPClient
     /// Sent as `User-Agent` unless a request's own headers name another.
     public let userAgent: String
+    /// Where fetches may go, checked before the first request and before every redirect; nil
+    /// for anywhere (tests, benchmarks).
+    public let destinations: DestinationGuard?
+    /// Redirects followed per request; more, or any cycle, is ``FetchError/tooManyRedirects``.
+    public let maxRedirects: Int
 
-    /// A fetcher on `client`, which the caller keeps and shuts down (see ``makeClient(connectTimeout:maxRedirects:decompressionRatioLimit:connectionsPerHost:)``).
-    public init(client: HTTPClient, userAgent: String = "Kiosk/1.0 (self-hosted news reader)") {
+    /// A fetcher on `client`, which the caller keeps and shuts down (see ``makeClient(connectTimeout:decompressionRatioLimit:connectionsPerHost:)``).
+    public init(
+        client: HTTPClient, userAgent: String = "Kiosk/1.0 (self-hosted news reader)",
+        destinations: DestinationGuard? = nil, maxRedirects: Int = 5
+    ) {
         self.client = client
         self.userAgent = userAgent
+        self.destinations = destinations
+        self.maxRedirects = max(0, maxRedirects)
     }
 
     /// A client configured for untrusted sources. The caller owns it and must `shutdown()` it.
     ///
     /// - Parameters:
     ///   - connectTimeout: time allowed to open a connection (the request's own timeout still bounds the whole exchange).
-    ///   - maxRedirects: redirects followed per request; more, or any cycle, is ``FetchError/tooManyRedirects``.
     ///   - decompressionRatioLimit: largest decompressed/compressed ratio accepted before a body is
     ///     refused as a bomb. Feeds compress 5–20×; deflate cannot exceed about 1032×.
     ///   - connectionsPerHost: connections kept per host. Demo mode serves every source from one
     ///     loopback host, so this is well above the default 8, lest slow sources queue fast ones.
     public static func makeClient(
-        connectTimeout: Duration = .seconds(5), maxRedirects: Int = 5, decompressionRatioLimit: Int = 100,
+        connectTimeout: Duration = .seconds(5), decompressionRatioLimit: Int = 100,
         connectionsPerHost: Int = 32
     ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .follow(max: max(0, maxRedirects), allowCycles: false)
+        // The fetcher follows redirects itself, checking each destination (`DestinationGuard`).
+        configuration.redirectConfiguration = .disallow
         configuration.timeout = HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout))
         configuration.decompression = .enabled(limit: .ratio(max(1, decompressionRatioLimit)))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
@@ -64,17 +74,13 @@ public struct HTTPFetcher: Fetching {
     }
 
     private func exchange(_ request: FetchRequest, deadline: FetchDeadline) async throws -> FetchResult {
-        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
-        outgoing.method = .GET
-        outgoing.headers = headers(for: request)
-        // This deadline covers connecting and the response head; the body is raced below.
-        let response = try await client.execute(outgoing, deadline: deadline.nio)
+        let (response, url) = try await followingRedirects(request, deadline: deadline)
         let status = Int(response.status.code)
         switch status {
         case 304:
             return .notModified(freshFor: Self.freshness(of: response.headers))
         case 200..<300:
-            var fetched = try await body(of: response, request: request, deadline: deadline)
+            var fetched = try await body(of: response, request: request, url: url, deadline: deadline)
             // Only a 200 is the feed itself; a 203 or 206 says nothing of how fresh the feed is.
             if status == 200 { fetched.freshFor = Self.freshness(of: response.headers) }
             return .fetched(fetched)
@@ -90,7 +96,36 @@ public struct HTTPFetcher: Fetching {
         }
     }
 
-    private func body(of response: HTTPClientResponse, request: FetchRequest, deadline: FetchDeadline) async throws
+    /// The first answer that is not a redirect, and the URL it came from. Each destination is
+    /// checked before it is asked (`DestinationGuard`); a cycle or too many hops is an error.
+    private func followingRedirects(_ request: FetchRequest, deadline: FetchDeadline) async throws
+        -> (HTTPClientResponse, URL)
+    {
+        var url = request.url
+        var visited: Set<String> = [url.absoluteString]
+        while true {
+            if let destinations, let why = await destinations.refusal(for: url) { throw FetchError.refused(why) }
+            var outgoing = HTTPClientRequest(url: url.absoluteString)
+            outgoing.method = .GET
+            outgoing.headers = headers(for: request)
+            // This deadline covers connecting and the response head; the body is raced later.
+            let response = try await client.execute(outgoing, deadline: deadline.nio)
+            guard [301, 302, 303, 307, 308].contains(response.status.code),
+                let location = response.headers.first(name: "Location")
+            else { return (response, url) }
+            // The redirect's own body is not wanted; reading a little lets the connection be reused.
+            _ = try? await deadline.run { try await ResponseBodyReader.prefix(response.body, limit: 4_096) }
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL, Self.isFetchable(next) else {
+                throw FetchError.invalidURL(location)
+            }
+            guard visited.count <= maxRedirects, visited.insert(next.absoluteString).inserted else {
+                throw FetchError.tooManyRedirects
+            }
+            url = next
+        }
+    }
+
+    private func body(of response: HTTPClientResponse, request: FetchRequest, url: URL, deadline: FetchDeadline) async throws
         -> FetchedBody
     {
         let limit = request.maxBytes
@@ -112,7 +147,7 @@ public struct HTTPFetcher: Fetching {
                 etag: response.headers.first(name: "ETag").flatMap(Self.safeHeaderValue),
                 lastModified: response.headers.first(name: "Last-Modified").flatMap(Self.safeHeaderValue)
             ),
-            finalURL: response.url ?? request.url
+            finalURL: url
         )
     }
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+
 /// Whether a URL's host is on the public internet, judged from the text alone: IP literals in
 /// loopback, private, link-local, shared (CGNAT), unspecified or multicast ranges, and names
 /// that only mean something inside a network (`localhost`, `*.local`, `*.internal`, dotless
@@ -19,6 +24,11 @@ public enum PublicHost {
         return !name.split(separator: ".").allSatisfy { part in
             part.allSatisfy(\.isNumber) || (part.hasPrefix("0x") && part.dropFirst(2).allSatisfy(\.isHexDigit))
         }
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address rather than a name.
+    public static func isIPLiteral(_ text: String) -> Bool {
+        ipv4(text) != nil || ipv6(text) != nil
     }
 
     private static func ipv4(_ text: String) -> [Int]? {
@@ -50,17 +60,34 @@ public enum PublicHost {
 
     private static func isPublic(ipv6 text: String) -> Bool {
         let address = text.split(separator: "%").first.map(String.init) ?? text  // zone id
-        if address == "::" || address == "::1" { return false }
-        // IPv4-mapped and -compatible addresses are judged as the IPv4 address they carry.
-        if let last = address.split(separator: ":").last, let octets = ipv4(String(last)) {
-            return isPublic(ipv4: octets)
+        guard let bytes = ipv6(address) else { return false }
+        let group = UInt16(bytes[0]) << 8 | UInt16(bytes[1])
+        // IPv4 carried in IPv6 is judged as that IPv4 address: NAT64 (64:ff9b::/96 and the local
+        // 64:ff9b:1::/48) and 6to4 (2002::/16) reach it through a gateway.
+        if Array(bytes[0..<12]) == [0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] {
+            return isPublic(ipv4: bytes[12..<16].map(Int.init))
         }
-        guard let first = address.split(separator: ":", omittingEmptySubsequences: false).first,
-            let group = UInt16(first.isEmpty ? "0" : String(first), radix: 16)
-        else { return false }
+        if Array(bytes[0..<6]) == [0, 0x64, 0xFF, 0x9B, 0, 1] { return false }
+        if group == 0x2002 { return isPublic(ipv4: bytes[2..<6].map(Int.init)) }
         if group & 0xFE00 == 0xFC00 { return false }  // unique local fc00::/7
         if group & 0xFFC0 == 0xFE80 { return false }  // link-local fe80::/10
         if group & 0xFF00 == 0xFF00 { return false }  // multicast
-        return group != 0  // ::/16 holds the unspecified, loopback and other special forms
+        // ::/16 holds the unspecified, loopback, IPv4-mapped and -compatible forms: none is public
+        // (a mapped address reaches the IPv4 one directly, judged as such by its resolver's answer).
+        if group == 0 {
+            let mapped = Array(bytes[0..<12]) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF]
+            return mapped && isPublic(ipv4: bytes[12..<16].map(Int.init))
+        }
+        if group == 0x2001 && bytes[2] == 0x0D && bytes[3] == 0xB8 { return false }  // documentation
+        if group == 0x2001 && bytes[2] == 0 && bytes[3] == 0 { return false }  // Teredo
+        return true
+    }
+
+    /// The 16 bytes of an IPv6 address in text, or nil when `text` is not one.
+    private static func ipv6(_ text: String) -> [UInt8]? {
+        guard text.contains(":"), text.utf8.count <= 64 else { return nil }
+        var storage = in6_addr()
+        guard inet_pton(AF_INET6, text, &storage) == 1 else { return nil }
+        return withUnsafeBytes(of: &storage) { Array($0) }
     }
 }

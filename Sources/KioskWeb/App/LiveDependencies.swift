@@ -22,9 +22,15 @@ extension WebDependencies {
         }
         let deviceID = try await store.deviceID()
         let client = HTTPFetcher.makeClient()
-        let fetcher = HTTPFetcher(client: client)
-        let hub = EventHub()
         let catalogue = config.catalogue
+        // Feeds and images come from sources: neither may reach this machine's own network (by
+        // name, by what the name resolves to, or by a redirect) unless the operator configured it.
+        let trusted = ImageSigner.sources(of: catalogue)
+        let fetcher = HTTPFetcher(
+            client: client,
+            destinations: DestinationGuard(allowsPrivateHosts: config.allowsPrivateFeeds, trusting: trusted))
+        let imageFetcher = HTTPFetcher(client: client, destinations: DestinationGuard(trusting: trusted))
+        let hub = EventHub()
         // The engine starts with no feeds: the reader hands it every subscription.
         let engine = Engine(merged: catalogue.merged, fetcher: fetcher, hub: hub, store: store, logger: logger)
         let changes = ReaderChanges()
@@ -49,7 +55,7 @@ extension WebDependencies {
             discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: deviceID),
             images: ImagePipeline(
-                fetcher: fetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images")),
+                fetcher: imageFetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images")),
             signer: signingKey, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names),
             services: [

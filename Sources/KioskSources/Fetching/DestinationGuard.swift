@@ -1,0 +1,92 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where a fetch may go. A feed or an image URL comes from a source, so without a guard anyone
+/// who controls a feed could make the server fetch from its own network. Checked for the URL
+/// asked for and again for every redirect (the fetcher follows them itself): by the host as
+/// written (`PublicHost`), then by every address the name resolves to, so a public-looking name
+/// that resolves to 127.0.0.1 is refused too. Authorities Kiosk itself reads sources from (the
+/// demo's sample server, configured sources) are always allowed.
+///
+/// What remains: the HTTP client resolves the name again when it connects, so a name whose
+/// answer changes between the two lookups (DNS rebinding with a zero TTL) is not caught here.
+public struct DestinationGuard: Sendable {
+    /// The addresses (textual IPs) a host name resolves to.
+    public typealias Resolver = @Sendable (_ host: String, _ port: Int) async throws -> [String]
+
+    public var allowsPrivateHosts: Bool
+    /// `host:port` authorities always allowed.
+    public var trustedAuthorities: Set<String>
+    private let resolve: Resolver
+
+    public init(allowsPrivateHosts: Bool = false, trusting sources: [URL] = [], resolve: @escaping Resolver = Self.system) {
+        self.allowsPrivateHosts = allowsPrivateHosts
+        self.trustedAuthorities = Set(sources.compactMap(Self.authority))
+        self.resolve = resolve
+    }
+
+    /// Why `url` may not be fetched, or nil when it may.
+    public func refusal(for url: URL) async -> String? {
+        guard !allowsPrivateHosts else { return nil }
+        guard let host = url.host, !host.isEmpty else { return "the address has no host" }
+        if let authority = Self.authority(url), trustedAuthorities.contains(authority) { return nil }
+        guard PublicHost.isPublic(host) else { return "\(host) is a private or local address" }
+        var literal = host
+        if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
+        // An IP literal was judged above; a name is judged by every address it resolves to.
+        if PublicHost.isIPLiteral(literal) { return nil }
+        let addresses: [String]
+        do {
+            addresses = try await resolve(host, url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
+        } catch {
+            return nil  // the fetch itself reports that the name does not resolve
+        }
+        if let inside = addresses.first(where: { !PublicHost.isPublic($0) }) {
+            return "\(host) resolves to \(inside), a private or local address"
+        }
+        return nil
+    }
+
+    static func authority(_ url: URL) -> String? {
+        guard let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host):\(port)"
+    }
+
+    /// The system resolver (`getaddrinfo`), run on NIO's blocking-I/O thread pool.
+    public static let system: Resolver = { host, port in
+        try await NIOThreadPool.singleton.runIfActive { try addresses(of: host, port: port) }
+    }
+
+    private static func addresses(of host: String, port: Int) throws -> [String] {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0 else {
+            throw FetchError.network("the host name \(host) does not resolve")
+        }
+        defer { freeaddrinfo(list) }
+        var found: [String] = []
+        var next = list
+        while let info = next?.pointee {
+            next = info.ai_next
+            guard let address = info.ai_addr else { continue }
+            switch Int32(address.pointee.sa_family) {
+            case AF_INET:
+                let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+                if let text = SocketAddress(ipv4, host: host).ipAddress { found.append(text) }
+            case AF_INET6:
+                let ipv6 = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
+                if let text = SocketAddress(ipv6, host: host).ipAddress { found.append(text) }
+            default:
+                continue
+            }
+        }
+        return found
+    }
+}

@@ -159,3 +159,24 @@ def test_pull_to_refresh_on_touch(phone, kiosk):
     wait_for_newsapi_request(kiosk, before, "pull to refresh")
     wait_until(phone, lambda d: not marked_items_left(d, "#articles li.article") and article_count(d) == 10,
                "the list was not reloaded by pulling")
+
+
+def test_scrolling_keeps_loading_until_the_end_and_keeps_the_readers_place(phone, kiosk):
+    """Hardening 7: loading stalled at 30, and a page landing with the loader on screen moved
+    the view ~1,250 px (scroll anchoring kept the loader in place and the observer never fired
+    again). Each page must land below the reader, and loading must go on to the API's end."""
+    open_page(phone, kiosk, "/discover?category=general", "discover")
+    count = article_count(phone)
+    assert count == 10
+    for _ in range(12):
+        if find(phone, "#articles").get_attribute("data-has-more") != "true":
+            break
+        bottom = js(phone, "return document.documentElement.scrollHeight - window.innerHeight")
+        scroll_to(phone, bottom)
+        wait_until(phone, lambda d: article_count(d) > count, f"stalled at {count} articles")
+        # The new page went below the reader: the view did not move with the loader.
+        moved = abs(js(phone, "return window.scrollY") - bottom)
+        assert moved < 300, f"the view jumped {moved} px when {article_count(phone) - count} articles landed"
+        count = article_count(phone)
+    assert count > 30, f"only {count} articles loaded"
+    assert find(phone, "#articles").get_attribute("data-has-more") == "false" or count >= 100

@@ -368,6 +368,7 @@ function setupDiscover() {
     watchImages(list);
   };
 
+  /** Loads a page of the list; true when it landed. */
   const load = async (query, page, append) => {
     if (controller) controller.abort();
     controller = new AbortController();
@@ -376,9 +377,12 @@ function setupDiscover() {
     setBusy(list, true);
     try {
       const response = await fetch(`/discover/results?${query}&page=${page}`, { signal: mine.signal });
-      render(await response.json(), append);
+      const data = await response.json();
+      render(data, append);
+      return !data.superseded && !data.error;
     } catch (error) {
       if (error.name !== "AbortError") showError("Discover could not load: you may be offline.");
+      return false;
     } finally {
       if (controller === mine) {
         controller = null;
@@ -427,9 +431,16 @@ function setupDiscover() {
     if (loadingMore || replacing || pending || list.dataset.hasMore !== "true") return;
     loadingMore = true;
     const next = Number(list.dataset.page || "1") + 1;
-    load(list.dataset.query, next, true).finally(() => {
+    load(list.dataset.query, next, true).then((landed) => {
       loadingMore = false;
+      // The observer fires on changes only: a loader still in view after a short page asks again.
+      if (landed && loaderInView()) loadMore();
     });
+  };
+  const loaderInView = () => {
+    if (more.hidden) return false;
+    const box = more.getBoundingClientRect();
+    return box.top < window.innerHeight + 200 && box.bottom > -200;
   };
   if ("IntersectionObserver" in window) {
     new IntersectionObserver((entries) => {

@@ -111,19 +111,12 @@ enum ReadingRows {
     /// Marks every unread entry of `sources` (nil: all) up to id `upTo` read by moving each
     /// feed's mark: the work is per feed plus the entries that changed, whose ids it returns.
     static func markAllRead(sources: [SourceID]?, upTo: Int64, now: Date, in db: Database) throws -> [Int64] {
-        let marks: [(source: String, mark: Int64)]
-        if let sources {
-            guard !sources.isEmpty else { return [] }
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT source, read_up_to FROM read_marks WHERE source IN (\(databaseQuestionMarks(count: sources.count)))",
-                arguments: StatementArguments(sources.map(\.rawValue)))
-            marks = rows.map { ($0["source"], $0["read_up_to"]) }
-        } else {
-            marks = try Row.fetchAll(db, sql: "SELECT source, read_up_to FROM read_marks").map {
-                ($0["source"], $0["read_up_to"])
-            }
-        }
+        if let sources, sources.isEmpty { return [] }
+        let only = sources.map { "WHERE source IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
+        let marks: [(source: String, mark: Int64)] = try Row.fetchAll(
+            db, sql: "SELECT source, read_up_to FROM read_marks \(only)",
+            arguments: StatementArguments((sources ?? []).map(\.rawValue))
+        ).map { ($0["source"], $0["read_up_to"]) }
         let newlyRead = try db.cachedStatement(
             sql: "SELECT id FROM entries WHERE source = ? AND read = 0 AND id > ? AND id <= ?")
         let keptUnread = try db.cachedStatement(

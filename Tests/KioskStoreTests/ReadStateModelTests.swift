@@ -34,8 +34,6 @@ import Testing
         let all = try await store.readingList(EntryFilter(limit: 10_000))
         let unread = try await store.readingList(EntryFilter(unreadOnly: true, limit: 10_000))
         #expect(Set(unread.map(\.key)) == Set(all.filter { !$0.isRead }.map(\.key)))
-        var perFeed: [SourceID: Int] = [:]
-        for entry in unread { perFeed[entry.source, default: 0] += 1 }
         return (unread.map(\.key), all.filter(\.isRead).map(\.key).sorted(), try await store.unreadCounts())
     }
 

@@ -13,7 +13,7 @@ public struct AddressPolicy: Sendable, Hashable {
 
     public init(allowsPrivateHosts: Bool = false, trusting sources: [URL] = []) {
         self.allowsPrivateHosts = allowsPrivateHosts
-        self.trustedAuthorities = Set(sources.compactMap(Self.authority))
+        self.trustedAuthorities = Set(sources.compactMap(\.sourceAuthority))
     }
 
     /// Why `url` may not be fetched, or nil when it may.
@@ -23,13 +23,8 @@ public struct AddressPolicy: Sendable, Hashable {
         }
         guard let host = url.host, !host.isEmpty else { return "the address has no host" }
         if allowsPrivateHosts || PublicHost.isPublic(host) { return nil }
-        if let authority = Self.authority(url), trustedAuthorities.contains(authority) { return nil }
+        if let authority = url.sourceAuthority, trustedAuthorities.contains(authority) { return nil }
         return "\(host) is a private or local address, which this Kiosk does not fetch"
     }
 
-    private static func authority(_ url: URL) -> String? {
-        guard let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
-    }
 }

@@ -26,7 +26,7 @@ public struct DestinationGuard: Sendable {
 
     public init(allowsPrivateHosts: Bool = false, trusting sources: [URL] = [], resolve: @escaping Resolver = Self.system) {
         self.allowsPrivateHosts = allowsPrivateHosts
-        self.trustedAuthorities = Set(sources.compactMap(Self.authority))
+        self.trustedAuthorities = Set(sources.compactMap(\.sourceAuthority))
         self.resolve = resolve
     }
 
@@ -34,12 +34,10 @@ public struct DestinationGuard: Sendable {
     public func refusal(for url: URL) async -> String? {
         guard !allowsPrivateHosts else { return nil }
         guard let host = url.host, !host.isEmpty else { return "the address has no host" }
-        if let authority = Self.authority(url), trustedAuthorities.contains(authority) { return nil }
+        if let authority = url.sourceAuthority, trustedAuthorities.contains(authority) { return nil }
         guard PublicHost.isPublic(host) else { return "\(host) is a private or local address" }
-        var literal = host
-        if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
         // An IP literal was judged above; a name is judged by every address it resolves to.
-        if PublicHost.isIPLiteral(literal) { return nil }
+        if PublicHost.isIPLiteral(host) { return nil }
         let addresses: [String]
         do {
             addresses = try await resolve(host, url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
@@ -52,11 +50,6 @@ public struct DestinationGuard: Sendable {
         return nil
     }
 
-    static func authority(_ url: URL) -> String? {
-        guard let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
-    }
 
     /// The system resolver (`getaddrinfo`), run on NIO's blocking-I/O thread pool.
     public static let system: Resolver = { host, port in

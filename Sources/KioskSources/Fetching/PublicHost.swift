@@ -26,9 +26,10 @@ public enum PublicHost {
         }
     }
 
-    /// Whether `text` is an IPv4 or IPv6 address rather than a name.
-    public static func isIPLiteral(_ text: String) -> Bool {
-        ipv4(text) != nil || ipv6(text) != nil
+    /// Whether `host` is an IPv4 or IPv6 address (bracketed or not) rather than a name.
+    public static func isIPLiteral(_ host: String) -> Bool {
+        let text = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return ipv4(text) != nil || ipv6(text) != nil
     }
 
     private static func ipv4(_ text: String) -> [Int]? {

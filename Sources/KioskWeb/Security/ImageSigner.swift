@@ -12,7 +12,7 @@ public struct ImageSigner: Sendable {
 
     public init(key: SymmetricKey, trusting sources: [URL] = []) {
         self.key = key
-        trustedAuthorities = Set(sources.compactMap(Self.authority))
+        trustedAuthorities = Set(sources.compactMap(\.sourceAuthority))
     }
 
     /// The configured sources of `catalogue`, whose own images are trusted wherever they are.
@@ -25,7 +25,7 @@ public struct ImageSigner: Sendable {
     /// host on a private network that is not one of the configured sources.
     public func path(for source: String?) -> String? {
         guard let link = SafeLink.http(source), let url = URL(string: link), let host = url.host,
-            PublicHost.isPublic(host) || Self.authority(url).map(trustedAuthorities.contains) == true
+            PublicHost.isPublic(host) || url.sourceAuthority.map(trustedAuthorities.contains) == true
         else { return nil }
         var components = URLComponents()
         components.path = "/img"
@@ -41,11 +41,6 @@ public struct ImageSigner: Sendable {
         return HMAC<SHA256>.isValidAuthenticationCode(bytes, authenticating: Data(url.utf8), using: key)
     }
 
-    private static func authority(_ url: URL) -> String? {
-        guard let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return "\(host):\(port)"
-    }
 
     func signature(_ url: String) -> String {
         HMAC<SHA256>.authenticationCode(for: Data(url.utf8), using: key).map { byte in

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .library(name: "KioskStore", targets: ["KioskStore"]),
         .library(name: "KioskReader", targets: ["KioskReader"]),
+        .library(name: "KioskAccounts", targets: ["KioskAccounts"]),
         .library(name: "KioskWeb", targets: ["KioskWeb"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -78,6 +80,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Accounts: password hashing (bcrypt), app passwords, sessions and tokens, sign-in throttling.
+        .target(
+            name: "KioskAccounts",
+            dependencies: [
+                "KioskStore",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The web app: Hummingbird routes, typed HTML views, live updates over SSE, the image proxy.
         .target(
             name: "KioskWeb",
@@ -86,6 +98,7 @@ let package = Package(
                 "KioskSources",
                 "KioskStore",
                 "KioskReader",
+                "KioskAccounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,6 +118,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk",
             dependencies: [
+                "KioskAccounts",
                 "KioskCore",
                 "KioskSources",
                 "KioskDemo",

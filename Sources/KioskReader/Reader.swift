@@ -4,9 +4,10 @@ import KioskSources
 import KioskStore
 import Logging
 
-/// The user's own reader: their subscriptions (the catalogue's one home), folders, and read and
-/// star state. Every change is saved first, then handed to the engine (what to poll) and
-/// announced (`onChange`), so every open page and, later, every sync client hears of it.
+/// Every user's own reader: their subscriptions (the catalogue's one home), folders, and read
+/// and star state. A feed several users follow is polled once. Every change is saved first, then
+/// handed to the engine (what to poll) and announced (`onChange`, naming the user), so every page
+/// and sync client of that user hears of it.
 public actor Reader {
     public typealias ChangeHandler = @Sendable (ReaderChange) async -> Void
 
@@ -16,13 +17,17 @@ public actor Reader {
     private let policy: AddressPolicy
     private let onChange: ChangeHandler
     private let logger: Logger
-    private var list: [Subscription] = []
+    /// Each user's subscriptions, loaded on first use (an account added from the command line
+    /// while Kiosk runs is read when it first signs in).
+    private var lists: [UserID: [Subscription]] = [:]
+    /// What every user follows: the News sources and the config file's feeds.
+    private var everyones: [Subscription] = []
     /// Mark-all-read actions that can still be undone, newest last.
-    private var undoable: [(token: String, ids: [Int64])] = []
+    private var undoable: [(token: String, user: UserID, ids: [Int64])] = []
     /// The last counts read, and when: every page shows them, and counting a million entries
     /// takes tens of milliseconds. A change made here drops them at once; entries the engine
     /// brings show within `countsLifetime`.
-    private var cachedCounts: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant)?
+    private var cachedCounts: [UserID: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant)] = [:]
     private let countsLifetime: Duration = .seconds(2)
 
     public init(
@@ -39,54 +44,80 @@ public actor Reader {
 
     // MARK: - Starting
 
-    /// Loads the subscriptions, makes sure `builtIn` (the News sources, filed under "News") and
-    /// `configured` (the config file's feeds) are among them with their configured addresses,
-    /// and has the engine poll them all. The user's names and folders are kept.
-    public func start(builtIn: [PolledSource], configured: [PolledSource]) async throws(ReaderError) {
-        do {
-            list = try await store.subscriptions()
-        } catch {
-            throw .storage("\(error)")
-        }
-        var changed: [Subscription] = []
+    /// Makes sure `builtIn` (the News sources, filed under "News") and `configured` (the config
+    /// file's feeds) are among the feeds with their configured addresses and followed by every
+    /// user (each when first seen), and has the engine poll every feed once. Users' names and
+    /// folders are kept.
+    public func start(builtIn: [PolledSource], configured: [PolledSource]) async throws(ReaderError)
+    {
+        let feeds = try await storing { try await self.store.feeds() }
+        var wanted: [Subscription] = []
         for (feed, isBuiltIn) in builtIn.map({ ($0, true) }) + configured.map({ ($0, false) }) {
-            if var existing = list.first(where: { $0.id == feed.id }) {
-                guard existing.url != feed.url || existing.interval != feed.interval || existing.isBuiltIn != isBuiltIn
-                else { continue }
+            if var existing = feeds.first(where: { $0.id == feed.id }) {
                 existing.url = feed.url
                 existing.interval = feed.interval
                 existing.isBuiltIn = isBuiltIn
-                changed.append(existing)
+                existing.folder = isBuiltIn ? "News" : nil  // where a user first given it finds it
+                wanted.append(existing)
             } else {
-                changed.append(
+                wanted.append(
                     Subscription(
                         id: feed.id, url: feed.url, feedTitle: feed.name, folder: isBuiltIn ? "News" : nil,
                         interval: feed.interval, isBuiltIn: isBuiltIn))
             }
         }
-        // Another subscription may hold a configured address: the configured one wins.
-        let claimed = Set(changed.map(\.url))
-        let displaced = list.filter { claimed.contains($0.url) && !changed.map(\.id).contains($0.id) }
-        do {
-            for old in displaced { try await store.removeSubscription(old.id) }
-            if !changed.isEmpty { try await store.saveSubscriptions(changed) }
-            list = try await store.subscriptions()
-        } catch {
-            throw .storage("\(error)")
+        self.everyones = wanted
+        // Another feed may hold a configured address: the configured one wins. A feed that
+        // stopped being built in and that nobody follows goes too.
+        let claimed = Set(wanted.map(\.url))
+        let displaced = feeds.filter { claimed.contains($0.url) && !wanted.map(\.id).contains($0.id) }
+        let everyones = wanted
+        try await storing {
+            for old in displaced { try await self.store.removeFeed(old.id) }
+            try await self.store.saveFeeds(everyones)
         }
-        for subscription in list { await scheduler.subscribe(subscription.polledSource) }
+        lists = [:]
+        // The local owner (also the first account) has the News sources from the first moment;
+        // every other user gets them when first seen.
+        _ = try await list(for: .owner)
+        for feed in try await storing({ try await self.store.feeds() }) { await scheduler.subscribe(feed.polledSource) }
+    }
+
+    /// The user's subscriptions, loading them (and giving them what everyone follows) the first time.
+    private func list(for user: UserID) async throws(ReaderError) -> [Subscription] {
+        if let list = lists[user] { return list }
+        var list = try await storing { try await self.store.subscriptions(user: user) }
+        let missing = everyones.filter { feed in !list.contains { $0.id == feed.id } }
+        if !missing.isEmpty {
+            try await storing { try await self.store.saveSubscriptions(missing, user: user) }
+            list = try await storing { try await self.store.subscriptions(user: user) }
+        }
+        lists[user] = list
+        return list
+    }
+
+    /// Forgets what was loaded of a user (their account was removed).
+    public func forget(_ user: UserID) {
+        lists[user] = nil
+        cachedCounts[user] = nil
+        undoable.removeAll { $0.user == user }
     }
 
     // MARK: - Subscriptions
 
-    public func subscriptions() -> [Subscription] { list }
+    /// The user's subscriptions, in the order they were added.
+    public func subscriptions(user: UserID) async throws(ReaderError) -> [Subscription] {
+        try await list(for: user)
+    }
 
-    public func subscription(_ id: SourceID) -> Subscription? { list.first { $0.id == id } }
+    public func subscription(_ id: SourceID, user: UserID) async throws(ReaderError) -> Subscription? {
+        try await list(for: user).first { $0.id == id }
+    }
 
-    /// Folder names in use, in the order they first appear (top-level feeds have none).
-    public func folders() -> [String] {
+    /// The user's folder names, in the order they first appear (top-level feeds have none).
+    public func folders(user: UserID) async throws(ReaderError) -> [String] {
         var seen = Set<String>()
-        return list.compactMap(\.folder).filter { seen.insert($0).inserted }
+        return try await list(for: user).compactMap(\.folder).filter { seen.insert($0).inserted }
     }
 
     /// The feeds at what the user typed (a feed or a site), to preview or pick from.
@@ -96,81 +127,85 @@ public actor Reader {
 
     /// Subscribes to the feed found by `find`.
     @discardableResult
-    public func subscribe(to feed: FoundFeed, title: String? = nil, folder: String? = nil) async throws(ReaderError)
-        -> Subscription
+    public func subscribe(to feed: FoundFeed, title: String? = nil, folder: String? = nil, user: UserID)
+        async throws(ReaderError) -> Subscription
     {
-        try await subscribe(url: feed.url, feedTitle: feed.title, siteURL: feed.siteURL, title: title, folder: folder)
+        try await subscribe(
+            url: feed.url, feedTitle: feed.title, siteURL: feed.siteURL, title: title, folder: folder, user: user)
     }
 
     /// Subscribes to the feed at `url`, with what its preview said of it (the add page's form
     /// carries these between finding and subscribing).
     @discardableResult
     public func subscribe(
-        url: URL, feedTitle: String?, siteURL: String?, title: String? = nil, folder: String? = nil
+        url: URL, feedTitle: String?, siteURL: String?, title: String? = nil, folder: String? = nil, user: UserID
     ) async throws(ReaderError) -> Subscription {
         if let refusal = policy.refusal(for: url) { throw .refused(refusal) }
-        if let existing = list.first(where: { $0.url == url }) { throw .alreadySubscribed(existing.id) }
+        if let existing = try await list(for: user).first(where: { $0.url == url }) {
+            throw .alreadySubscribed(existing.id)
+        }
+        let feeds = try await storing { try await self.store.feeds() }
+        let known = feeds.first { $0.url == url }
         let subscription = Subscription(
-            id: Subscription.id(for: url), url: url, title: try Self.name(title), feedTitle: feedTitle,
-            siteURL: siteURL, folder: try Self.name(folder))
-        try await save([subscription])
-        await scheduler.subscribe(subscription.polledSource)
-        await onChange(.subscriptions)
+            id: known?.id ?? Subscription.id(for: url), url: url, title: try Self.name(title),
+            feedTitle: feedTitle ?? known?.feedTitle, siteURL: siteURL ?? known?.siteURL, folder: try Self.name(folder),
+            interval: known?.interval ?? Subscription.defaultInterval, isBuiltIn: known?.isBuiltIn ?? false)
+        try await save([subscription], user: user)
+        if known == nil { await scheduler.subscribe(subscription.polledSource) }
+        await onChange(.subscriptions(user: user))
         return subscription
     }
 
     /// Renames, files or re-times a subscription. A nil argument leaves that part as it is; an
-    /// empty `title` goes back to the feed's own, an empty `folder` to the top level.
+    /// empty `title` goes back to the feed's own, an empty `folder` to the top level. The
+    /// interval is the feed's, for everyone who follows it.
     @discardableResult
-    public func update(_ id: SourceID, title: String? = nil, folder: String? = nil, interval: Duration? = nil)
-        async throws(ReaderError) -> Subscription
-    {
-        guard var subscription = subscription(id) else { throw .unknownFeed(id) }
+    public func update(
+        _ id: SourceID, title: String? = nil, folder: String? = nil, interval: Duration? = nil, user: UserID
+    ) async throws(ReaderError) -> Subscription {
+        guard var subscription = try await subscription(id, user: user) else { throw .unknownFeed(id) }
         if let title { subscription.title = try Self.name(title) }
         if let folder { subscription.folder = try Self.name(folder) }
         if let interval {
             guard !subscription.isBuiltIn else { throw .builtInFeed(subscription.displayName) }
             subscription.interval = min(max(interval, Subscription.intervalRange.lowerBound), Subscription.intervalRange.upperBound)
         }
-        try await save([subscription])
-        await scheduler.subscribe(subscription.polledSource)
-        await onChange(.subscriptions)
+        try await save([subscription], user: user)
+        if interval != nil { await scheduler.subscribe(subscription.polledSource) }
+        await onChange(.subscriptions(user: user))
         return subscription
     }
 
-    /// Stops following a feed and forgets its entries.
-    public func unsubscribe(_ id: SourceID) async throws(ReaderError) {
-        guard let subscription = subscription(id) else { throw .unknownFeed(id) }
+    /// Stops following a feed and forgets what the user did with its entries; the feed itself
+    /// goes when nobody follows it any more.
+    public func unsubscribe(_ id: SourceID, user: UserID) async throws(ReaderError) {
+        guard let subscription = try await subscription(id, user: user) else { throw .unknownFeed(id) }
         guard !subscription.isBuiltIn else { throw .builtInFeed(subscription.displayName) }
-        await scheduler.unsubscribe(id)
-        do {
-            try await store.removeSubscription(id)
-        } catch {
-            throw .storage("\(error)")
-        }
-        list.removeAll { $0.id == id }
-        cachedCounts = nil
-        await onChange(.subscriptions)
+        let forgotten = try await storing { try await self.store.removeSubscription(id, user: user) }
+        if forgotten { await scheduler.unsubscribe(id) }
+        lists[user]?.removeAll { $0.id == id }
+        cachedCounts[user] = nil
+        await onChange(.subscriptions(user: user))
     }
 
     /// Renames a folder (every feed in it moves); an empty name moves them to the top level.
-    public func renameFolder(_ name: String, to newName: String) async throws(ReaderError) {
+    public func renameFolder(_ name: String, to newName: String, user: UserID) async throws(ReaderError) {
         let target = try Self.name(newName)
-        let moved = list.filter { $0.folder == name }.map { subscription in
+        let moved = try await list(for: user).filter { $0.folder == name }.map { subscription in
             var subscription = subscription
             subscription.folder = target
             return subscription
         }
         guard !moved.isEmpty else { return }
-        try await save(moved)
-        await onChange(.subscriptions)
+        try await save(moved, user: user)
+        await onChange(.subscriptions(user: user))
     }
 
     // MARK: - OPML
 
-    /// Adds every feed of an OPML file that is not already followed, all at once or, when
-    /// saving fails, none. Nested outlines become folders.
-    public func importOPML(_ bytes: [UInt8]) async throws(ReaderError) -> ImportReport {
+    /// Adds every feed of an OPML file that the user does not already follow, all at once or,
+    /// when saving fails, none. Nested outlines become folders.
+    public func importOPML(_ bytes: [UInt8], user: UserID) async throws(ReaderError) -> ImportReport {
         let document: OPMLDocument
         do {
             document = try OPML.parse(bytes)
@@ -178,7 +213,8 @@ public actor Reader {
             throw .opml(error)
         }
         var report = ImportReport(skipped: document.duplicates)
-        var known = Set(list.map(\.url))
+        var known = Set(try await list(for: user).map(\.url))
+        let feeds = try await storing { try await self.store.feeds() }
         let now = Date()
         for item in document.subscriptions {
             guard let url = URL(string: item.feedURL), let scheme = url.scheme?.lowercased(),
@@ -195,23 +231,28 @@ public actor Reader {
                 report.skipped.append(item)
                 continue
             }
+            let existing = feeds.first { $0.url == url }
             report.added.append(
                 Subscription(
-                    id: Subscription.id(for: url), url: url, feedTitle: item.title, siteURL: item.siteURL,
-                    folder: item.folder.flatMap { try? Self.name($0) }, addedAt: now))
+                    id: existing?.id ?? Subscription.id(for: url), url: url, feedTitle: item.title ?? existing?.feedTitle,
+                    siteURL: item.siteURL ?? existing?.siteURL, folder: item.folder.flatMap { try? Self.name($0) },
+                    interval: existing?.interval ?? Subscription.defaultInterval,
+                    isBuiltIn: existing?.isBuiltIn ?? false, addedAt: now))
         }
         guard !report.added.isEmpty else { return report }
-        try await save(report.added)
-        for subscription in report.added { await scheduler.subscribe(subscription.polledSource) }
-        await onChange(.subscriptions)
+        try await save(report.added, user: user)
+        for subscription in report.added where !feeds.contains(where: { $0.id == subscription.id }) {
+            await scheduler.subscribe(subscription.polledSource)
+        }
+        await onChange(.subscriptions(user: user))
         return report
     }
 
-    /// Every subscription as OPML 2.0, folders as outlines.
-    public func exportOPML(now: Date = Date()) -> String {
+    /// The user's subscriptions as OPML 2.0, folders as outlines.
+    public func exportOPML(now: Date = Date(), user: UserID) async throws(ReaderError) -> String {
         OPML.write(
             title: "Kiosk subscriptions",
-            subscriptions: list.map {
+            subscriptions: try await list(for: user).map {
                 OPMLSubscription(feedURL: $0.url.absoluteString, title: $0.displayName, siteURL: $0.siteURL, folder: $0.folder)
             },
             dateCreated: now)
@@ -219,79 +260,84 @@ public actor Reader {
 
     // MARK: - Read and star state
 
-    /// Unread entries per feed and the starred count, at most `countsLifetime` old.
-    public func counts() async throws(ReaderError) -> (unread: [SourceID: Int], starred: Int) {
+    /// The user's unread entries per feed and starred count, at most `countsLifetime` old.
+    public func counts(user: UserID) async throws(ReaderError) -> (unread: [SourceID: Int], starred: Int) {
         let now = ContinuousClock.now
-        if let cached = cachedCounts, now - cached.at < countsLifetime { return (cached.unread, cached.starred) }
-        let unread = try await storing { try await self.store.unreadCounts() }
-        let starred = try await storing { try await self.store.starredCount() }
-        cachedCounts = (unread, starred, now)
+        if let cached = cachedCounts[user], now - cached.at < countsLifetime { return (cached.unread, cached.starred) }
+        _ = try await list(for: user)
+        let unread = try await storing { try await self.store.unreadCounts(user: user) }
+        let starred = try await storing { try await self.store.starredCount(user: user) }
+        cachedCounts[user] = (unread, starred, now)
         return (unread, starred)
     }
 
-    /// The feeds a scope reads (nil: every feed).
-    public func sources(in scope: ReadingScope) -> [SourceID]? {
+    /// The feeds a scope reads (nil: every feed the user follows).
+    public func sources(in scope: ReadingScope, user: UserID) async throws(ReaderError) -> [SourceID]? {
         switch scope {
         case .all, .starred: nil
-        case .folder(let name): list.filter { $0.folder == name }.map(\.id)
+        case .folder(let name): try await list(for: user).filter { $0.folder == name }.map(\.id)
         case .feed(let id): [id]
         }
     }
 
-    public func setRead(_ read: Bool, ids: [Int64]) async throws(ReaderError) {
-        let changed = try await storing { try await self.store.setRead(read, ids: ids) }
-        cachedCounts = nil
-        if !changed.isEmpty { await onChange(.read(ids: changed, isRead: read)) }
+    public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(ReaderError) {
+        let changed = try await storing { try await self.store.setRead(read, ids: ids, user: user) }
+        cachedCounts[user] = nil
+        if !changed.isEmpty { await onChange(.read(user: user, ids: changed, isRead: read)) }
     }
 
-    public func setStarred(_ starred: Bool, ids: [Int64]) async throws(ReaderError) {
-        let changed = try await storing { try await self.store.setStarred(starred, ids: ids) }
-        cachedCounts = nil
-        if !changed.isEmpty { await onChange(.starred(ids: changed, isStarred: starred)) }
+    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(ReaderError) {
+        let changed = try await storing { try await self.store.setStarred(starred, ids: ids, user: user) }
+        cachedCounts[user] = nil
+        if !changed.isEmpty { await onChange(.starred(user: user, ids: changed, isStarred: starred)) }
     }
 
     /// Marks every unread entry of `scope` up to entry `upTo` (the newest the user saw) read.
     /// Returns how many, and a token that undoes it while it is among the last few.
-    public func markAllRead(_ scope: ReadingScope, upTo: Int64) async throws(ReaderError) -> (count: Int, undo: String) {
-        let sources = sources(in: scope)
+    public func markAllRead(_ scope: ReadingScope, upTo: Int64, user: UserID) async throws(ReaderError)
+        -> (count: Int, undo: String)
+    {
+        let sources = try await sources(in: scope, user: user)
         let ids: [Int64]
         if case .starred = scope {
             let starred = try await storing {
-                try await self.store.readingList(EntryFilter(unreadOnly: true, starredOnly: true, limit: 100_000))
+                try await self.store.readingList(EntryFilter(unreadOnly: true, starredOnly: true, limit: 100_000), user: user)
             }
-            ids = try await storing { try await self.store.setRead(true, ids: starred.map(\.id).filter { $0 <= upTo }) }
+            ids = try await storing {
+                try await self.store.setRead(true, ids: starred.map(\.id).filter { $0 <= upTo }, user: user)
+            }
         } else {
-            ids = try await storing { try await self.store.markAllRead(sources: sources, upTo: upTo) }
+            ids = try await storing { try await self.store.markAllRead(sources: sources, upTo: upTo, user: user) }
         }
         let token = UUID().uuidString
-        undoable.append((token, ids))
-        if undoable.count > 32 { undoable.removeFirst(undoable.count - 32) }
-        cachedCounts = nil
-        if !ids.isEmpty { await onChange(.read(ids: ids, isRead: true)) }
+        undoable.append((token, user, ids))
+        if undoable.count > 64 { undoable.removeFirst(undoable.count - 64) }
+        cachedCounts[user] = nil
+        if !ids.isEmpty { await onChange(.read(user: user, ids: ids, isRead: true)) }
         return (ids.count, token)
     }
 
-    /// Undoes a mark-all-read: its entries are unread again.
-    public func undo(_ token: String) async throws(ReaderError) {
-        guard let index = undoable.firstIndex(where: { $0.token == token }) else { throw .undoExpired }
+    /// Undoes one of the user's mark-all-reads: its entries are unread again.
+    public func undo(_ token: String, user: UserID) async throws(ReaderError) {
+        guard let index = undoable.firstIndex(where: { $0.token == token && $0.user == user }) else {
+            throw .undoExpired
+        }
         let ids = undoable.remove(at: index).ids
-        try await setRead(false, ids: ids)
+        try await setRead(false, ids: ids, user: user)
     }
 
     // MARK: - Helpers
 
-    private func save(_ subscriptions: [Subscription]) async throws(ReaderError) {
-        cachedCounts = nil
-        do {
-            try await store.saveSubscriptions(subscriptions)
-            list = try await store.subscriptions()
-        } catch {
-            throw .storage("\(error)")
+    private func save(_ subscriptions: [Subscription], user: UserID) async throws(ReaderError) {
+        cachedCounts[user] = nil
+        try await storing {
+            try await self.store.saveSubscriptions(subscriptions, user: user)
         }
+        lists[user] = try await storing { try await self.store.subscriptions(user: user) }
     }
 
     private func storing<T: Sendable>(_ body: @Sendable () async throws -> T) async throws(ReaderError) -> T {
-        do { return try await body() } catch { throw .storage("\(error)") }
+        do { return try await body() } catch let error as ReaderError { throw error } catch { throw .storage("\(error)") }
     }
 
     /// A user-given name: trimmed, at most 200 characters, no control characters; "" is nil.

@@ -1,11 +1,19 @@
 import KioskSources
+import KioskStore
 
-/// Something the user changed in their reader, for every open page (and, later, sync clients).
+/// Something a user changed in their reader, for their open pages and sync clients.
 public enum ReaderChange: Sendable, Hashable {
     /// Subscriptions were added, removed, renamed or moved.
-    case subscriptions
+    case subscriptions(user: UserID)
     /// These entries were marked read (or unread).
-    case read(ids: [Int64], isRead: Bool)
+    case read(user: UserID, ids: [Int64], isRead: Bool)
     /// These entries were starred (or unstarred).
-    case starred(ids: [Int64], isStarred: Bool)
+    case starred(user: UserID, ids: [Int64], isStarred: Bool)
+
+    /// Whose reader changed.
+    public var user: UserID {
+        switch self {
+        case .subscriptions(let user), .read(let user, _, _), .starred(let user, _, _): user
+        }
+    }
 }

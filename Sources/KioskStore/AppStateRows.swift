@@ -4,7 +4,10 @@ import GRDB
 /// The SQL side of `app_state`: small values by key.
 enum AppStateRows {
     static let deviceIDKey = "device_id"
-    static let lastOpenedKey = "last_opened"
+    /// The headline a user opened last: the local owner's key is the one used before accounts.
+    static func lastOpenedKey(for user: UserID) -> String {
+        user == .owner ? "last_opened" : "last_opened.\(user.rawValue)"
+    }
 
     static func value(for key: String, in db: Database) throws -> String? {
         try String.fetchOne(db, sql: "SELECT value FROM app_state WHERE key = ?", arguments: [key])

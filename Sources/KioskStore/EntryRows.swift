@@ -67,8 +67,8 @@ enum EntryRows {
                 inserted += 1
             }
         }
-        // New entries are unread: above the feed's mark, their own flag 0.
-        try ReadingRows.adjustCounts([source.rawValue: inserted], in: db)
+        // New entries are unread for every follower: above each mark, with no flags.
+        try ReadingRows.countNew(inserted, of: source, in: db)
     }
 
     /// Fills the reading columns of rows written before they existed (the `reading` migration).
@@ -87,7 +87,7 @@ enum EntryRows {
     /// Deletes every entry of `source`.
     static func removeAll(of source: SourceID, in db: Database) throws {
         try db.execute(sql: "DELETE FROM entries WHERE source = ?", arguments: [source.rawValue])
-        try db.execute(sql: "UPDATE read_marks SET read_up_to = 0, unread = 0 WHERE source = ?", arguments: [source.rawValue])
+        try db.execute(sql: "UPDATE user_marks SET read_up_to = 0, unread = 0 WHERE source = ?", arguments: [source.rawValue])
     }
 
     /// The entries in `source`'s feed now (or in every feed when nil), each list in feed order.

@@ -6,10 +6,21 @@ import KioskSources
 /// deduplicated by identity, a stable device UUID, word-prefix search), no file.
 public actor InMemoryStore: KioskStore {
     private var states: [SourceID: SourceState] = [:]
-    private var opened: OpenedHeadline?
+    private var opened: [UserID: OpenedHeadline] = [:]
     private var device: UUID?
-    private var subscribed: [Subscription] = []
+    /// Every feed anyone follows (no user's name or folder).
+    private var feedList: [Subscription] = []
+    /// Each user's feeds: the feed's id, their name and folder for it.
+    private var follows: [UserID: [Subscription]] = [:]
+    private var readIDs: [UserID: Set<Int64>] = [:]
+    private var starredIDs: [UserID: Set<Int64>] = [:]
     private var table = ReadingTable()
+    private var users: [Account] = []
+    private var passwordHashes: [UserID: String] = [:]
+    private var nextUser: Int64 = 1
+    private var appPasswordList: [(password: AppPassword, hash: String)] = []
+    private var nextAppPassword: Int64 = 1
+    private var sessionList: [String: StoredSession] = [:]
 
     /// A store remembering `states` (as if each had been saved).
     public init(states: [SourceID: SourceState] = [:]) {
@@ -32,9 +43,22 @@ public actor InMemoryStore: KioskStore {
 
     // MARK: - Reading
 
-    public func readingList(_ filter: EntryFilter) -> [StoredEntry] {
+    /// The entry as `user` sees it, if they follow its feed.
+    private func view(_ stored: StoredEntry, for user: UserID) -> StoredEntry? {
+        guard followed(by: user).contains(stored.source) else { return nil }
+        var stored = stored
+        stored.isRead = readIDs[user, default: []].contains(stored.id)
+        stored.isStarred = starredIDs[user, default: []].contains(stored.id)
+        return stored
+    }
+
+    private func followed(by user: UserID) -> Set<SourceID> { Set((follows[user] ?? []).map(\.id)) }
+
+    private func visible(to user: UserID) -> [StoredEntry] { table.kept.values.compactMap { view($0, for: user) } }
+
+    public func readingList(_ filter: EntryFilter, user: UserID) -> [StoredEntry] {
         let sources = filter.sources.map(Set.init)
-        let matching = table.kept.values.filter { stored in
+        let matching = visible(to: user).filter { stored in
             (sources?.contains(stored.source) ?? true) && (!filter.unreadOnly || !stored.isRead)
                 && (!filter.starredOnly || stored.isStarred)
                 && filter.after.map { stored.sortDate < $0.sortDate || (stored.sortDate == $0.sortDate && stored.id < $0.id) } ?? true
@@ -43,58 +67,69 @@ public actor InMemoryStore: KioskStore {
             matching.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }.prefix(max(0, filter.limit)))
     }
 
-    public func storedEntry(source: SourceID, key: String) -> StoredEntry? {
-        table.kept.values.filter { $0.source == source && $0.key == key }.max { (table.inFeed.contains($0.id) ? 1 : 0) < (table.inFeed.contains($1.id) ? 1 : 0) }
+    public func storedEntry(source: SourceID, key: String, user: UserID) -> StoredEntry? {
+        visible(to: user).filter { $0.source == source && $0.key == key }.max {
+            (table.inFeed.contains($0.id) ? 1 : 0) < (table.inFeed.contains($1.id) ? 1 : 0)
+        }
     }
 
-    public func newestEntryID(sources: [SourceID]?) -> Int64 {
+    public func storedEntries(ids: [Int64], user: UserID) -> [StoredEntry] {
+        ids.compactMap { id in table.kept[id].flatMap { view($0, for: user) } }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, user: UserID) -> Int64 {
         let only = sources.map(Set.init)
-        return table.kept.values.filter { only?.contains($0.source) ?? true }.map(\.id).max() ?? 0
+        return visible(to: user).filter { only?.contains($0.source) ?? true }.map(\.id).max() ?? 0
     }
 
-    public func unreadCounts() -> [SourceID: Int] {
+    public func unreadCounts(user: UserID) -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
-        for stored in table.kept.values where !stored.isRead { counts[stored.source, default: 0] += 1 }
+        for stored in visible(to: user) where !stored.isRead { counts[stored.source, default: 0] += 1 }
         return counts
     }
 
-    public func starredCount() -> Int { table.kept.values.filter(\.isStarred).count }
+    public func starredCount(user: UserID) -> Int { visible(to: user).filter(\.isStarred).count }
 
-    public func setRead(_ read: Bool, ids: [Int64]) -> [Int64] {
+    public func setRead(_ read: Bool, ids: [Int64], user: UserID) -> [Int64] {
         ids.filter { id in
-            guard let stored = table.kept[id], stored.isRead != read else { return false }
-            table.kept[id]?.isRead = read
+            guard let stored = table.kept[id].flatMap({ view($0, for: user) }), stored.isRead != read else { return false }
+            if read { readIDs[user, default: []].insert(id) } else { readIDs[user]?.remove(id) }
             return true
         }
     }
 
-    public func setStarred(_ starred: Bool, ids: [Int64]) -> [Int64] {
+    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) -> [Int64] {
         ids.filter { id in
-            guard let stored = table.kept[id], stored.isStarred != starred else { return false }
-            table.kept[id]?.isStarred = starred
+            guard let stored = table.kept[id].flatMap({ view($0, for: user) }), stored.isStarred != starred else {
+                return false
+            }
+            if starred { starredIDs[user, default: []].insert(id) } else { starredIDs[user]?.remove(id) }
             return true
         }
     }
 
-    public func markAllRead(sources: [SourceID]?, upTo: Int64) -> [Int64] {
+    public func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) -> [Int64] {
         let only = sources.map(Set.init)
-        let ids = table.kept.values.filter { !$0.isRead && $0.id <= upTo && (only?.contains($0.source) ?? true) }.map(\.id)
-        for id in ids { table.kept[id]?.isRead = true }
+        let ids = visible(to: user).filter { !$0.isRead && $0.id <= upTo && (only?.contains($0.source) ?? true) }.map(\.id)
+        readIDs[user, default: []].formUnion(ids)
         return ids.sorted()
     }
+
+    private func starredByAnyone(_ id: Int64) -> Bool { starredIDs.values.contains { $0.contains(id) } }
 
     @discardableResult
     public func prune(_ policy: RetentionPolicy, now: Date) -> Int {
         let cutoff = now.addingTimeInterval(-Double(policy.maxAge.components.seconds))
         var removed = 0
-        for (id, stored) in table.kept where !table.inFeed.contains(id) && !stored.isStarred && stored.receivedAt < cutoff {
+        for (id, stored) in table.kept
+        where !table.inFeed.contains(id) && !starredByAnyone(id) && stored.receivedAt < cutoff {
             table.kept[id] = nil
             removed += 1
         }
         for source in Set(table.kept.values.map(\.source)) {
             let newestFirst = table.kept.values.filter { $0.source == source }.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }
             for stored in newestFirst.dropFirst(max(0, policy.maxPerFeed))
-            where !table.inFeed.contains(stored.id) && !stored.isStarred {
+            where !table.inFeed.contains(stored.id) && !starredByAnyone(stored.id) {
                 table.kept[stored.id] = nil
                 removed += 1
             }
@@ -104,33 +139,167 @@ public actor InMemoryStore: KioskStore {
 
     public func entries(for source: SourceID) -> [Entry] { states[source]?.entries ?? [] }
 
-    public func subscriptions() -> [Subscription] { subscribed }
+    // MARK: - Subscriptions
 
-    public func saveSubscriptions(_ subscriptions: [Subscription]) throws(StoreError) {
-        var next = subscribed
-        for subscription in subscriptions {
-            if let index = next.firstIndex(where: { $0.id == subscription.id }) {
-                next[index] = subscription
+    public func feeds() -> [Subscription] { feedList }
+
+    public func saveFeeds(_ feeds: [Subscription]) throws(StoreError) {
+        var next = feedList
+        for feed in feeds {
+            var feed = feed
+            feed.title = nil
+            feed.folder = nil
+            if let index = next.firstIndex(where: { $0.id == feed.id }) {
+                feed.addedAt = next[index].addedAt
+                feed.feedTitle = feed.feedTitle ?? next[index].feedTitle
+                feed.siteURL = feed.siteURL ?? next[index].siteURL
+                next[index] = feed
             } else {
-                next.append(subscription)
+                next.append(feed)
             }
         }
         // The same promise as SQLite's UNIQUE (url): all or nothing.
         guard Set(next.map(\.url)).count == next.count else {
             throw .other("a feed with that address is already subscribed")
         }
-        subscribed = next
+        feedList = next
     }
 
-    public func removeSubscription(_ id: SourceID) {
-        subscribed.removeAll { $0.id == id }
+    public func subscriptions(user: UserID) -> [Subscription] {
+        (follows[user] ?? []).compactMap { mine in
+            guard var feed = feedList.first(where: { $0.id == mine.id }) else { return nil }
+            feed.title = mine.title
+            feed.folder = mine.folder
+            feed.addedAt = mine.addedAt
+            return feed
+        }
+    }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) throws(StoreError) {
+        try saveFeeds(subscriptions)
+        var mine = follows[user] ?? []
+        for subscription in subscriptions {
+            if let index = mine.firstIndex(where: { $0.id == subscription.id }) {
+                mine[index].title = subscription.title
+                mine[index].folder = subscription.folder
+            } else {
+                mine.append(subscription)
+            }
+        }
+        follows[user] = mine
+    }
+
+    @discardableResult
+    public func removeSubscription(_ id: SourceID, user: UserID) -> Bool {
+        follows[user]?.removeAll { $0.id == id }
+        let ids = Set(table.kept.values.filter { $0.source == id }.map(\.id))
+        readIDs[user]?.subtract(ids)
+        starredIDs[user]?.subtract(ids)
+        let followed = follows.values.contains { $0.contains { $0.id == id } }
+        guard !followed, feedList.first(where: { $0.id == id })?.isBuiltIn != true else { return false }
+        removeFeed(id)
+        return true
+    }
+
+    public func removeFeed(_ id: SourceID) {
+        feedList.removeAll { $0.id == id }
+        for user in follows.keys { follows[user]?.removeAll { $0.id == id } }
         states[id] = nil
         table.forget(id)
     }
 
-    public func lastOpened() -> OpenedHeadline? { opened }
+    // MARK: - Accounts
 
-    public func setLastOpened(_ headline: OpenedHeadline) { opened = headline }
+    public func accounts() -> [Account] { users }
+
+    public func accountCount() -> Int { users.count }
+
+    public func account(_ id: UserID) -> Account? { users.first { $0.id == id } }
+
+    public func credentials(name: String) -> (account: Account, passwordHash: String)? {
+        guard let account = users.first(where: { $0.name.lowercased() == name.lowercased() }),
+            let hash = passwordHashes[account.id]
+        else { return nil }
+        return (account, hash)
+    }
+
+    public func addAccount(name: String, passwordHash: String, isAdmin: Bool) throws(StoreError) -> Account {
+        guard credentials(name: name) == nil else { throw .conflict("there is already an account named \(name)") }
+        let account = Account(id: UserID(nextUser), name: name, isAdmin: isAdmin, createdAt: Date())
+        nextUser += 1
+        users.append(account)
+        passwordHashes[account.id] = passwordHash
+        return account
+    }
+
+    public func setPasswordHash(_ hash: String, user: UserID) {
+        passwordHashes[user] = hash
+        sessionList = sessionList.filter { $0.value.user != user || $0.value.appPassword != nil }
+    }
+
+    public func setHomeName(_ name: String?, user: UserID) {
+        guard let index = users.firstIndex(where: { $0.id == user }) else { return }
+        users[index].homeName = name
+    }
+
+    @discardableResult
+    public func removeAccount(_ id: UserID) -> [SourceID] {
+        var forgotten: [SourceID] = []
+        for feed in follows[id] ?? [] where removeSubscription(feed.id, user: id) { forgotten.append(feed.id) }
+        follows[id] = nil
+        readIDs[id] = nil
+        starredIDs[id] = nil
+        opened[id] = nil
+        users.removeAll { $0.id == id }
+        passwordHashes[id] = nil
+        appPasswordList.removeAll { $0.password.user == id }
+        sessionList = sessionList.filter { $0.value.user != id }
+        return forgotten
+    }
+
+    public func addAppPassword(name: String, secretHash: String, user: UserID) -> AppPassword {
+        let password = AppPassword(id: nextAppPassword, user: user, name: name, createdAt: Date())
+        nextAppPassword += 1
+        appPasswordList.append((password, secretHash))
+        return password
+    }
+
+    public func appPasswords(user: UserID) -> [AppPassword] {
+        appPasswordList.map(\.password).filter { $0.user == user }
+    }
+
+    @discardableResult
+    public func removeAppPassword(_ id: Int64, user: UserID) -> Bool {
+        guard appPasswordList.contains(where: { $0.password.id == id && $0.password.user == user }) else { return false }
+        appPasswordList.removeAll { $0.password.id == id }
+        sessionList = sessionList.filter { $0.value.appPassword != id }
+        return true
+    }
+
+    public func useAppPassword(secretHash: String) -> AppPassword? {
+        guard let index = appPasswordList.firstIndex(where: { $0.hash == secretHash }) else { return nil }
+        appPasswordList[index].password.lastUsedAt = Date()
+        return appPasswordList[index].password
+    }
+
+    public func saveSession(tokenHash: String, _ session: StoredSession) {
+        sessionList[tokenHash] = session
+    }
+
+    public func session(tokenHash: String) -> StoredSession? {
+        guard let session = sessionList[tokenHash], session.expiresAt >= Date() else { return nil }
+        return session
+    }
+
+    public func removeSession(tokenHash: String) {
+        sessionList[tokenHash] = nil
+    }
+
+    // MARK: - App state
+
+    public func lastOpened(user: UserID) -> OpenedHeadline? { opened[user] }
+
+    public func setLastOpened(_ headline: OpenedHeadline, user: UserID) { opened[user] = headline }
 
     public func deviceID() -> UUID {
         if let device { return device }

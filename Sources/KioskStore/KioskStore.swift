@@ -8,14 +8,14 @@ import KioskSources
 /// What Kiosk remembers across restarts: each source's state and entries (through
 /// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
 /// index over the entries.
-public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore {
+public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, AccountStore {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]
 
     /// The headline the user opened last, to take them back there; nil before the first.
-    func lastOpened() async throws -> OpenedHeadline?
+    func lastOpened(user: UserID) async throws -> OpenedHeadline?
     /// Remembers the headline the user just opened.
-    func setLastOpened(_ headline: OpenedHeadline) async throws
+    func setLastOpened(_ headline: OpenedHeadline, user: UserID) async throws
 
     /// This installation's identity: made on first use, the same forever after.
     func deviceID() async throws -> UUID

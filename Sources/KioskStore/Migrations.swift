@@ -19,6 +19,8 @@ enum Migrations {
         migrator.registerMigration("drop_images") { db in try db.execute(sql: "DROP TABLE images") }
         // Marking 100,000 entries read rewrote 100,000 rows; counting unread read every entry.
         migrator.registerMigration("read_marks") { db in try db.execute(sql: Schema.readMarks) }
+        // Several users, each with their own feeds and read state; a feed fetched once for all.
+        migrator.registerMigration("accounts") { db in try db.execute(sql: Schema.accounts) }
         return migrator
     }
 }

@@ -3,138 +3,224 @@ import GRDB
 import KioskCore
 import KioskSources
 
-/// The SQL side of `ReadingStore`: reading lists, read and star state, retention.
+/// The SQL side of `ReadingStore`: reading lists, read and star state, retention. Every query
+/// is one user's: it sees only entries of feeds that user follows (`user_feeds`), with that
+/// user's mark (`user_marks`) and flags (`entry_states`).
 enum ReadingRows {
-    /// Whether entry `e` is read, given its feed's mark `m` (see `Schema.readMarks`).
-    static let isRead = "(e.read = 1 OR (e.id <= COALESCE(m.read_up_to, 0) AND e.kept_unread = 0))"
-    private static let isUnread = "(e.read = 0 AND (e.id > COALESCE(m.read_up_to, 0) OR e.kept_unread = 1))"
+    /// Whether entry `e` is read, given the user's mark `m` and flags `s` (see `Schema.accounts`).
+    static let isRead =
+        "(COALESCE(s.read, 0) = 1 OR (e.id <= COALESCE(m.read_up_to, 0) AND COALESCE(s.kept_unread, 0) = 0))"
+    private static let isUnread =
+        "(COALESCE(s.read, 0) = 0 AND (e.id > COALESCE(m.read_up_to, 0) OR COALESCE(s.kept_unread, 0) = 1))"
     private static let columns =
-        "e.id, e.source, e.key, e.json, \(isRead) AS is_read, e.starred, e.received_at, e.sort_date"
-    private static let from = "entries e LEFT JOIN read_marks m ON m.source = e.source"
+        "e.id, e.source, e.key, e.json, \(isRead) AS is_read, COALESCE(s.starred, 0) AS starred, e.received_at, e.sort_date"
+    /// Takes the user twice (the mark, the flags).
+    private static let from = """
+        entries e
+        LEFT JOIN user_marks m ON m.user_id = ? AND m.source = e.source
+        LEFT JOIN entry_states s ON s.user_id = ? AND s.entry_id = e.id
+        """
+    /// Takes the user once: the feeds they follow.
+    private static let followed = "e.source IN (SELECT source FROM user_feeds WHERE user_id = ?)"
 
-    static func list(_ filter: EntryFilter, in db: Database) throws -> [StoredEntry] {
-        var conditions: [String] = []
-        var arguments: StatementArguments = []
+    static func list(_ filter: EntryFilter, user: UserID, in db: Database) throws -> [StoredEntry] {
+        var conditions = [followed]
+        var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue]
         if let sources = filter.sources {
             guard !sources.isEmpty else { return [] }
             conditions.append("e.source IN (\(databaseQuestionMarks(count: sources.count)))")
             _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
         }
         if filter.unreadOnly { conditions.append(isUnread) }
-        if filter.starredOnly { conditions.append("e.starred = 1") }
+        if filter.starredOnly { conditions.append("s.starred = 1") }
         if let after = filter.after {
             conditions.append("(e.sort_date < ? OR (e.sort_date = ? AND e.id < ?))")
             let seconds = after.sortDate.timeIntervalSince1970
             _ = arguments.append(contentsOf: [seconds, seconds, after.id])
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         _ = arguments.append(contentsOf: [max(0, filter.limit)])
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(columns) FROM \(from) \(whereClause) ORDER BY e.sort_date DESC, e.id DESC LIMIT ?",
+            db,
+            sql: """
+                SELECT \(columns) FROM \(from) WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY e.sort_date DESC, e.id DESC LIMIT ?
+                """,
             arguments: arguments)
         return try decode(rows)
     }
 
-    static func entry(source: SourceID, key: String, in db: Database) throws -> StoredEntry? {
+    static func entry(source: SourceID, key: String, user: UserID, in db: Database) throws -> StoredEntry? {
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(columns) FROM \(from) WHERE e.source = ? AND e.key = ? ORDER BY e.in_feed DESC LIMIT 1",
-            arguments: [source.rawValue, key])
+            db,
+            sql: """
+                SELECT \(columns) FROM \(from) WHERE \(followed) AND e.source = ? AND e.key = ?
+                ORDER BY e.in_feed DESC LIMIT 1
+                """,
+            arguments: [user.rawValue, user.rawValue, user.rawValue, source.rawValue, key])
         return try decode(rows).first
     }
 
-    static func newestID(sources: [SourceID]?, in db: Database) throws -> Int64 {
-        guard let sources else { return try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM entries") ?? 0 }
-        guard !sources.isEmpty else { return 0 }
-        return try Int64.fetchOne(
-            db, sql: "SELECT MAX(id) FROM entries WHERE source IN (\(databaseQuestionMarks(count: sources.count)))",
-            arguments: StatementArguments(sources.map(\.rawValue))) ?? 0
+    static func entries(ids: [Int64], user: UserID, in db: Database) throws -> [StoredEntry] {
+        var found: [StoredEntry] = []
+        for chunk in chunks(of: ids) {
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT \(columns) FROM \(from) WHERE \(followed) AND e.id IN (\(databaseQuestionMarks(count: chunk.count)))",
+                arguments: [user.rawValue, user.rawValue, user.rawValue] + StatementArguments(chunk))
+            found += try decode(rows)
+        }
+        return found
     }
 
-    static func unreadCounts(in db: Database) throws -> [SourceID: Int] {
+    static func newestID(sources: [SourceID]?, user: UserID, in db: Database) throws -> Int64 {
+        var sql = "SELECT MAX(e.id) FROM entries e WHERE \(followed)"
+        var arguments: StatementArguments = [user.rawValue]
+        if let sources {
+            guard !sources.isEmpty else { return 0 }
+            sql += " AND e.source IN (\(databaseQuestionMarks(count: sources.count)))"
+            _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
+        }
+        return try Int64.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+    }
+
+    static func unreadCounts(user: UserID, in db: Database) throws -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT source, unread FROM read_marks WHERE unread > 0")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT source, unread FROM user_marks WHERE user_id = ? AND unread > 0", arguments: [user.rawValue])
         while let row = try rows.next() {
             counts[SourceID(rawValue: row["source"])] = row["unread"]
         }
         return counts
     }
 
-    static func starredCount(in db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entries WHERE starred = 1") ?? 0
+    static func starredCount(user: UserID, in db: Database) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM entry_states WHERE user_id = ? AND starred = 1", arguments: [user.rawValue]) ?? 0
     }
 
-    /// Stars or unstars `ids`; returns the ids that changed.
-    static func setStarred(_ value: Bool, ids: [Int64], now: Date, in db: Database) throws -> [Int64] {
-        var changed: [Int64] = []
-        for chunk in chunks(of: ids) {
-            let found = try Int64.fetchAll(
-                db, sql: "SELECT id FROM entries WHERE id IN (\(databaseQuestionMarks(count: chunk.count))) AND starred != ?",
-                arguments: StatementArguments(chunk) + [value])
-            guard !found.isEmpty else { continue }
-            try db.execute(
-                sql: "UPDATE entries SET starred = ?, state_changed_at = ? WHERE id IN (\(databaseQuestionMarks(count: found.count)))",
-                arguments: [value, now.timeIntervalSince1970] + StatementArguments(found))
-            changed += found
+    /// One entry's state as the user sees it, before a change.
+    private struct State {
+        var id: Int64
+        var source: String
+        var isRead: Bool
+        var mark: Int64
+        var read: Bool
+        var starred: Bool
+        var keptUnread: Bool
+    }
+
+    /// The states of those of `ids` that `user` may see (entries of feeds they follow).
+    private static func states(of ids: [Int64], user: UserID, in db: Database) throws -> [State] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.id, e.source, \(isRead) AS is_read, COALESCE(m.read_up_to, 0) AS mark,
+                    COALESCE(s.read, 0) AS read, COALESCE(s.starred, 0) AS starred,
+                    COALESCE(s.kept_unread, 0) AS kept_unread
+                FROM \(from) WHERE \(followed) AND e.id IN (\(databaseQuestionMarks(count: ids.count)))
+                """,
+            arguments: [user.rawValue, user.rawValue, user.rawValue] + StatementArguments(ids)
+        ).map {
+            State(
+                id: $0["id"], source: $0["source"], isRead: $0["is_read"], mark: $0["mark"], read: $0["read"],
+                starred: $0["starred"], keptUnread: $0["kept_unread"])
         }
-        return changed
     }
 
-    /// Marks `ids` read or unread; returns the ids that changed. Read: the entry's own flag.
-    /// Unread under its feed's mark: kept unread. The feeds' counts move by what changed.
-    static func setRead(_ value: Bool, ids: [Int64], now: Date, in db: Database) throws -> [Int64] {
+    /// Writes one entry's flags for `user`; an entry with none set has no row.
+    private static func write(_ state: State, user: UserID, now: Date, in db: Database) throws {
+        if !state.read && !state.starred && !state.keptUnread {
+            try db.cachedStatement(sql: "DELETE FROM entry_states WHERE user_id = ? AND entry_id = ?")
+                .execute(arguments: [user.rawValue, state.id])
+            return
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO entry_states (user_id, entry_id, source, read, starred, kept_unread, changed_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, entry_id) DO UPDATE SET read = excluded.read, starred = excluded.starred,
+                    kept_unread = excluded.kept_unread, changed_at = excluded.changed_at
+                """
+        ).execute(arguments: [
+            user.rawValue, state.id, state.source, state.read, state.starred, state.keptUnread,
+            now.timeIntervalSince1970,
+        ])
+    }
+
+    /// Stars or unstars `ids` for `user`; returns the ids that changed.
+    static func setStarred(_ value: Bool, ids: [Int64], user: UserID, now: Date, in db: Database) throws -> [Int64] {
         var changed: [Int64] = []
-        var delta: [String: Int] = [:]
-        let update = try db.cachedStatement(
-            sql: "UPDATE entries SET read = ?, kept_unread = ?, state_changed_at = ? WHERE id = ?")
         for chunk in chunks(of: ids) {
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT e.id, e.source, \(isRead) AS is_read, COALESCE(m.read_up_to, 0) AS mark
-                    FROM \(from) WHERE e.id IN (\(databaseQuestionMarks(count: chunk.count)))
-                    """,
-                arguments: StatementArguments(chunk))
-            for row in rows {
-                let wasRead: Bool = row["is_read"]
-                guard wasRead != value else { continue }
-                let id: Int64 = row["id"]
-                let mark: Int64 = row["mark"]
-                try update.execute(arguments: [value, !value && id <= mark, now.timeIntervalSince1970, id])
-                delta[row["source"], default: 0] += value ? -1 : 1
-                changed.append(id)
+            for var state in try states(of: chunk, user: user, in: db) where state.starred != value {
+                state.starred = value
+                try write(state, user: user, now: now, in: db)
+                changed.append(state.id)
             }
         }
-        try adjustCounts(delta, in: db)
         return changed
     }
 
-    /// Marks every unread entry of `sources` (nil: all) up to id `upTo` read by moving each
-    /// feed's mark: the work is per feed plus the entries that changed, whose ids it returns.
-    static func markAllRead(sources: [SourceID]?, upTo: Int64, now: Date, in db: Database) throws -> [Int64] {
+    /// Marks `ids` read or unread for `user`; returns the ids that changed. Read: the entry's own
+    /// flag. Unread under its feed's mark: kept unread. The feeds' counts move by what changed.
+    static func setRead(_ value: Bool, ids: [Int64], user: UserID, now: Date, in db: Database) throws -> [Int64] {
+        var changed: [Int64] = []
+        var delta: [String: Int] = [:]
+        for chunk in chunks(of: ids) {
+            for var state in try states(of: chunk, user: user, in: db) where state.isRead != value {
+                state.read = value
+                state.keptUnread = !value && state.id <= state.mark
+                try write(state, user: user, now: now, in: db)
+                delta[state.source, default: 0] += value ? -1 : 1
+                changed.append(state.id)
+            }
+        }
+        try adjustCounts(delta, user: user, in: db)
+        return changed
+    }
+
+    /// Marks every unread entry of `sources` (nil: all the user follows) up to id `upTo` read by
+    /// moving each feed's mark: the work is per feed plus the entries that changed, whose ids it
+    /// returns.
+    static func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID, now: Date, in db: Database) throws
+        -> [Int64]
+    {
         if let sources, sources.isEmpty { return [] }
-        let only = sources.map { "WHERE source IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
+        let only = sources.map { "AND source IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
         let marks: [(source: String, mark: Int64)] = try Row.fetchAll(
-            db, sql: "SELECT source, read_up_to FROM read_marks \(only)",
-            arguments: StatementArguments((sources ?? []).map(\.rawValue))
+            db, sql: "SELECT source, read_up_to FROM user_marks WHERE user_id = ? \(only)",
+            arguments: [user.rawValue] + StatementArguments((sources ?? []).map(\.rawValue))
         ).map { ($0["source"], $0["read_up_to"]) }
         let newlyRead = try db.cachedStatement(
-            sql: "SELECT id FROM entries WHERE source = ? AND read = 0 AND id > ? AND id <= ?")
+            sql: """
+                SELECT e.id FROM entries e
+                WHERE e.source = ? AND e.id > ? AND e.id <= ?
+                    AND NOT EXISTS (SELECT 1 FROM entry_states s WHERE s.user_id = ? AND s.entry_id = e.id AND s.read = 1)
+                """)
         let keptUnread = try db.cachedStatement(
-            sql: "SELECT id FROM entries WHERE source = ? AND kept_unread = 1 AND read = 0 AND id <= ?")
+            sql: "SELECT entry_id FROM entry_states WHERE user_id = ? AND source = ? AND kept_unread = 1 AND read = 0 AND entry_id <= ?")
         let clearKept = try db.cachedStatement(
-            sql: "UPDATE entries SET kept_unread = 0, state_changed_at = ? WHERE source = ? AND kept_unread = 1 AND id <= ?")
+            sql: """
+                UPDATE entry_states SET kept_unread = 0, changed_at = ?
+                WHERE user_id = ? AND source = ? AND kept_unread = 1 AND entry_id <= ?
+                """)
+        let dropEmpty = try db.cachedStatement(
+            sql: """
+                DELETE FROM entry_states
+                WHERE user_id = ? AND source = ? AND entry_id <= ? AND read = 0 AND starred = 0 AND kept_unread = 0
+                """)
         let move = try db.cachedStatement(
-            sql: "UPDATE read_marks SET read_up_to = ?, unread = MAX(0, unread - ?) WHERE source = ?")
+            sql: "UPDATE user_marks SET read_up_to = ?, unread = MAX(0, unread - ?) WHERE user_id = ? AND source = ?")
         var ids: [Int64] = []
         for (source, mark) in marks {
-            var read = try Int64.fetchAll(newlyRead, arguments: [source, mark, upTo])
-            let kept = try Int64.fetchAll(keptUnread, arguments: [source, min(upTo, mark)])
+            var read = try Int64.fetchAll(newlyRead, arguments: [source, mark, upTo, user.rawValue])
+            let kept = try Int64.fetchAll(keptUnread, arguments: [user.rawValue, source, min(upTo, mark)])
             if !kept.isEmpty {
-                try clearKept.execute(arguments: [now.timeIntervalSince1970, source, min(upTo, mark)])
+                try clearKept.execute(arguments: [now.timeIntervalSince1970, user.rawValue, source, min(upTo, mark)])
+                try dropEmpty.execute(arguments: [user.rawValue, source, min(upTo, mark)])
                 read += kept
             }
             guard upTo > mark || !read.isEmpty else { continue }
-            try move.execute(arguments: [max(mark, upTo), read.count, source])
+            try move.execute(arguments: [max(mark, upTo), read.count, user.rawValue, source])
             ids += read
         }
         return ids
@@ -145,31 +231,32 @@ enum ReadingRows {
     static func recountMarks(in db: Database) throws {
         try db.execute(
             sql: """
-                UPDATE read_marks SET read_up_to = MIN(read_up_to,
-                    COALESCE((SELECT MAX(id) FROM entries WHERE entries.source = read_marks.source), 0));
-                UPDATE read_marks SET unread =
-                    (SELECT COUNT(*) FROM entries
-                        WHERE entries.source = read_marks.source AND read = 0 AND id > read_marks.read_up_to)
-                    + (SELECT COUNT(*) FROM entries
-                        WHERE entries.source = read_marks.source AND kept_unread = 1 AND read = 0
-                            AND id <= read_marks.read_up_to);
+                UPDATE user_marks SET read_up_to = MIN(read_up_to,
+                    COALESCE((SELECT MAX(id) FROM entries WHERE entries.source = user_marks.source), 0));
+                UPDATE user_marks SET unread =
+                    (SELECT COUNT(*) FROM entries e
+                        WHERE e.source = user_marks.source AND e.id > user_marks.read_up_to
+                            AND NOT EXISTS (SELECT 1 FROM entry_states s
+                                WHERE s.user_id = user_marks.user_id AND s.entry_id = e.id AND s.read = 1))
+                    + (SELECT COUNT(*) FROM entry_states s
+                        WHERE s.user_id = user_marks.user_id AND s.source = user_marks.source
+                            AND s.kept_unread = 1 AND s.read = 0 AND s.entry_id <= user_marks.read_up_to);
                 """)
     }
 
-    /// Adds `delta` to feeds' unread counts (new entries, entries marked read or unread).
-    static func adjustCounts(_ delta: [String: Int], in db: Database) throws {
+    /// New entries of `source` are unread for everyone who follows it.
+    static func countNew(_ count: Int, of source: SourceID, in db: Database) throws {
+        guard count > 0 else { return }
+        try db.cachedStatement(sql: "UPDATE user_marks SET unread = unread + ? WHERE source = ?")
+            .execute(arguments: [count, source.rawValue])
+    }
+
+    /// Adds `delta` to the user's unread counts per feed (entries marked read or unread).
+    static func adjustCounts(_ delta: [String: Int], user: UserID, in db: Database) throws {
         let adjust = try db.cachedStatement(
-            sql: """
-                INSERT INTO read_marks (source, unread) VALUES (?, MAX(0, ?))
-                ON CONFLICT (source) DO UPDATE SET unread = MAX(0, unread + excluded.unread)
-                """)
-        let lower = try db.cachedStatement(sql: "UPDATE read_marks SET unread = MAX(0, unread + ?) WHERE source = ?")
+            sql: "UPDATE user_marks SET unread = MAX(0, unread + ?) WHERE user_id = ? AND source = ?")
         for (source, change) in delta where change != 0 {
-            if change > 0 {
-                try adjust.execute(arguments: [source, change])
-            } else {
-                try lower.execute(arguments: [change, source])
-            }
+            try adjust.execute(arguments: [change, user.rawValue, source])
         }
     }
 
@@ -178,18 +265,23 @@ enum ReadingRows {
         stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min($0 + 500, ids.count)]) }
     }
 
+    /// Whether anyone starred the entry of the row at hand (`entries.id`).
+    private static let starredByAnyone =
+        "EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred = 1)"
+
     static func prune(_ policy: RetentionPolicy, now: Date, in db: Database) throws -> Int {
         let components = policy.maxAge.components
         let cutoff = now.timeIntervalSince1970 - Double(components.seconds)
         try db.execute(
-            sql: "DELETE FROM entries WHERE in_feed = 0 AND starred = 0 AND received_at < ?", arguments: [cutoff])
+            sql: "DELETE FROM entries WHERE in_feed = 0 AND NOT \(starredByAnyone) AND received_at < ?",
+            arguments: [cutoff])
         var removed = db.changesCount
         // Past the cap: the oldest first, never what is still in the feed or starred.
         try db.execute(
             sql: """
                 DELETE FROM entries WHERE id IN (
                     SELECT id FROM (
-                        SELECT id, in_feed, starred,
+                        SELECT id, in_feed, \(starredByAnyone) AS starred,
                             ROW_NUMBER() OVER (PARTITION BY source ORDER BY sort_date DESC, id DESC) AS rank
                         FROM entries
                     ) WHERE rank > ? AND in_feed = 0 AND starred = 0

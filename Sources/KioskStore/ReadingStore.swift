@@ -83,26 +83,29 @@ public struct RetentionPolicy: Sendable, Hashable {
     public static let `default` = RetentionPolicy()
 }
 
-/// Read and star state, reading lists and retention.
+/// Read and star state, reading lists and retention. Each call is one user's: they see and
+/// change only entries of the feeds they follow, with their own read and star state.
 public protocol ReadingStore: Sendable {
     /// A page of a reading list.
-    func readingList(_ filter: EntryFilter) async throws -> [StoredEntry]
+    func readingList(_ filter: EntryFilter, user: UserID) async throws -> [StoredEntry]
     /// One entry by its feed and key, in its feed or not any more.
-    func storedEntry(source: SourceID, key: String) async throws -> StoredEntry?
-    /// The highest entry id of `sources` (nil: every feed), 0 when there is none: the newest entry
-    /// Kiosk has received there, which is where a mark-all-read drawn now stops.
-    func newestEntryID(sources: [SourceID]?) async throws -> Int64
+    func storedEntry(source: SourceID, key: String, user: UserID) async throws -> StoredEntry?
+    /// Entries by id (those the user may see; any order).
+    func storedEntries(ids: [Int64], user: UserID) async throws -> [StoredEntry]
+    /// The highest entry id of `sources` (nil: every feed the user follows), 0 when there is
+    /// none: the newest entry Kiosk has received there, where a mark-all-read drawn now stops.
+    func newestEntryID(sources: [SourceID]?, user: UserID) async throws -> Int64
     /// Unread entries per feed (feeds with none are absent).
-    func unreadCounts() async throws -> [SourceID: Int]
-    func starredCount() async throws -> Int
+    func unreadCounts(user: UserID) async throws -> [SourceID: Int]
+    func starredCount(user: UserID) async throws -> Int
     /// Marks entries read or unread; returns the ids whose state changed.
-    func setRead(_ read: Bool, ids: [Int64]) async throws -> [Int64]
+    func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws -> [Int64]
     /// Stars or unstars entries; returns the ids whose state changed.
-    func setStarred(_ starred: Bool, ids: [Int64]) async throws -> [Int64]
+    func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws -> [Int64]
     /// Marks every unread entry of `sources` (nil: every feed) with an id up to `upTo` read,
     /// so what arrived after the user looked stays unread. Returns the ids, for undo.
-    func markAllRead(sources: [SourceID]?, upTo: Int64) async throws -> [Int64]
-    /// Deletes what `policy` no longer keeps; returns how many entries went.
+    func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) async throws -> [Int64]
+    /// Deletes what `policy` no longer keeps (starred by anyone is kept); returns how many went.
     @discardableResult
     func prune(_ policy: RetentionPolicy, now: Date) async throws -> Int
 }

@@ -98,53 +98,72 @@ public final class SQLiteStore: KioskStore {
 
     // MARK: - Subscriptions
 
-    public func subscriptions() async throws(StoreError) -> [Subscription] {
-        try await read { db in try SubscriptionRows.loadAll(in: db) }
+    public func feeds() async throws(StoreError) -> [Subscription] {
+        try await read { db in try SubscriptionRows.feeds(in: db) }
     }
 
-    public func saveSubscriptions(_ subscriptions: [Subscription]) async throws(StoreError) {
-        try await write { db in try SubscriptionRows.save(subscriptions, in: db) }
+    public func saveFeeds(_ feeds: [Subscription]) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.saveFeeds(feeds, in: db) }
     }
 
-    public func removeSubscription(_ id: SourceID) async throws(StoreError) {
-        try await write { db in try SubscriptionRows.remove(id, in: db) }
+    public func subscriptions(user: UserID) async throws(StoreError) -> [Subscription] {
+        try await read { db in try SubscriptionRows.subscriptions(of: user, in: db) }
+    }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.save(subscriptions, user: user, in: db) }
+    }
+
+    @discardableResult
+    public func removeSubscription(_ id: SourceID, user: UserID) async throws(StoreError) -> Bool {
+        try await write { db in try SubscriptionRows.remove(id, user: user, in: db) }
+    }
+
+    public func removeFeed(_ id: SourceID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.removeFeed(id, in: db) }
     }
 
     // MARK: - Reading
 
-    public func readingList(_ filter: EntryFilter) async throws(StoreError) -> [StoredEntry] {
-        try await read { db in try ReadingRows.list(filter, in: db) }
+    public func readingList(_ filter: EntryFilter, user: UserID) async throws(StoreError) -> [StoredEntry] {
+        try await read { db in try ReadingRows.list(filter, user: user, in: db) }
     }
 
-    public func storedEntry(source: SourceID, key: String) async throws(StoreError) -> StoredEntry? {
-        try await read { db in try ReadingRows.entry(source: source, key: key, in: db) }
+    public func storedEntry(source: SourceID, key: String, user: UserID) async throws(StoreError) -> StoredEntry? {
+        try await read { db in try ReadingRows.entry(source: source, key: key, user: user, in: db) }
     }
 
-    public func newestEntryID(sources: [SourceID]?) async throws(StoreError) -> Int64 {
-        try await read { db in try ReadingRows.newestID(sources: sources, in: db) }
+    public func storedEntries(ids: [Int64], user: UserID) async throws(StoreError) -> [StoredEntry] {
+        try await read { db in try ReadingRows.entries(ids: ids, user: user, in: db) }
     }
 
-    public func unreadCounts() async throws(StoreError) -> [SourceID: Int] {
-        try await read { db in try ReadingRows.unreadCounts(in: db) }
+    public func newestEntryID(sources: [SourceID]?, user: UserID) async throws(StoreError) -> Int64 {
+        try await read { db in try ReadingRows.newestID(sources: sources, user: user, in: db) }
     }
 
-    public func starredCount() async throws(StoreError) -> Int {
-        try await read { db in try ReadingRows.starredCount(in: db) }
+    public func unreadCounts(user: UserID) async throws(StoreError) -> [SourceID: Int] {
+        try await read { db in try ReadingRows.unreadCounts(user: user, in: db) }
     }
 
-    public func setRead(_ read: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
+    public func starredCount(user: UserID) async throws(StoreError) -> Int {
+        try await read { db in try ReadingRows.starredCount(user: user, in: db) }
+    }
+
+    public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
         let now = now()
-        return try await write { db in try ReadingRows.setRead(read, ids: ids, now: now, in: db) }
+        return try await write { db in try ReadingRows.setRead(read, ids: ids, user: user, now: now, in: db) }
     }
 
-    public func setStarred(_ starred: Bool, ids: [Int64]) async throws(StoreError) -> [Int64] {
+    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
         let now = now()
-        return try await write { db in try ReadingRows.setStarred(starred, ids: ids, now: now, in: db) }
+        return try await write { db in try ReadingRows.setStarred(starred, ids: ids, user: user, now: now, in: db) }
     }
 
-    public func markAllRead(sources: [SourceID]?, upTo: Int64) async throws(StoreError) -> [Int64] {
+    public func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) async throws(StoreError) -> [Int64] {
         let now = now()
-        return try await write { db in try ReadingRows.markAllRead(sources: sources, upTo: upTo, now: now, in: db) }
+        return try await write { db in
+            try ReadingRows.markAllRead(sources: sources, upTo: upTo, user: user, now: now, in: db)
+        }
     }
 
     @discardableResult
@@ -152,10 +171,96 @@ public final class SQLiteStore: KioskStore {
         try await write { db in try ReadingRows.prune(policy, now: now, in: db) }
     }
 
+    // MARK: - Accounts
+
+    public func accounts() async throws(StoreError) -> [Account] {
+        try await read { db in try AccountRows.all(in: db) }
+    }
+
+    public func accountCount() async throws(StoreError) -> Int {
+        try await read { db in try AccountRows.count(in: db) }
+    }
+
+    public func account(_ id: UserID) async throws(StoreError) -> Account? {
+        try await read { db in try AccountRows.find(id, in: db) }
+    }
+
+    public func credentials(name: String) async throws(StoreError) -> (account: Account, passwordHash: String)? {
+        let found = try await read { db in try AccountRows.credentials(name: name, in: db).map { Credentials($0.account, $0.passwordHash) } }
+        return found.map { ($0.account, $0.passwordHash) }
+    }
+
+    public func addAccount(name: String, passwordHash: String, isAdmin: Bool) async throws(StoreError) -> Account {
+        let now = now()
+        return try await write { db in
+            try AccountRows.add(name: name, passwordHash: passwordHash, isAdmin: isAdmin, now: now, in: db)
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, user: UserID) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET password_hash = ? WHERE id = ?", arguments: [hash, user.rawValue])
+            // A new password ends every sign-in made with the old one.
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE user_id = ? AND app_password_id IS NULL", arguments: [user.rawValue])
+        }
+    }
+
+    public func setHomeName(_ name: String?, user: UserID) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET home_name = ? WHERE id = ?", arguments: [name, user.rawValue])
+        }
+    }
+
+    @discardableResult
+    public func removeAccount(_ id: UserID) async throws(StoreError) -> [SourceID] {
+        try await write { db in try AccountRows.remove(id, in: db) }
+    }
+
+    public func addAppPassword(name: String, secretHash: String, user: UserID) async throws(StoreError) -> AppPassword {
+        let now = now()
+        return try await write { db in
+            try AccountRows.addAppPassword(name: name, secretHash: secretHash, user: user, now: now, in: db)
+        }
+    }
+
+    public func appPasswords(user: UserID) async throws(StoreError) -> [AppPassword] {
+        try await read { db in try AccountRows.appPasswords(of: user, in: db) }
+    }
+
+    @discardableResult
+    public func removeAppPassword(_ id: Int64, user: UserID) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM app_passwords WHERE id = ? AND user_id = ?", arguments: [id, user.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    public func useAppPassword(secretHash: String) async throws(StoreError) -> AppPassword? {
+        let now = now()
+        return try await write { db in try AccountRows.useAppPassword(secretHash: secretHash, now: now, in: db) }
+    }
+
+    public func saveSession(tokenHash: String, _ session: StoredSession) async throws(StoreError) {
+        let now = now()
+        try await write { db in try AccountRows.saveSession(tokenHash: tokenHash, session, now: now, in: db) }
+    }
+
+    public func session(tokenHash: String) async throws(StoreError) -> StoredSession? {
+        let now = now()
+        return try await read { db in try AccountRows.session(tokenHash: tokenHash, now: now, in: db) }
+    }
+
+    public func removeSession(tokenHash: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM sessions WHERE token_hash = ?", arguments: [tokenHash])
+        }
+    }
+
     // MARK: - App state
 
-    public func lastOpened() async throws(StoreError) -> OpenedHeadline? {
-        let json = try await read { db in try AppStateRows.value(for: AppStateRows.lastOpenedKey, in: db) }
+    public func lastOpened(user: UserID) async throws(StoreError) -> OpenedHeadline? {
+        let json = try await read { db in try AppStateRows.value(for: AppStateRows.lastOpenedKey(for: user), in: db) }
         guard let json else { return nil }
         do {
             return try JSONDecoder().decode(OpenedHeadline.self, from: Data(json.utf8))
@@ -164,14 +269,14 @@ public final class SQLiteStore: KioskStore {
         }
     }
 
-    public func setLastOpened(_ headline: OpenedHeadline) async throws(StoreError) {
+    public func setLastOpened(_ headline: OpenedHeadline, user: UserID) async throws(StoreError) {
         let json: String
         do {
             json = String(decoding: try JSONEncoder().encode(headline), as: UTF8.self)
         } catch {
             throw .other("the headline cannot be encoded: \(error)")
         }
-        try await write { db in try AppStateRows.set(json, for: AppStateRows.lastOpenedKey, in: db) }
+        try await write { db in try AppStateRows.set(json, for: AppStateRows.lastOpenedKey(for: user), in: db) }
     }
 
     public func deviceID() async throws(StoreError) -> UUID {
@@ -210,5 +315,16 @@ extension SQLiteStore {
     /// `PRAGMA integrity_check`: "ok", or SQLite's list of what is damaged.
     public func integrityCheck() async throws(StoreError) -> String {
         try await read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+}
+
+/// An account and its hash, as one `Sendable` value out of a read.
+private struct Credentials: Sendable {
+    var account: Account
+    var passwordHash: String
+
+    init(_ account: Account, _ passwordHash: String) {
+        self.account = account
+        self.passwordHash = passwordHash
     }
 }

@@ -143,3 +143,104 @@ extension Schema {
             SELECT id, (SELECT COUNT(*) FROM entries WHERE entries.source = sources.id AND read = 0) FROM sources;
         """
 }
+
+extension Schema {
+    /// Several users, each with their own subscriptions, folders, and read and star state; a feed
+    /// that several follow is fetched and stored once (`subscriptions` is now the feed, shared).
+    ///
+    /// - `users`: `password_hash` is bcrypt (never the password); `home_name` is what Home greets.
+    /// - `app_passwords`: named, revocable passwords for devices; `secret_hash` is SHA-256 of a
+    ///   random secret (high entropy, so a fast hash is right, and lookups are by hash).
+    /// - `sessions`: web sign-ins and sync-API tokens (`kind`), by SHA-256 of the token; the token
+    ///   itself lives only in the cookie or the client.
+    /// - `user_feeds`: who follows which feed, under which name and folder.
+    /// - `user_marks`: each user's read mark and unread count per feed (was `read_marks`).
+    /// - `entry_states`: what a user did with one entry; no row is unread, not starred.
+    ///
+    /// What the single local owner had (before accounts) becomes user 1's: the first account
+    /// added takes it over.
+    static let accounts = """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            password_hash TEXT NOT NULL,
+            is_admin INTEGER NOT NULL DEFAULT 0,
+            home_name TEXT,
+            created_at REAL NOT NULL
+        ) STRICT;
+        CREATE TABLE app_passwords (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            name TEXT NOT NULL,
+            secret_hash TEXT NOT NULL UNIQUE,
+            created_at REAL NOT NULL,
+            last_used_at REAL
+        ) STRICT;
+        CREATE INDEX app_passwords_by_user ON app_passwords (user_id);
+        CREATE TABLE sessions (
+            token_hash TEXT PRIMARY KEY NOT NULL,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            csrf TEXT NOT NULL,
+            app_password_id INTEGER REFERENCES app_passwords(id) ON DELETE CASCADE,
+            created_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX sessions_by_user ON sessions (user_id);
+        CREATE TABLE user_feeds (
+            user_id INTEGER NOT NULL,
+            source TEXT NOT NULL REFERENCES subscriptions(id) ON DELETE CASCADE,
+            title TEXT,
+            folder TEXT,
+            added_at REAL NOT NULL,
+            PRIMARY KEY (user_id, source)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX user_feeds_by_source ON user_feeds (source);
+        CREATE TABLE user_marks (
+            user_id INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            read_up_to INTEGER NOT NULL DEFAULT 0,
+            unread INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, source)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX user_marks_by_source ON user_marks (source);
+        CREATE TABLE entry_states (
+            user_id INTEGER NOT NULL,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            source TEXT NOT NULL,
+            read INTEGER NOT NULL DEFAULT 0,
+            starred INTEGER NOT NULL DEFAULT 0,
+            kept_unread INTEGER NOT NULL DEFAULT 0,
+            changed_at REAL NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX entry_states_by_entry ON entry_states (entry_id);
+        CREATE INDEX entry_states_kept ON entry_states (user_id, source) WHERE kept_unread = 1;
+        CREATE INDEX entry_states_starred ON entry_states (user_id) WHERE starred = 1;
+
+        INSERT INTO user_feeds (user_id, source, title, folder, added_at)
+            SELECT 1, id, title, folder, added_at FROM subscriptions;
+        INSERT INTO user_marks (user_id, source, read_up_to, unread)
+            SELECT 1, source, read_up_to, unread FROM read_marks
+            WHERE source IN (SELECT id FROM subscriptions);
+        INSERT INTO entry_states (user_id, entry_id, source, read, starred, kept_unread, changed_at)
+            SELECT 1, id, source, read, starred, kept_unread, COALESCE(state_changed_at, received_at) FROM entries
+            WHERE read = 1 OR starred = 1 OR kept_unread = 1;
+
+        DROP TRIGGER read_marks_source_deleted;
+        DROP TABLE read_marks;
+        CREATE TRIGGER user_marks_source_deleted AFTER DELETE ON sources BEGIN
+            DELETE FROM user_marks WHERE source = old.id;
+        END;
+        DROP INDEX entries_unread;
+        DROP INDEX entries_starred;
+        DROP INDEX entries_kept_unread;
+        ALTER TABLE entries DROP COLUMN read;
+        ALTER TABLE entries DROP COLUMN starred;
+        ALTER TABLE entries DROP COLUMN kept_unread;
+        ALTER TABLE entries DROP COLUMN state_changed_at;
+        DROP INDEX subscriptions_by_folder;
+        ALTER TABLE subscriptions DROP COLUMN title;
+        ALTER TABLE subscriptions DROP COLUMN folder;
+        """
+}

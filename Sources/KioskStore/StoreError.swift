@@ -13,6 +13,8 @@ public enum StoreError: Error, Sendable, Hashable {
     case diskFull(path: String)
     /// The file is damaged or is not a SQLite database.
     case corrupt(path: String, reason: String)
+    /// What was to be added is there already (an account name taken).
+    case conflict(String)
     /// Anything else, with SQLite's (or the system's) own message.
     case other(String)
 }
@@ -29,6 +31,8 @@ extension StoreError: CustomStringConvertible, LocalizedError {
             "the disk holding \(path) is full: Kiosk shows what it has but remembers nothing new until space is freed"
         case .corrupt(let path, let reason):
             "the database at \(path) is damaged (\(reason)): move it aside and Kiosk starts a fresh one"
+        case .conflict(let message):
+            message
         case .other(let message):
             "database error: \(message)"
         }

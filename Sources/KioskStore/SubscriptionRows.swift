@@ -3,11 +3,41 @@ import GRDB
 import KioskCore
 import KioskSources
 
-/// The SQL side of `Subscription`.
+/// The SQL side of `Subscription`: feeds (`subscriptions`, one row per address, shared) and who
+/// follows them under which name and folder (`user_feeds`).
 enum SubscriptionRows {
-    static func loadAll(in db: Database) throws -> [Subscription] {
+    /// Every feed anyone follows, with no user's name or folder.
+    static func feeds(in db: Database) throws -> [Subscription] {
+        try load(
+            db,
+            sql: """
+                SELECT id, url, NULL AS title, feed_title, site_url, NULL AS folder, interval_seconds, built_in, added_at
+                FROM subscriptions ORDER BY added_at, rowid
+                """,
+            arguments: [])
+    }
+
+    /// The feeds `user` follows, as they named and filed them, in the order they were added.
+    static func subscriptions(of user: UserID, in db: Database) throws -> [Subscription] {
+        try load(
+            db,
+            sql: """
+                SELECT s.id, s.url, f.title, s.feed_title, s.site_url, f.folder, s.interval_seconds, s.built_in, f.added_at
+                FROM user_feeds f JOIN subscriptions s ON s.id = f.source
+                WHERE f.user_id = ? ORDER BY f.added_at, s.rowid
+                """,
+            arguments: [user.rawValue])
+    }
+
+    /// Who follows `source`.
+    static func followers(of source: SourceID, in db: Database) throws -> [UserID] {
+        try Int64.fetchAll(db, sql: "SELECT user_id FROM user_feeds WHERE source = ?", arguments: [source.rawValue])
+            .map(UserID.init)
+    }
+
+    private static func load(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Subscription] {
         var list: [Subscription] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM subscriptions ORDER BY added_at, rowid")
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             // A row whose URL no longer parses (edited by hand) is skipped, not fatal.
             guard let url = URL(string: row["url"]) else { continue }
@@ -21,26 +51,68 @@ enum SubscriptionRows {
         return list
     }
 
-    static func save(_ subscriptions: [Subscription], in db: Database) throws {
+    /// Adds or updates each feed (address, its own title and site, interval, built in).
+    static func saveFeeds(_ feeds: [Subscription], in db: Database) throws {
         let upsert = try db.cachedStatement(
             sql: """
-                INSERT INTO subscriptions (id, url, title, feed_title, site_url, folder, interval_seconds, built_in, added_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO subscriptions (id, url, feed_title, site_url, interval_seconds, built_in, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET
-                    url = excluded.url, title = excluded.title, feed_title = excluded.feed_title,
-                    site_url = excluded.site_url, folder = excluded.folder,
+                    url = excluded.url, feed_title = COALESCE(excluded.feed_title, feed_title),
+                    site_url = COALESCE(excluded.site_url, site_url),
                     interval_seconds = excluded.interval_seconds, built_in = excluded.built_in
                 """)
-        for subscription in subscriptions {
+        for feed in feeds {
             try upsert.execute(arguments: [
-                subscription.id.rawValue, subscription.url.absoluteString, subscription.title, subscription.feedTitle,
-                subscription.siteURL, subscription.folder, seconds(subscription.interval), subscription.isBuiltIn,
-                subscription.addedAt.timeIntervalSince1970,
+                feed.id.rawValue, feed.url.absoluteString, feed.feedTitle, feed.siteURL, seconds(feed.interval),
+                feed.isBuiltIn, feed.addedAt.timeIntervalSince1970,
             ])
         }
     }
 
-    static func remove(_ id: SourceID, in db: Database) throws {
+    /// Saves each feed and has `user` follow it under its title and folder. A new follower of a
+    /// feed Kiosk already keeps finds every kept entry unread.
+    static func save(_ subscriptions: [Subscription], user: UserID, in db: Database) throws {
+        try saveFeeds(subscriptions, in: db)
+        let follow = try db.cachedStatement(
+            sql: """
+                INSERT INTO user_feeds (user_id, source, title, folder, added_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, source) DO UPDATE SET title = excluded.title, folder = excluded.folder
+                """)
+        let mark = try db.cachedStatement(
+            sql: """
+                INSERT INTO user_marks (user_id, source, read_up_to, unread)
+                VALUES (?, ?, 0, (SELECT COUNT(*) FROM entries WHERE source = ?))
+                ON CONFLICT (user_id, source) DO NOTHING
+                """)
+        for subscription in subscriptions {
+            let id = subscription.id.rawValue
+            try follow.execute(arguments: [
+                user.rawValue, id, subscription.title, subscription.folder, subscription.addedAt.timeIntervalSince1970,
+            ])
+            try mark.execute(arguments: [user.rawValue, id, id])
+        }
+    }
+
+    /// `user` stops following `id` and forgets what they did with its entries. A feed nobody
+    /// follows any more (and not built in) is forgotten too; returns whether it was.
+    static func remove(_ id: SourceID, user: UserID, in db: Database) throws -> Bool {
+        let source = id.rawValue
+        try db.execute(sql: "DELETE FROM user_feeds WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
+        try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
+        try db.execute(
+            sql: "DELETE FROM entry_states WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
+        let followed = try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM user_feeds WHERE source = ?)", arguments: [source]) ?? false
+        let builtIn = try Bool.fetchOne(
+            db, sql: "SELECT built_in FROM subscriptions WHERE id = ?", arguments: [source]) ?? false
+        guard !followed && !builtIn else { return false }
+        try removeFeed(id, in: db)
+        return true
+    }
+
+    /// Forgets a feed for everyone: its followers, entries and validators.
+    static func removeFeed(_ id: SourceID, in db: Database) throws {
         try db.execute(sql: "DELETE FROM subscriptions WHERE id = ?", arguments: [id.rawValue])
         try EntryRows.removeAll(of: id, in: db)
         try db.execute(sql: "DELETE FROM sources WHERE id = ?", arguments: [id.rawValue])

@@ -1,13 +1,22 @@
 import KioskSources
 
-/// Where the user's subscriptions live: the catalogue's one home. Folders are the names the
-/// subscriptions are filed under.
+/// Where subscriptions live: the catalogue's one home. A feed is kept once however many users
+/// follow it; each user has their own name for it and their own folder (the names their
+/// subscriptions are filed under).
 public protocol SubscriptionStore: Sendable {
-    /// Every subscription, in the order they were added.
-    func subscriptions() async throws -> [Subscription]
-    /// Adds each subscription, or replaces the one with its id: all of them or, on failure, none
-    /// (an OPML import is never half done).
-    func saveSubscriptions(_ subscriptions: [Subscription]) async throws
-    /// Forgets a subscription and everything kept of its feed (validators, entries).
-    func removeSubscription(_ id: SourceID) async throws
+    /// Every feed anyone follows, once, without any user's name or folder: what the engine polls.
+    func feeds() async throws -> [Subscription]
+    /// Adds or updates feeds (address, interval, built in) without anyone following them anew.
+    func saveFeeds(_ feeds: [Subscription]) async throws
+    /// The feeds `user` follows, in the order they were added.
+    func subscriptions(user: UserID) async throws -> [Subscription]
+    /// Has `user` follow each feed under its name and folder (adding the feed if new): all of
+    /// them or, on failure, none (an OPML import is never half done).
+    func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) async throws
+    /// `user` stops following a feed and forgets their state of its entries. A feed nobody
+    /// follows any more is forgotten (validators, entries): returns whether it was.
+    @discardableResult
+    func removeSubscription(_ id: SourceID, user: UserID) async throws -> Bool
+    /// Forgets a feed for everyone.
+    func removeFeed(_ id: SourceID) async throws
 }

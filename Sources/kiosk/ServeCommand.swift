@@ -15,11 +15,7 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve Kiosk (the default). With --demo, against embedded sample sources, offline."
     )
 
-    @Flag(help: "Serve the embedded sample sources on loopback and read them instead of the live ones.")
-    var demo = false
-
-    @Option(help: "A JSON config file (owner's name, sources, NewsAPI key, data directory...).")
-    var config: String?
+    @OptionGroup var location: DataLocation
 
     @Option(help: "Address to listen on (default 127.0.0.1).")
     var host: String?
@@ -32,9 +28,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(help: "With --demo: the sample feeds change only when told to (for tests and screenshots).")
     var demoFrozen = false
-
-    @Option(help: "Where Kiosk keeps its data (default: $XDG_DATA_HOME/kiosk or ~/.local/share/kiosk).")
-    var dataDirectory: String?
 
     @Flag(help: "Log every check, not only changes and failures.")
     var verbose = false
@@ -55,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever Kiosk writes (the database, its journals, cached images, the proxy's key) is
         // its user's alone, also what a library creates with its own default mode.
         umask(0o077)
-        let file = try config.map(ConfigFile.load) ?? ConfigFile()
+        let file = try location.configFile()
         let host = host ?? file.host ?? "127.0.0.1"
         let port = port ?? file.port ?? 8080
         guard (0...65535).contains(port) else { throw StartupError("port \(port) is not a TCP port") }
@@ -66,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
         try await withThrowingTaskGroup(of: Void.self) { group in
             let newsAPIKey = file.newsAPIKey ?? ProcessInfo.processInfo.environment["NEWSAPI_KEY"]
             var catalogue = SourceCatalogue.live(newsAPIKey: newsAPIKey)
-            if demo {
+            if location.demo {
                 var configuration = DemoConfiguration(port: demoPort ?? 0)
                 if demoFrozen { configuration.evolveEvery = [:] }
                 let server = DemoServer(configuration: configuration, logger: logger)
@@ -79,16 +72,16 @@ struct ServeCommand: AsyncParsableCommand {
             catalogue = file.sources?.apply(to: catalogue) ?? catalogue
             let appConfig = AppConfig(
                 ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
-                dataDirectory: dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) },
+                dataDirectory: location.dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) },
                 maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) },
                 allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention,
-                allowedHosts: file.allowedHosts ?? [])
+                allowedHosts: file.allowedHosts ?? [], trustedProxies: file.trustedProxies ?? [])
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
             if !HostPolicy.isLoopback(host) {
-                // Kiosk has no login: whoever reaches the port reads and changes this reader.
+                // Passwords and session cookies cross the network: they need TLS in front.
                 logger.warning(
-                    "listening beyond loopback: every device that can reach this address can read and change this Kiosk, which has no login; put it behind an authenticating proxy or listen on 127.0.0.1. Requests are answered only for localhost, 127.0.0.1, [::1], the listening host and the config file's allowedHosts.",
+                    "listening beyond loopback: sign-in is required, but passwords and session cookies cross the network in the clear unless a TLS proxy is in front (list it in trustedProxies). Requests are answered only for localhost, 127.0.0.1, [::1], the listening host and the config file's allowedHosts.",
                     metadata: ["host": "\(host)", "port": "\(port)"])
             }
             group.addTask {
@@ -104,18 +97,5 @@ struct ServeCommand: AsyncParsableCommand {
             try await group.next()
             group.cancelAll()
         }
-    }
-
-    private func dataDirectoryURL(_ file: ConfigFile) -> URL {
-        let base: URL
-        if let path = dataDirectory ?? file.dataDirectory {
-            base = URL(fileURLWithPath: path)
-        } else if let xdg = ProcessInfo.processInfo.environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            base = URL(fileURLWithPath: xdg).appendingPathComponent("kiosk")
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/kiosk")
-        }
-        // Demo mode keeps its own data, so trying it never touches a real installation's.
-        return demo ? base.appendingPathComponent("demo") : base
     }
 }

@@ -38,23 +38,23 @@ import Testing
         let setup = makeReader()
         let configured = try #require(URL(string: "https://blog.example/feed"))
         try await setup.reader.start(builtIn: builtIn, configured: [PolledSource(id: "blog", name: "Blog", url: configured)])
-        var list = await setup.reader.subscriptions()
+        var list = try await setup.reader.subscriptions(user: .owner)
         #expect(list.map(\.id) == [.business, .entertainment, "blog"])
         #expect(list.map(\.folder) == ["News", "News", nil])
         #expect(list.map(\.isBuiltIn) == [true, true, false])
         #expect(await setup.scheduler.polled.count == 3)
         #expect(await setup.scheduler.polled[.business]?.interval == .seconds(5))
 
-        try await setup.reader.update(.business, title: "Markets", folder: "Money")
+        try await setup.reader.update(.business, title: "Markets", folder: "Money", user: .owner)
         // A restart (a new reader on the same store) keeps the user's name and folder.
         let again = Reader(
             store: setup.store, scheduler: RecordingScheduler(),
             finder: FeedFinder(fetcher: CannedWeb(pages: [:]), policy: AddressPolicy()), policy: AddressPolicy())
         try await again.start(builtIn: builtIn, configured: [])
-        list = await again.subscriptions()
+        list = try await again.subscriptions(user: .owner)
         #expect(list.first?.displayName == "Markets")
         #expect(list.first?.folder == "Money")
-        await #expect(throws: ReaderError.builtInFeed("Markets")) { try await again.unsubscribe(.business) }
+        await #expect(throws: ReaderError.builtInFeed("Markets")) { try await again.unsubscribe(.business, user: .owner) }
     }
 
     @Test func subscribingPollsTheFeedAndAnnouncesIt() async throws {
@@ -62,21 +62,21 @@ import Testing
         try await setup.reader.start(builtIn: [], configured: [])
         let search = try await setup.reader.find("https://example.com/feed.xml")
         let found = try #require(search.feeds.first)
-        let subscription = try await setup.reader.subscribe(to: found, folder: "  Tech ")
+        let subscription = try await setup.reader.subscribe(to: found, folder: "  Tech ", user: .owner)
         #expect(subscription.displayName == "Example")
         #expect(subscription.folder == "Tech")
         #expect(subscription.interval == Subscription.defaultInterval)
         #expect(await setup.scheduler.polled[subscription.id]?.url == found.url)
-        #expect(await setup.log.changes == [.subscriptions])
+        #expect(await setup.log.changes == [.subscriptions(user: .owner)])
         await #expect(throws: ReaderError.alreadySubscribed(subscription.id)) {
-            try await setup.reader.subscribe(to: found)
+            try await setup.reader.subscribe(to: found, user: .owner)
         }
 
-        try await setup.reader.update(subscription.id, interval: .seconds(60))
+        try await setup.reader.update(subscription.id, interval: .seconds(60), user: .owner)
         #expect(await setup.scheduler.polled[subscription.id]?.interval == .seconds(60))
-        try await setup.reader.unsubscribe(subscription.id)
+        try await setup.reader.unsubscribe(subscription.id, user: .owner)
         #expect(await setup.scheduler.polled[subscription.id] == nil)
-        #expect(await setup.reader.subscriptions().isEmpty)
+        #expect(try await setup.reader.subscriptions(user: .owner).isEmpty)
     }
 
     @Test func opmlImportFilesFeedsInFoldersSkipsDuplicatesAndReportsFailures() async throws {
@@ -93,7 +93,7 @@ import Testing
               <outline text="Mail" xmlUrl="mailto:someone@example.com"/>
             </body></opml>
             """
-        let report = try await setup.reader.importOPML(Array(opml.utf8))
+        let report = try await setup.reader.importOPML(Array(opml.utf8), user: .owner)
         #expect(report.added.map(\.displayName) == ["Swift.org", "Nested"])
         #expect(report.added.map(\.folder) == ["Tech", "Tech / Deeper"])
         #expect(report.skipped.map(\.feedURL).sorted() == ["https://news.example/business", "https://swift.org/atom.xml"])
@@ -101,12 +101,12 @@ import Testing
         #expect(await setup.scheduler.polled.count == 4)
 
         // Export, then import into a fresh reader: every URL, title and folder comes back.
-        let exported = await setup.reader.exportOPML()
+        let exported = try await setup.reader.exportOPML(user: .owner)
         let other = makeReader()
         try await other.reader.start(builtIn: [], configured: [])
-        _ = try await other.reader.importOPML(Array(exported.utf8))
-        let before = await setup.reader.subscriptions().map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
-        let after = await other.reader.subscriptions().map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
+        _ = try await other.reader.importOPML(Array(exported.utf8), user: .owner)
+        let before = try await setup.reader.subscriptions(user: .owner).map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
+        let after = try await other.reader.subscriptions(user: .owner).map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
         #expect(before == after)
     }
 
@@ -114,9 +114,9 @@ import Testing
         let setup = makeReader()
         try await setup.reader.start(builtIn: [], configured: [])
         await #expect(throws: ReaderError.opml(.notOPML)) {
-            try await setup.reader.importOPML(Array("<rss version=\"2.0\"><channel/></rss>".utf8))
+            try await setup.reader.importOPML(Array("<rss version=\"2.0\"><channel/></rss>".utf8), user: .owner)
         }
-        #expect(await setup.reader.subscriptions().isEmpty)
+        #expect(try await setup.reader.subscriptions(user: .owner).isEmpty)
     }
 
     @Test func readStarAndMarkAllReadWithUndoAreSavedAndAnnounced() async throws {
@@ -124,27 +124,27 @@ import Testing
         try await setup.reader.start(builtIn: builtIn, configured: [])
         let entries = (1...4).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }
         try await setup.store.saveSourceState(SourceState(entries: entries), for: .business)
-        let stored = try await setup.store.readingList(EntryFilter())
+        let stored = try await setup.store.readingList(EntryFilter(), user: .owner)
         let first = try #require(stored.first)
 
-        #expect(try await setup.reader.counts().unread == [.business: 4])
-        try await setup.reader.setRead(true, ids: [first.id])
-        try await setup.reader.setStarred(true, ids: [first.id])
-        #expect(try await setup.store.unreadCounts() == [.business: 3])
+        #expect(try await setup.reader.counts(user: .owner).unread == [.business: 4])
+        try await setup.reader.setRead(true, ids: [first.id], user: .owner)
+        try await setup.reader.setStarred(true, ids: [first.id], user: .owner)
+        #expect(try await setup.store.unreadCounts(user: .owner) == [.business: 3])
         // The reader's cached counts follow its own changes at once.
-        #expect(try await setup.reader.counts().unread == [.business: 3])
-        #expect(try await setup.reader.counts().starred == 1)
+        #expect(try await setup.reader.counts(user: .owner).unread == [.business: 3])
+        #expect(try await setup.reader.counts(user: .owner).starred == 1)
         let upTo = stored.map(\.id).max() ?? 0
-        let marked = try await setup.reader.markAllRead(.folder("News"), upTo: upTo)
+        let marked = try await setup.reader.markAllRead(.folder("News"), upTo: upTo, user: .owner)
         #expect(marked.count == 3)
-        #expect(try await setup.store.unreadCounts().isEmpty)
-        try await setup.reader.undo(marked.undo)
-        #expect(try await setup.store.unreadCounts() == [.business: 3])
-        await #expect(throws: ReaderError.undoExpired) { try await setup.reader.undo(marked.undo) }
+        #expect(try await setup.store.unreadCounts(user: .owner).isEmpty)
+        try await setup.reader.undo(marked.undo, user: .owner)
+        #expect(try await setup.store.unreadCounts(user: .owner) == [.business: 3])
+        await #expect(throws: ReaderError.undoExpired) { try await setup.reader.undo(marked.undo, user: .owner) }
 
         let changes = await setup.log.changes
-        #expect(changes.first == .read(ids: [first.id], isRead: true))
-        #expect(changes.contains(.starred(ids: [first.id], isStarred: true)))
-        #expect(changes.last.map { if case .read(let ids, false) = $0 { ids.count == 3 } else { false } } == true)
+        #expect(changes.first == .read(user: .owner, ids: [first.id], isRead: true))
+        #expect(changes.contains(.starred(user: .owner, ids: [first.id], isStarred: true)))
+        #expect(changes.last.map { if case .read(_, let ids, false) = $0 { ids.count == 3 } else { false } } == true)
     }
 }

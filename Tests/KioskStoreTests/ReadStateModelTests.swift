@@ -22,6 +22,9 @@ import Testing
     }
 
     private static let feeds: [SourceID] = ["a", "b", "c"]
+    /// The owner follows every feed; a second user follows a and b, each with their own state.
+    private static let second = UserID(2)
+    private static let users: [UserID] = [.owner, second]
 
     private func entry(_ number: Int) -> Entry {
         Entry(
@@ -30,23 +33,29 @@ import Testing
     }
 
     /// The reader's view of a store, by entry key (ids differ between the two stores).
-    private func view(_ store: any KioskStore) async throws -> (unread: [String], read: [String], counts: [SourceID: Int]) {
-        let all = try await store.readingList(EntryFilter(limit: 10_000))
-        let unread = try await store.readingList(EntryFilter(unreadOnly: true, limit: 10_000))
+    private func view(_ store: any KioskStore, _ user: UserID) async throws
+        -> (unread: [String], read: [String], counts: [SourceID: Int])
+    {
+        let all = try await store.readingList(EntryFilter(limit: 10_000), user: user)
+        let unread = try await store.readingList(EntryFilter(unreadOnly: true, limit: 10_000), user: user)
         #expect(Set(unread.map(\.key)) == Set(all.filter { !$0.isRead }.map(\.key)))
-        return (unread.map(\.key), all.filter(\.isRead).map(\.key).sorted(), try await store.unreadCounts())
+        return (unread.map(\.key), all.filter(\.isRead).map(\.key).sorted(), try await store.unreadCounts(user: user))
     }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func sqliteAgreesWithThePlainModel(seed: UInt64) async throws {
-        try await withStore(.sqlite) { sqlite in
+        try await withStore(.sqlite, following: Self.feeds) { sqlite in
             let model = InMemoryStore()
+            try await model.follow(Self.feeds)
+            try await sqlite.follow(["a", "b"], user: Self.second)
+            try await model.follow(["a", "b"], user: Self.second)
             var random = Generator(state: seed)
             var lists: [SourceID: ClosedRange<Int>] = [:]
             var next = 1
             for step in 0..<60 {
                 let stores: [any KioskStore] = [sqlite, model]
-                switch Int.random(in: 0..<10, using: &random) {
+                let user = Self.users.randomElement(using: &random) ?? .owner
+                switch Int.random(in: 0..<11, using: &random) {
                 case 0...2:  // a feed moves on: some entries leave, new ones arrive
                     let feed = Self.feeds.randomElement(using: &random) ?? "a"
                     let added = Int.random(in: 0...4, using: &random)
@@ -59,12 +68,12 @@ import Testing
                     }
                 case 3, 4:  // read or unread some entries
                     let value = Bool.random(using: &random)
-                    let keys = try await sqlite.readingList(EntryFilter(limit: 10_000)).map(\.key)
+                    let keys = try await sqlite.readingList(EntryFilter(limit: 10_000), user: user).map(\.key)
                     let chosen = Set(keys.filter { _ in Int.random(in: 0..<3, using: &random) == 0 })
                     var changed: [[String]] = []
                     for store in stores {
-                        let rows = try await store.readingList(EntryFilter(limit: 10_000)).filter { chosen.contains($0.key) }
-                        let ids = try await store.setRead(value, ids: rows.map(\.id))
+                        let rows = try await store.readingList(EntryFilter(limit: 10_000), user: user).filter { chosen.contains($0.key) }
+                        let ids = try await store.setRead(value, ids: rows.map(\.id), user: user)
                         changed.append(rows.filter { ids.contains($0.id) }.map(\.key).sorted())
                     }
                     #expect(changed[0] == changed[1], "step \(step): setRead(\(value))")
@@ -73,31 +82,42 @@ import Testing
                     let back = Int.random(in: 0...3, using: &random)
                     var marked: [[String]] = []
                     for store in stores {
-                        let byID = try await store.readingList(EntryFilter(limit: 10_000)).sorted { $0.id > $1.id }
+                        let byID = try await store.readingList(EntryFilter(limit: 10_000), user: user).sorted { $0.id > $1.id }
                         let upTo = byID.dropFirst(back).first?.id ?? 0
-                        let ids = Set(try await store.markAllRead(sources: scope, upTo: upTo))
+                        let ids = Set(try await store.markAllRead(sources: scope, upTo: upTo, user: user))
                         marked.append(byID.filter { ids.contains($0.id) }.map(\.key).sorted())
                     }
                     #expect(marked[0] == marked[1], "step \(step): markAllRead(\(String(describing: scope)))")
                 case 7:  // star something
-                    let key = try await sqlite.readingList(EntryFilter(limit: 10_000)).randomElement(using: &random)?.key
+                    let key = try await sqlite.readingList(EntryFilter(limit: 10_000), user: user).randomElement(using: &random)?.key
                     for store in stores {
-                        let ids = try await store.readingList(EntryFilter(limit: 10_000)).filter { $0.key == key }.map(\.id)
-                        _ = try await store.setStarred(true, ids: ids)
+                        let ids = try await store.readingList(EntryFilter(limit: 10_000), user: user).filter { $0.key == key }.map(\.id)
+                        _ = try await store.setStarred(true, ids: ids, user: user)
                     }
                 case 8:  // retention with a small cap: entries go, marks must not swallow later ones
                     let policy = RetentionPolicy(maxAge: .seconds(86_400 * 365), maxPerFeed: Int.random(in: 1...4, using: &random))
                     let removed = [try await sqlite.prune(policy, now: Date()), try await model.prune(policy, now: Date())]
                     #expect(removed[0] == removed[1], "step \(step): prune")
+                case 9:  // the second user stops following b, or follows it again (all of it unread)
+                    let follows = try await sqlite.subscriptions(user: Self.second).contains { $0.id == "b" }
+                    for store in stores {
+                        if follows {
+                            try await store.removeSubscription("b", user: Self.second)
+                        } else {
+                            try await store.follow(["b"], user: Self.second)
+                        }
+                    }
                 default:  // a feed emptied
                     let feed = Self.feeds.randomElement(using: &random) ?? "a"
                     lists[feed] = nil
                     for store in stores { try await store.saveSourceState(SourceState(entries: []), for: feed) }
                 }
-                let (left, right) = (try await view(sqlite), try await view(model))
-                #expect(left.unread == right.unread, "step \(step): unread lists")
-                #expect(left.read == right.read, "step \(step): read entries")
-                #expect(left.counts == right.counts, "step \(step): counts")
+                for reader in Self.users {
+                    let (left, right) = (try await view(sqlite, reader), try await view(model, reader))
+                    #expect(left.unread == right.unread, "step \(step): unread lists of \(reader)")
+                    #expect(left.read == right.read, "step \(step): read entries of \(reader)")
+                    #expect(left.counts == right.counts, "step \(step): counts of \(reader)")
+                }
             }
         }
     }

@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSources
-import KioskStore
+@testable import KioskStore
 import Testing
 
 /// What only the SQLite store promises: its file, its schema, surviving a restart, failing well.
 @Suite struct SQLiteStoreTests {
     private static let migrations = [
         "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading", "drop_images", "read_marks",
+        "accounts",
     ]
 
     /// Runs `body` with the path of a database file in a fresh temporary directory.
@@ -120,7 +121,7 @@ import Testing
             do {
                 let store = try SQLiteStore(path: file)
                 try await store.saveSourceState(state, for: "business")
-                try await store.setLastOpened(headline)
+                try await store.setLastOpened(headline, user: .owner)
                 device = try await store.deviceID()
                 try store.close()
             }
@@ -130,7 +131,7 @@ import Testing
             #expect(loaded["business"]?.entries == state.entries)
             #expect(loaded["business"]?.validators == state.validators)
             #expect(sameState(loaded["business"], state))
-            #expect(try await reopened.lastOpened() == headline)
+            #expect(try await reopened.lastOpened(user: .owner) == headline)
             #expect(try await reopened.deviceID() == device)
         }
     }
@@ -209,36 +210,52 @@ import Testing
             try queue.close()
             let store = try SQLiteStore(path: file)
             defer { try? store.close() }
-            let entry = try #require(try await store.storedEntry(source: "news", key: StableHash.hex("urn:1")))
+            try await store.follow(["news"])
+            let entry = try #require(try await store.storedEntry(source: "news", key: StableHash.hex("urn:1"), user: .owner))
             #expect(entry.entry.title == "Old" && !entry.isRead)
-            #expect(try await store.unreadCounts() == ["news": 1])
+            #expect(try await store.unreadCounts(user: .owner) == ["news": 1])
         }
     }
 
-    @Test func readStateFromBeforeReadMarksIsKeptAndCounted() async throws {
+    @Test func readStateFromBeforeMarksAndAccountsIsTheOwners() async throws {
         try await withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("old.sqlite")
-            var store = try SQLiteStore(path: file)
-            let entries = (1...4).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }
-            try await store.saveSourceState(SourceState(entries: entries), for: "news")
-            try store.close()
-            // Back to the release before `read_marks`, where read state was the `read` column only.
+            // The release before read marks and accounts: read and star state in `entries`,
+            // the one user's name and folder in `subscriptions`.
             let queue = try DatabaseQueue(path: file.path)
+            try Migrations.migrator.migrate(queue, upTo: "reading")
             try await queue.write { db in
+                try db.execute(sql: "INSERT INTO sources (id, has_entries) VALUES ('news', 1)")
                 try db.execute(
                     sql: """
-                        DROP TRIGGER read_marks_source_deleted; DROP TABLE read_marks; DROP INDEX entries_kept_unread;
-                        ALTER TABLE entries DROP COLUMN kept_unread;
-                        DELETE FROM grdb_migrations WHERE identifier = 'read_marks';
-                        UPDATE entries SET read = 1 WHERE identity IN ('urn:1', 'urn:3');
+                        INSERT INTO subscriptions (id, url, title, folder, interval_seconds, built_in, added_at)
+                        VALUES ('news', 'https://news.example/feed.xml', 'My news', 'Daily', 300, 0, 0)
                         """)
+                for number in 1...4 {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO entries (source, identity, key, position, title, json, read, starred, sort_date)
+                            VALUES ('news', ?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [
+                            "urn:\(number)", StableHash.hex("urn:\(number)"), number, "Entry \(number)",
+                            #"{"authors":[],"categories":[],"enclosures":[],"id":"urn:\#(number)","title":"Entry \#(number)"}"#,
+                            number % 2 == 1, number == 2, number,
+                        ])
+                }
             }
             try queue.close()
-            store = try SQLiteStore(path: file)
+            let store = try SQLiteStore(path: file)
             defer { try? store.close() }
-            #expect(try await store.unreadCounts() == ["news": 2])
-            let unread = try await store.readingList(EntryFilter(unreadOnly: true)).compactMap(\.entry.id)
+            #expect(try await store.unreadCounts(user: .owner) == ["news": 2])
+            let unread = try await store.readingList(EntryFilter(unreadOnly: true), user: .owner).compactMap(\.entry.id)
             #expect(Set(unread) == ["urn:2", "urn:4"])
+            #expect(try await store.starredCount(user: .owner) == 1)
+            let subscription = try #require(try await store.subscriptions(user: .owner).first)
+            #expect(subscription.displayName == "My news" && subscription.folder == "Daily")
+            // Nobody else sees any of it.
+            #expect(try await store.readingList(EntryFilter(), user: UserID(2)).isEmpty)
+            #expect(try await store.unreadCounts(user: UserID(2)).isEmpty)
         }
     }
 

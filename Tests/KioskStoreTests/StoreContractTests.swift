@@ -101,12 +101,12 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func theLastOpenedHeadlineIsRemembered(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            #expect(try await store.lastOpened() == nil)
+            #expect(try await store.lastOpened(user: .owner) == nil)
             let first = OpenedHeadline(title: "One", path: "/news/business/1", openedAt: Date(timeIntervalSince1970: 1_000))
             let second = OpenedHeadline(title: "Two «ü»", path: "/news/business/2", openedAt: Date())
-            try await store.setLastOpened(first)
-            try await store.setLastOpened(second)
-            #expect(try await store.lastOpened() == second)
+            try await store.setLastOpened(first, user: .owner)
+            try await store.setLastOpened(second, user: .owner)
+            #expect(try await store.lastOpened(user: .owner) == second)
         }
     }
 }

@@ -33,16 +33,31 @@ enum StoreKind: String, CaseIterable, Sendable {
 
 /// Runs `body` with a fresh store of `kind` (a SQLite file in its own temporary directory,
 /// removed afterwards).
-func withStore<T>(_ kind: StoreKind, _ body: (any KioskStore) async throws -> T) async throws -> T {
+/// `following`: feeds the local owner follows from the start (reading lists show only those).
+func withStore<T>(
+    _ kind: StoreKind, following: [SourceID] = [], _ body: (any KioskStore) async throws -> T
+) async throws -> T {
     switch kind {
     case .inMemory:
-        return try await body(InMemoryStore())
+        let store = InMemoryStore()
+        try await store.follow(following)
+        return try await body(store)
     case .sqlite:
         return try await withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: directory.appendingPathComponent("kiosk.sqlite"))
             defer { try? store.close() }
+            try await store.follow(following)
             return try await body(store)
         }
+    }
+}
+
+extension KioskStore {
+    /// Has `user` follow feeds with these ids (at made-up addresses).
+    func follow(_ ids: [SourceID], user: UserID = .owner) async throws {
+        guard !ids.isEmpty else { return }
+        try await saveSubscriptions(
+            ids.map { Subscription(id: $0, url: URL(string: "https://\($0.rawValue).example/feed.xml")!) }, user: user)
     }
 }
 

@@ -17,12 +17,12 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func subscriptionsRoundTripInTheOrderAdded(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            #expect(try await store.subscriptions().isEmpty)
+            #expect(try await store.subscriptions(user: .owner).isEmpty)
             let first = try feed("a.xml", folder: "Tech")
             let second = try feed("b.xml", title: "My name for B")
-            try await store.saveSubscriptions([first])
-            try await store.saveSubscriptions([second])
-            #expect(try await store.subscriptions() == [first, second])
+            try await store.saveSubscriptions([first], user: .owner)
+            try await store.saveSubscriptions([second], user: .owner)
+            #expect(try await store.subscriptions(user: .owner) == [first, second])
         }
     }
 
@@ -30,12 +30,12 @@ import Testing
     func savingAgainRenamesAndMovesInPlace(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             var first = try feed("a.xml")
-            try await store.saveSubscriptions([first, try feed("b.xml")])
+            try await store.saveSubscriptions([first, try feed("b.xml")], user: .owner)
             first.title = "Renamed"
             first.folder = "Later"
             first.interval = .seconds(60)
-            try await store.saveSubscriptions([first])
-            let stored = try await store.subscriptions()
+            try await store.saveSubscriptions([first], user: .owner)
+            let stored = try await store.subscriptions(user: .owner)
             #expect(stored.count == 2)
             #expect(stored.first == first)
             #expect(stored.first?.displayName == "Renamed")
@@ -46,13 +46,13 @@ import Testing
     func aBatchWithADuplicateAddressSavesNothing(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let existing = try feed("a.xml")
-            try await store.saveSubscriptions([existing])
+            try await store.saveSubscriptions([existing], user: .owner)
             var clash = try feed("c.xml")
             clash.url = existing.url  // another id, the same address
             await #expect(throws: (any Error).self) {
-                try await store.saveSubscriptions([try feed("b.xml"), clash])
+                try await store.saveSubscriptions([try feed("b.xml"), clash], user: .owner)
             }
-            #expect(try await store.subscriptions() == [existing])
+            #expect(try await store.subscriptions(user: .owner) == [existing])
         }
     }
 
@@ -61,14 +61,14 @@ import Testing
         try await withStore(kind) { store in
             let kept = try feed("a.xml")
             let gone = try feed("b.xml")
-            try await store.saveSubscriptions([kept, gone])
+            try await store.saveSubscriptions([kept, gone], user: .owner)
             for id in [kept.id, gone.id] {
                 try await store.saveSourceState(
                     SourceState(entries: [Entry(id: "1", title: "One")], validators: Validators(etag: "\"e\"")),
                     for: id)
             }
-            try await store.removeSubscription(gone.id)
-            #expect(try await store.subscriptions() == [kept])
+            try await store.removeSubscription(gone.id, user: .owner)
+            #expect(try await store.subscriptions(user: .owner) == [kept])
             #expect(try await store.entries(for: gone.id).isEmpty)
             let states = try await store.loadSourceStates()
             #expect(states[gone.id] == nil)

@@ -185,18 +185,18 @@ import Testing
             #expect(event.id == 1)
             #expect(event.json["title"] as? String == #"Title <b>"quoted"</b>"#)
             #expect(event.json["path"] as? String == "/news/business/abc")
-            let stored = await b.store.lastOpened()
+            let stored = await b.store.lastOpened(user: .owner)
             #expect(stored == OpenedHeadline(title: #"Title <b>"quoted"</b>"#, path: "/news/business/abc", openedAt: date))
-            #expect(await b.live.snapshot().lastOpened == stored)
+            #expect(await b.live.lastOpened(for: .owner) == stored)
         }
     }
 
     @Test func theLastOpenedHeadlineComesBackFromTheStoreAfterARestart() async throws {
         let store = InMemoryStore()
         let headline = OpenedHeadline(title: "Kept", path: "/news/business/kept", openedAt: Date(timeIntervalSince1970: 1))
-        await store.setLastOpened(headline)
+        await store.setLastOpened(headline, user: .owner)
         try await withBroadcaster(store: store) { b in
-            let loaded = try await eventually { await b.live.snapshot().lastOpened == headline }
+            let loaded = try await eventually { await b.live.lastOpened(for: .owner) == headline }
             #expect(loaded)
             // A client too far behind gets it in its resync.
             let (_, frames) = await b.live.subscribe(after: 5)

@@ -153,16 +153,16 @@ import Testing
                 #expect(page.contains(#"<h1 id="entry-title">Plain headline 3</h1>"#))
                 #expect(page.contains(#"href="https://news.example.org/story/3""#))
                 // The GET changed nothing: opening is recorded by the page's POST.
-                #expect(await kiosk.store.lastOpened() == nil)
+                #expect(await kiosk.store.lastOpened(user: .owner) == nil)
                 #expect(try await client.reportOpened(path).status == .noContent)
 
                 let home = try await client.text("/")
                 let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
                 #expect(HTMLInspection.inner(lastOpened) == "Plain headline 3")
                 #expect(lastOpened.contains(#"href="\#(path)""#))
-                #expect(await kiosk.store.lastOpened()?.title == "Plain headline 3")
-                #expect(await kiosk.store.lastOpened()?.path == path)
-                #expect(await live.snapshot().lastOpened?.path == path)
+                #expect(await kiosk.store.lastOpened(user: .owner)?.title == "Plain headline 3")
+                #expect(await kiosk.store.lastOpened(user: .owner)?.path == path)
+                #expect(await live.lastOpened(for: .owner)?.path == path)
             }
         }
     }
@@ -196,7 +196,7 @@ import Testing
                 }
                 let first = "/news/business/\(EntryIdentity.key(of: entries[0]))"
                 #expect(try await client.reportOpened(first).status == .noContent)
-                #expect(await live.snapshot().lastOpened?.path == first)
+                #expect(await live.lastOpened(for: .owner)?.path == first)
             }
         }
     }

@@ -28,7 +28,7 @@ import Testing
     private func seeded(_ kiosk: KioskHarness) async throws -> StoredEntry {
         try await kiosk.store.saveSourceState(
             SourceState(entries: [SampleEntries.plain(1), SampleEntries.plain(2), SampleEntries.hostile]), for: .business)
-        return try #require(try await kiosk.store.readingList(EntryFilter(sources: [.business])).first)
+        return try #require(try await kiosk.store.readingList(EntryFilter(sources: [.business]), user: .owner).first)
     }
 
     @Test func everyReaderPageAnswersAndItsLinksResolve() async throws {
@@ -61,7 +61,7 @@ import Testing
         try await withKioskApp { kiosk in
             _ = try await seeded(kiosk)
             let hostile = try #require(try await kiosk.store.storedEntry(
-                source: .business, key: EntryIdentity.key(of: SampleEntries.hostile)))
+                source: .business, key: EntryIdentity.key(of: SampleEntries.hostile), user: .owner))
             try await kiosk.run { client, _ in
                 for path in ["/reader/feed/business", "/reader/entry/business/\(hostile.key)"] {
                     let html = try await client.text(path)
@@ -78,13 +78,13 @@ import Testing
             let entry = try await seeded(kiosk)
             try await kiosk.run { client, _ in
                 _ = try await client.get("/reader/entry/business/\(entry.key)")
-                #expect(try await kiosk.store.storedEntry(source: .business, key: entry.key)?.isRead == false)
+                #expect(try await kiosk.store.storedEntry(source: .business, key: entry.key, user: .owner)?.isRead == false)
                 let marked = try await post(client, "/reader/read", "ids=\(entry.id)&read=true")
                 #expect(marked.status == .ok)
-                #expect(try await kiosk.store.storedEntry(source: .business, key: entry.key)?.isRead == true)
+                #expect(try await kiosk.store.storedEntry(source: .business, key: entry.key, user: .owner)?.isRead == true)
                 let starred = try await post(client, "/reader/star", "ids=\(entry.id)&starred=true")
                 #expect(starred.status == .ok)
-                #expect(try await kiosk.store.starredCount() == 1)
+                #expect(try await kiosk.store.starredCount(user: .owner) == 1)
                 // A plain form (no JSON asked for) goes back to a reader page, never elsewhere.
                 let plain = try await post(
                     client, "/reader/read", "ids=\(entry.id)&read=false&back=https://evil.example/",
@@ -106,8 +106,8 @@ import Testing
                 #expect(star.status == .forbidden)
                 let markAll = try await post(client, "/reader/mark-all", "scope=all&upTo=999", headers: crossSite)
                 #expect(markAll.status == .forbidden)
-                #expect(try await kiosk.store.storedEntry(source: .business, key: entry.key)?.isRead == false)
-                #expect(try await kiosk.store.starredCount() == 0)
+                #expect(try await kiosk.store.storedEntry(source: .business, key: entry.key, user: .owner)?.isRead == false)
+                #expect(try await kiosk.store.starredCount(user: .owner) == 0)
                 let same = try await post(client, "/reader/read", "ids=\(entry.id)", headers: Self.with(.secFetchSite, "same-origin"))
                 #expect(same.status == .ok)
             }
@@ -123,9 +123,9 @@ import Testing
                 struct Result: Decodable { var count: Int; var undo: String }
                 let result = try JSONDecoder().decode(Result.self, from: response.data)
                 #expect(result.count == 3)
-                #expect(try await kiosk.store.unreadCounts().isEmpty)
+                #expect(try await kiosk.store.unreadCounts(user: .owner).isEmpty)
                 #expect(try await post(client, "/reader/undo", "token=\(result.undo)").status == .ok)
-                #expect(try await kiosk.store.unreadCounts() == [.business: 3])
+                #expect(try await kiosk.store.unreadCounts(user: .owner) == [.business: 3])
                 #expect(try await post(client, "/reader/undo", "token=\(result.undo)").status == .conflict)
                 #expect(try await post(client, "/reader/mark-all", "scope=folder:Nope&upTo=1").status == .notFound)
             }

@@ -23,12 +23,16 @@ public struct AppConfig: Sendable {
     /// Host names (or addresses) requests may name besides the loopback ones and `host`: the
     /// names clients reach Kiosk by when it listens beyond loopback (see ``HostPolicy``).
     public var allowedHosts: [String]
+    /// Addresses of the reverse proxies in front of Kiosk: only their `X-Forwarded-Proto` is
+    /// believed (it makes the session cookie `Secure`).
+    public var trustedProxies: [String]
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,
         dataDirectory: URL, databasePath: URL? = nil, maxConnections: Int? = nil, allowsPrivateFeeds: Bool = false,
-        retention: RetentionPolicy = .default, allowedHosts: [String] = []
+        retention: RetentionPolicy = .default, allowedHosts: [String] = [], trustedProxies: [String] = []
     ) {
+        self.trustedProxies = trustedProxies
         self.ownerName = ownerName
         self.host = host
         self.port = port

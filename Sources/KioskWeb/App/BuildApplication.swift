@@ -30,7 +30,12 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: ClientMiddleware())
     router.add(middleware: SameOriginMiddleware())
+    router.add(
+        middleware: SignInMiddleware(
+            accounts: dependencies.accounts, presence: AccountPresence(accounts: dependencies.accounts),
+            loopbackOnly: HostPolicy.isLoopback(config.host)))
     let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
+    AccountRoutes(shared: shared).register(on: router)
     ShellRoutes(shared: shared).register(on: router)
     NewsRoutes(shared: shared).register(on: router)
     ReaderRoutes(shared: shared).register(on: router)

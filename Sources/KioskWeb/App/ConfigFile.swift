@@ -31,6 +31,8 @@ public struct ConfigFile: Codable, Sendable {
     /// and `host`: a request naming any other host gets 421, so a site cannot read Kiosk through
     /// a name of its own pointed at this machine (DNS rebinding). Any port; default none.
     public var allowedHosts: [String]?
+    /// Reverse proxies whose `X-Forwarded-Proto` is believed (their addresses).
+    public var trustedProxies: [String]?
 
     public init() {}
 

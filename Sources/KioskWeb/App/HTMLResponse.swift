@@ -19,4 +19,11 @@ struct HTMLResponse: Sendable {
 
 extension Page {
     var response: Response { HTMLResponse(render()).response }
+
+    /// The page as drawn for whoever asked: signed in, it names them and carries their token.
+    func response(for context: KioskRequestContext) -> Response {
+        var page = self
+        page.viewer = context.viewer
+        return page.response
+    }
 }

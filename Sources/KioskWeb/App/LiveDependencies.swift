@@ -1,4 +1,5 @@
 import Foundation
+import KioskAccounts
 import KioskCore
 import KioskReader
 import KioskSources
@@ -12,6 +13,13 @@ extension WebDependencies {
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
         let existed = try prepareDataFiles(config)
         let store = try openStore(at: config.database, existed: existed, logger: logger)
+        let accounts = Accounts(store: store, hasher: .bcrypt())
+        // Zero set-up is for loopback only: beyond it, nobody gets in without an account.
+        if !HostPolicy.isLoopback(config.host), (try? await accounts.exist()) != true {
+            throw StartupError(
+                "listening on \(config.host) needs an account, and there is none yet; add one first (with the same "
+                    + "--data-directory, --config or --demo as here): printf '%s\\n' 'PASSWORD' | kiosk user add NAME --password-stdin --admin")
+        }
         let signingKey: ImageSigner
         do {
             signingKey = ImageSigner(
@@ -46,7 +54,8 @@ extension WebDependencies {
             throw StartupError("cannot read the subscriptions: \(error.message)")
         }
         var names: [SourceID: String] = [:]
-        for subscription in await reader.subscriptions() { names[subscription.id] = subscription.displayName }
+        // The News labels and announcements use each feed's own name (users may rename theirs).
+        for feed in (try? await store.feeds()) ?? [] { names[feed.id] = feed.displayName }
         for merged in catalogue.merged { names[merged.id] = merged.name }
         return WebDependencies(
             hub: hub, store: store, reader: reader, readerChanges: changes,
@@ -61,7 +70,8 @@ extension WebDependencies {
             services: [
                 HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger),
                 RetentionService(store: store, policy: config.retention, logger: logger),
-            ])
+            ],
+            accounts: accounts)
     }
 
     /// A reader over `store` whose feeds nobody polls (page tests feed the hub by hand,

@@ -1,3 +1,4 @@
+import KioskAccounts
 import KioskCore
 import KioskReader
 import KioskSources
@@ -26,12 +27,16 @@ public struct WebDependencies: Sendable {
     public var news: NewsSections
     /// Run beside the web server for its lifetime (the engine, the HTTP client's shutdown...).
     public var services: [any Service]
+    /// Accounts, sign-in and sessions.
+    public var accounts: Accounts
 
     public init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
-        sourceNames: [SourceID: String], news: NewsSections, services: [any Service]
+        sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts? = nil
     ) {
+        // Tests that do not say get the fastest bcrypt: the live build passes the real cost.
+        self.accounts = accounts ?? Accounts(store: store, hasher: .bcrypt(cost: 4))
         self.news = news
         self.hub = hub
         self.store = store

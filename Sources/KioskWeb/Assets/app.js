@@ -2,7 +2,7 @@
 // scroll, Jokes and refresh. The server renders every page; this only adds behaviour, so each
 // screen still reads without it. No framework, no build step, no inline script (the CSP forbids it).
 
-import { onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
+import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 
 const root = document.documentElement;
 const $ = (selector, scope = document) => scope.querySelector(selector);
@@ -472,7 +472,7 @@ function setupJokes() {
     error.hidden = true;
     spinner.hidden = false;
     try {
-      const response = await fetch("/jokes/next", { method: "POST" });
+      const response = await fetch("/jokes/next", { method: "POST", headers: { "X-CSRF-Token": csrfToken() } });
       const data = await response.json();
       if (data.joke != null) {
         text.textContent = data.joke;
@@ -512,12 +512,29 @@ function reportOpened() {
   fetch("/opened", {
     method: "POST",
     keepalive: true,
-    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "X-CSRF-Token": csrfToken() },
     body: new URLSearchParams({ path: location.pathname }),
   }).catch(() => {});
 }
 
+// Plain forms (sign out, settings, OPML import...) carry the token in their address.
+function protectForms() {
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      const token = csrfToken();
+      if (!(form instanceof HTMLFormElement) || !token || form.method.toLowerCase() !== "post") return;
+      const action = new URL(form.action, location.href);
+      action.searchParams.set("_csrf", token);
+      form.action = action.pathname + action.search;
+    },
+    true,
+  );
+}
+
 function start() {
+  protectForms();
   setupScreen();
   startClock();
   setupDiscover();

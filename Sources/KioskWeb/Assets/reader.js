@@ -5,10 +5,20 @@
 const $ = (selector, scope = document) => scope.querySelector(selector);
 const $$ = (selector, scope = document) => Array.from(scope.querySelectorAll(selector));
 
+// A signed-in page carries its session's anti-forgery token; every POST sends it back.
+export function csrfToken() {
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  return meta ? meta.content : "";
+}
+
 async function post(path, fields) {
   const response = await fetch(path, {
     method: "POST",
-    headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+    headers: {
+      Accept: "application/json",
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-CSRF-Token": csrfToken(),
+    },
     body: new URLSearchParams(fields),
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -28,7 +28,9 @@ public actor LiveBroadcaster: Service {
     private let logger: Logger
     private var state = LiveState()
     private var replay: [SSEFrame] = []
-    private var clients: [UUID: AsyncStream<SSEFrame>.Continuation] = [:]
+    private var clients: [UUID: (user: UserID, continuation: AsyncStream<SSEFrame>.Continuation)] = [:]
+    /// Each user's last opened headline, read from the store the first time it is asked for.
+    private var opened: [UserID: OpenedHeadline?] = [:]
     private var started = false
 
     /// - Parameters:
@@ -56,11 +58,6 @@ public actor LiveBroadcaster: Service {
     }
 
     public func run() async throws {
-        do {
-            state.lastOpened = try await store.lastOpened()
-        } catch {
-            logger.warning("cannot read the last opened headline", metadata: ["error": "\(error)"])
-        }
         let subscription = await hub.subscribe(bufferSize: 4096)
         let readerStream = await readerChanges?.subscribe()
         await cancelWhenGracefulShutdown {
@@ -87,32 +84,50 @@ public actor LiveBroadcaster: Service {
 
     /// A client's event stream. `lastEventID` is the last sequence number it has seen (from the
     /// page it drew, or the browser's `Last-Event-ID` on reconnect).
-    public func subscribe(after lastEventID: UInt64?) -> (id: UUID, frames: AsyncStream<SSEFrame>) {
+    public func subscribe(after lastEventID: UInt64?, user: UserID = .owner) async
+        -> (id: UUID, frames: AsyncStream<SSEFrame>)
+    {
+        let lastOpened = await lastOpened(for: user)
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(
             of: SSEFrame.self, bufferingPolicy: .bufferingOldest(clientBuffer))
         continuation.yield(.preamble)
-        for frame in catchUp(after: lastEventID) { continuation.yield(frame) }
+        for frame in catchUp(after: lastEventID, user: user, lastOpened: lastOpened) { continuation.yield(frame) }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
-        clients[id] = continuation
+        clients[id] = (user, continuation)
         return (id, stream)
     }
 
     /// Forgets a client whose connection ended (also done when its stream terminates).
     public func unsubscribe(_ id: UUID) {
-        clients.removeValue(forKey: id)?.finish()
+        clients.removeValue(forKey: id)?.continuation.finish()
     }
 
-    private func catchUp(after last: UInt64?) -> [SSEFrame] {
+    private func catchUp(after last: UInt64?, user: UserID, lastOpened: OpenedHeadline?) -> [SSEFrame] {
         guard let last, last != state.sequence else { return [] }
         if last < state.sequence, let first = replay.first?.id, first <= last + 1 {
-            let missed = replay.filter { ($0.id ?? 0) > last }
+            let missed = replay.filter { ($0.id ?? 0) > last && $0.isFor(user) }
             // Only what fits the client's buffer (with the preamble) is a catch-up; more is a resync.
             if missed.count < clientBuffer { return missed }
         }
-        return [resyncFrame()]
+        return [resyncFrame(opened: lastOpened, for: user)]
+    }
+
+    /// The headline `user` opened last (nil before the first).
+    public func lastOpened(for user: UserID) async -> OpenedHeadline? {
+        if let known = opened[user] { return known }
+        do {
+            let stored = try await store.lastOpened(user: user)
+            // Another call may have recorded one while the store answered.
+            if let known = opened[user] { return known }
+            opened[user] = .some(stored)
+            return stored
+        } catch {
+            logger.warning("cannot read the last opened headline", metadata: ["error": "\(error)"])
+            return nil
+        }
     }
 
     // MARK: - Opened headlines
@@ -120,15 +135,17 @@ public actor LiveBroadcaster: Service {
     /// Remembers the headline the user just opened and tells every open page.
     /// - Returns: the sequence number of the `opened` event (the page that opened it resumes there).
     @discardableResult
-    public func recordOpened(title: String, path: String, at date: Date = Date()) async -> UInt64 {
+    public func recordOpened(title: String, path: String, user: UserID = .owner, at date: Date = Date()) async
+        -> UInt64
+    {
         // Reloading the same page changes nothing: no write, no event to every tab.
-        if let last = state.lastOpened, last.path == path, last.title == title { return state.sequence }
+        if let last = await lastOpened(for: user), last.path == path, last.title == title { return state.sequence }
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
-        state.lastOpened = headline
-        broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)))
+        opened[user] = .some(headline)
+        broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)), to: user)
         let sequence = state.sequence
         do {
-            try await store.setLastOpened(headline)
+            try await store.setLastOpened(headline, user: user)
         } catch {
             logger.warning("cannot store the last opened headline", metadata: ["error": "\(error)"])
         }
@@ -143,10 +160,10 @@ public actor LiveBroadcaster: Service {
         let message: ReaderMessage
         switch change {
         case .subscriptions: message = ReaderMessage(kind: "subscriptions", ids: [], value: true)
-        case .read(let ids, let isRead): message = ReaderMessage(kind: "read", ids: ids, value: isRead)
-        case .starred(let ids, let isStarred): message = ReaderMessage(kind: "starred", ids: ids, value: isStarred)
+        case .read(_, let ids, let isRead): message = ReaderMessage(kind: "read", ids: ids, value: isRead)
+        case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: "starred", ids: ids, value: isStarred)
         }
-        broadcast(event: "reader", json: LiveJSON.encode(message))
+        broadcast(event: "reader", json: LiveJSON.encode(message), to: change.user)
     }
 
     // MARK: - From the hub
@@ -193,24 +210,31 @@ public actor LiveBroadcaster: Service {
 
     private func broadcastResync() {
         state.sequence += 1
-        let frame = resyncFrame()
-        remember(frame)
-        send(frame)
+        // Each user's resync carries their own last opened headline; none is remembered for
+        // replay (a client that missed it is given a fresh one by `catchUp`).
+        var behind: [UUID] = []
+        var frames: [UserID: SSEFrame] = [:]
+        for (id, client) in clients {
+            let frame = frames[client.user] ?? resyncFrame(opened: opened[client.user] ?? nil, for: client.user)
+            frames[client.user] = frame
+            if case .dropped = client.continuation.yield(frame) { behind.append(id) }
+        }
+        for id in behind { unsubscribe(id) }
     }
 
-    private func resyncFrame() -> SSEFrame {
+    private func resyncFrame(opened lastOpened: OpenedHeadline?, for user: UserID) -> SSEFrame {
         var lists: [String: String] = [:]
         for (id, html) in state.lists { lists[id.rawValue] = html.markup }
         let message = ResyncMessage(
             lists: lists, checking: state.checking.map(\.rawValue).sorted(),
             failures: Dictionary(uniqueKeysWithValues: state.failures.map { ($0.key.rawValue, $0.value.description) }),
-            opened: state.lastOpened.map { OpenedMessage(title: $0.title, path: $0.path) })
-        return SSEFrame(id: state.sequence, event: "resync", json: LiveJSON.encode(message))
+            opened: lastOpened.map { OpenedMessage(title: $0.title, path: $0.path) })
+        return SSEFrame(id: state.sequence, event: "resync", json: LiveJSON.encode(message), audience: user)
     }
 
-    private func broadcast(event: String, json: String) {
+    private func broadcast(event: String, json: String, to user: UserID? = nil) {
         state.sequence += 1
-        let frame = SSEFrame(id: state.sequence, event: event, json: json)
+        let frame = SSEFrame(id: state.sequence, event: event, json: json, audience: user)
         remember(frame)
         send(frame)
     }
@@ -222,8 +246,8 @@ public actor LiveBroadcaster: Service {
 
     private func send(_ frame: SSEFrame) {
         var behind: [UUID] = []
-        for (id, continuation) in clients {
-            if case .dropped = continuation.yield(frame) { behind.append(id) }
+        for (id, client) in clients where frame.isFor(client.user) {
+            if case .dropped = client.continuation.yield(frame) { behind.append(id) }
         }
         // A client this far behind reconnects and resumes from its Last-Event-ID.
         for id in behind { unsubscribe(id) }
@@ -241,7 +265,7 @@ public actor LiveBroadcaster: Service {
     }
 
     private func finishAll() {
-        for continuation in clients.values { continuation.finish() }
+        for client in clients.values { client.continuation.finish() }
         clients.removeAll()
     }
 }

@@ -10,7 +10,6 @@ public struct LiveState: Sendable {
     /// The sources' entries, checks and failures, folded from the hub's events exactly as the hub
     /// folds them, so the two cannot drift apart. Its `sequence` is the hub's.
     public var sources = HubSnapshot()
-    public var lastOpened: OpenedHeadline?
     /// Each shown list as last rendered for the event stream, so pages reuse it until it changes.
     public var lists: [SourceID: RenderedHTML] = [:]
 

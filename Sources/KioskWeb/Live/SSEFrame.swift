@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskStore
 
 /// One server-sent event, encoded once and written to every client as the same bytes.
 public struct SSEFrame: Sendable {
@@ -7,15 +8,22 @@ public struct SSEFrame: Sendable {
     /// nil for comments such as heartbeats.
     public let id: UInt64?
     public let bytes: ByteBuffer
+    /// Who may see it: one user's pages (their reader, what they opened), or nil for everyone.
+    public let audience: UserID?
 
     /// An event named `event` carrying `data` (one line of JSON).
-    init(id: UInt64, event: String, json data: String) {
+    init(id: UInt64, event: String, json data: String, audience: UserID? = nil) {
         self.id = id
+        self.audience = audience
         bytes = ByteBuffer(string: "id: \(id)\nevent: \(event)\ndata: \(data)\n\n")
     }
 
+    /// Whether `user`'s pages get it.
+    func isFor(_ user: UserID) -> Bool { audience.map { $0 == user } ?? true }
+
     private init(comment: String) {
         id = nil
+        audience = nil
         bytes = ByteBuffer(string: ": \(comment)\n\n")
     }
 
@@ -27,6 +35,7 @@ public struct SSEFrame: Sendable {
 
     private init(retryMilliseconds: Int) {
         id = nil
+        audience = nil
         bytes = ByteBuffer(string: "retry: \(retryMilliseconds)\n\n")
     }
 }

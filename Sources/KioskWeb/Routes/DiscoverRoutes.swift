@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskSources
+import KioskStore
 
 /// `/discover`: category and search pages, the fragments infinite scroll and the search box ask
 /// for, and article details.
@@ -11,17 +12,17 @@ struct DiscoverRoutes: Sendable {
     func register(on router: Router<KioskRequestContext>) {
         router.get("discover") { request, context in
             let query = query(request)
-            let result = await load(query, page: 1, client: context.clientID)
+            let result = await load(query, page: 1, client: context.clientID, user: context.user)
             let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
             return DiscoverScreenPage(
                 query: query, rows: rows, page: 1, hasMore: result.hasMore, error: result.error, hasAPIKey: hasAPIKey,
                 saved: result.saved
-            ).document.response
+            ).document.response(for: context)
         }
         router.get("discover/results") { request, context in
             let query = query(request)
             let page = max(1, min(request.uri.queryParameters.get("page", as: Int.self) ?? 1, 100))
-            let result = await load(query, page: page, client: context.clientID)
+            let result = await load(query, page: page, client: context.clientID, user: context.user)
             let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
             let body = DiscoverResults(
                 html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,
@@ -35,7 +36,7 @@ struct DiscoverRoutes: Sendable {
                     message: "This article is no longer in Kiosk's memory. Open it again from Discover.", tab: .discover)
                 return HTMLResponse(gone.page.render(), status: .notFound).response
             }
-            return ArticleDetailPage(article: article, images: shared.dependencies.signer).page.response
+            return ArticleDetailPage(article: article, images: shared.dependencies.signer).page.response(for: context)
         }
     }
 
@@ -56,7 +57,7 @@ struct DiscoverRoutes: Sendable {
         var superseded = false
     }
 
-    private func load(_ query: DiscoverQuery, page: Int, client: String) async -> Outcome {
+    private func load(_ query: DiscoverQuery, page: Int, client: String, user: UserID) async -> Outcome {
         let discover = shared.dependencies.discover
         let result: Result<DiscoverPage, SourceError>
         switch query {
@@ -65,7 +66,7 @@ struct DiscoverRoutes: Sendable {
         case .search(let text, .web):
             result = await discover.search(text, page: page, client: client)
         case .search(let text, .saved):
-            return await searchSaved(text, page: page)
+            return await searchSaved(text, page: page, user: user)
         }
         switch result {
         case .success(let page): return Outcome(articles: page.articles, hasMore: page.hasMore)
@@ -75,12 +76,12 @@ struct DiscoverRoutes: Sendable {
     }
 
     /// Full-text search over the entries Kiosk stored from its feeds (one page of up to 50).
-    private func searchSaved(_ text: String, page: Int) async -> Outcome {
+    private func searchSaved(_ text: String, page: Int, user: UserID) async -> Outcome {
         guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
         do {
             let hits = try await shared.dependencies.store.search(text, limit: 50)
             var names: [SourceID: String] = [:]
-            for subscription in await shared.dependencies.reader.subscriptions() {
+            for subscription in try await shared.dependencies.reader.subscriptions(user: user) {
                 names[subscription.id] = subscription.displayName
             }
             // A hit from a feed the user no longer follows has no page left to open.

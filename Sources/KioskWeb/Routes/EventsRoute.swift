@@ -11,12 +11,12 @@ struct EventsRoute: Sendable {
     let live: LiveBroadcaster
 
     func register(on router: Router<KioskRequestContext>) {
-        router.get("events") { request, _ in
+        router.get("events") { request, context in
             // 0 is no position (event numbers start at the run's start time): no catch-up.
             let last =
                 (request.headers[.lastEventID].flatMap { UInt64($0) }
                 ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }).flatMap { $0 == 0 ? nil : $0 }
-            let (id, frames) = await live.subscribe(after: last)
+            let (id, frames) = await live.subscribe(after: last, user: context.user)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

@@ -7,10 +7,10 @@ struct NewsRoutes: Sendable {
     let shared: RouteContext
 
     func register(on router: Router<KioskRequestContext>) {
-        router.get("news") { request, _ in
+        router.get("news") { request, context in
             let news = shared.dependencies.news
             let feed = news.section(slug: request.uri.queryParameters.get("feed")) ?? .none
-            return NewsPage(feed: feed, sections: news, state: await shared.live.snapshot()).page.response
+            return NewsPage(feed: feed, sections: news, state: await shared.live.snapshot()).page.response(for: context)
         }
         router.get("news/:source/:key") { _, context in
             let source = SourceID(context.parameters.get("source") ?? "")
@@ -20,7 +20,7 @@ struct NewsRoutes: Sendable {
             // An entry that has left the feed since the list was drawn is still in the store.
             var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == key })
             if found == nil {
-                found = (try? await shared.dependencies.store.storedEntry(source: source, key: key))?.entry
+                found = (try? await shared.dependencies.store.storedEntry(source: source, key: key, user: context.user))?.entry
             }
             guard let entry = found else { throw HTTPError(.notFound) }
             // Opening is a GET and records nothing: the page's script posts /opened.
@@ -28,7 +28,7 @@ struct NewsRoutes: Sendable {
             let signer = shared.dependencies.signer
             let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
             return NewsDetailPage(source: source, sections: shared.dependencies.news, entry: entry, sanitizer: sanitizer, sequence: sequence)
-                .page.response
+                .page.response(for: context)
         }
     }
 }

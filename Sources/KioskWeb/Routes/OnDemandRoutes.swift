@@ -9,12 +9,12 @@ struct OnDemandRoutes: Sendable {
 
     func register(on router: Router<KioskRequestContext>) {
         let dependencies = shared.dependencies
-        router.get("facts") { request, _ in
+        router.get("facts") { request, context in
             // A cached sheet shows at once; the refresh button asks for a fresh one.
             let facts = await dependencies.facts.current(refresh: Self.refresh(request))
-            return FactsPage(sheet: facts.value, error: facts.error, images: dependencies.signer).page.response
+            return FactsPage(sheet: facts.value, error: facts.error, images: dependencies.signer).page.response(for: context)
         }
-        router.get("jokes") { _, _ in JokesPage().page.response }
+        router.get("jokes") { _, context in JokesPage().page.response(for: context) }
         router.post("jokes/next") { _, context in
             switch await dependencies.jokes.joke(for: context.clientID) {
             case .success(let joke): return try JSONResponse(JokeAnswer(joke: joke.content, error: nil)).response
@@ -24,17 +24,17 @@ struct OnDemandRoutes: Sendable {
             }
         }
         let albumRows = RenderCache<AlbumChart?>()
-        router.get("albums") { request, _ in
+        router.get("albums") { request, context in
             let albums = await dependencies.albums.current(refresh: Self.refresh(request))
             let signer = dependencies.signer
             let rows = await albumRows.html(for: albums.value) { AlbumsPage.rows($0, images: signer) }
-            return AlbumsPage(rows: rows, error: albums.error).page.response
+            return AlbumsPage(rows: rows, error: albums.error).page.response(for: context)
         }
         router.get("albums/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
             let chart = await dependencies.albums.current(refresh: false).value
             guard let album = chart?.albums.first(where: { $0.id == id }) else { throw HTTPError(.notFound) }
-            return AlbumDetailPage(album: album, images: dependencies.signer).page.response
+            return AlbumDetailPage(album: album, images: dependencies.signer).page.response(for: context)
         }
     }
 

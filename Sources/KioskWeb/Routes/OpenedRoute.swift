@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskSources
+import KioskStore
 
 /// `POST /opened`: the page the reader just opened tells Home (in every tab) which headline it
 /// was. Opening a page is a GET and changes nothing; this beacon does, sent by the script, so a
@@ -16,16 +17,16 @@ struct OpenedRoute: Sendable {
     func register(on router: Router<KioskRequestContext>) {
         router.post("opened") { request, context in
             let form = try await FormBody.decode(Opened.self, from: request, limit: 4_096)
-            guard let title = await title(of: form.path) else { throw HTTPError(.notFound) }
+            guard let title = await title(of: form.path, user: context.user) else { throw HTTPError(.notFound) }
             if await limiter.admit(context.clientID, now: ContinuousClock.now) {
-                await shared.live.recordOpened(title: title, path: form.path)
+                await shared.live.recordOpened(title: title, path: form.path, user: context.user)
             }
             return Response(status: .noContent)
         }
     }
 
     /// The headline at `path` (a News, Discover or reader detail), or nil when there is none.
-    private func title(of path: String) async -> String? {
+    private func title(of path: String, user: UserID) async -> String? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         switch parts.count {
         case 4 where parts[1] == "news":
@@ -34,16 +35,16 @@ struct OpenedRoute: Sendable {
             let state = await shared.live.snapshot()
             var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == parts[3] })
             if found == nil {
-                found = (try? await shared.dependencies.store.storedEntry(source: source, key: parts[3]))?.entry
+                found = (try? await shared.dependencies.store.storedEntry(source: source, key: parts[3], user: user))?.entry
             }
             return found.map { $0.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
         case 4 where parts[1] == "discover" && parts[2] == "articles":
             return await shared.articles.article(parts[3]).map { $0.title ?? "Untitled" }
         case 5 where parts[1] == "reader" && parts[2] == "entry":
             guard let source = parts[3].removingPercentEncoding, let key = parts[4].removingPercentEncoding,
-                await shared.dependencies.reader.subscription(SourceID(source)) != nil
+                (try? await shared.dependencies.reader.subscription(SourceID(source), user: user)) != nil
             else { return nil }
-            let entry = try? await shared.dependencies.store.storedEntry(source: SourceID(source), key: key)
+            let entry = try? await shared.dependencies.store.storedEntry(source: SourceID(source), key: key, user: user)
             return entry.map { $0.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
         default:
             return nil

@@ -3,6 +3,7 @@ import Hummingbird
 import KioskCore
 import KioskReader
 import KioskSources
+import KioskStore
 
 /// What changes the reader: subscribe, settings, unsubscribe, OPML import, read and star state.
 /// All POSTs (behind `SameOriginMiddleware`); the script sends them with `Accept:
@@ -45,91 +46,91 @@ struct ReaderActionRoutes: Sendable {
     }
 
     func register(on router: Router<KioskRequestContext>) {
-        router.post("reader/add") { request, _ in
+        router.post("reader/add") { request, context in
             let form = try await FormBody.decode(Find.self, from: request)
-            let folders = await reader.folders()
+            let folders = try await reader.folders(user: context.user)
             do throws(FeedFinderError) {
                 let found = try await reader.find(form.address)
-                return AddFeedPage(address: form.address, found: found.feeds, folders: folders).page.response
+                return AddFeedPage(address: form.address, found: found.feeds, folders: folders).page.response(for: context)
             } catch {
-                return AddFeedPage(address: form.address, error: error.message, folders: folders).page.response
+                return AddFeedPage(address: form.address, error: error.message, folders: folders).page.response(for: context)
             }
         }
-        router.post("reader/subscribe") { request, _ in
+        router.post("reader/subscribe") { request, context in
             let form = try await FormBody.decode(Subscribe.self, from: request)
             guard let url = URL(string: form.url) else { throw HTTPError(.badRequest, message: "Not a feed address.") }
             do throws(ReaderError) {
                 let subscription = try await reader.subscribe(
                     url: url, feedTitle: Self.nonEmpty(form.feedTitle), siteURL: Self.nonEmpty(form.siteURL), title: form.title,
-                    folder: form.folder)
+                    folder: form.folder, user: context.user)
                 return FormBody.redirect(ReaderLinks.feed(subscription.id))
             } catch {
                 if case .alreadySubscribed(let id) = error { return FormBody.redirect(ReaderLinks.feed(id)) }
-                return AddFeedPage(address: form.url, error: error.message, folders: await reader.folders()).page.response
+                return AddFeedPage(address: form.url, error: error.message, folders: try await reader.folders(user: context.user)).page.response(for: context)
             }
         }
         router.post("reader/feed/:id/settings") { request, context in
             let id = SourceID(try ReaderRoutes.parameter("id", context))
             let form = try await FormBody.decode(Settings.self, from: request)
-            guard let subscription = await reader.subscription(id) else { throw HTTPError(.notFound) }
+            guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
             do throws(ReaderError) {
                 try await reader.update(
                     id, title: form.title ?? "", folder: form.folder ?? "",
-                    interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) })
+                    interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) }, user: context.user)
                 return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
             } catch {
-                return FeedSettingsPage(subscription: subscription, folders: await reader.folders(), error: error.message)
-                    .page.response
+                return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)
+                    .page.response(for: context)
             }
         }
         router.post("reader/feed/:id/unsubscribe") { _, context in
             let id = SourceID(try ReaderRoutes.parameter("id", context))
             do throws(ReaderError) {
-                try await reader.unsubscribe(id)
+                try await reader.unsubscribe(id, user: context.user)
             } catch {
                 if case .unknownFeed = error { throw HTTPError(.notFound) }
                 throw HTTPError(.conflict, message: error.message)
             }
             return FormBody.redirect(ReaderLinks.home)
         }
-        router.post("reader/import") { request, _ in
+        router.post("reader/import") { request, context in
             let body = Array(buffer: try await Self.collect(request))
             let contentType = request.headers[.contentType] ?? ""
             let bytes = contentType.lowercased().hasPrefix("multipart/form-data")
                 ? MultipartFile.first(in: body, contentType: contentType) : body
-            let folders = await reader.folders()
+            let folders = try await reader.folders(user: context.user)
             guard let bytes, !bytes.isEmpty else {
-                return OPMLPage(folders: folders, error: "Choose an OPML file to import.").page.response
+                return OPMLPage(folders: folders, error: "Choose an OPML file to import.").page.response(for: context)
             }
             do throws(ReaderError) {
-                let report = try await reader.importOPML(bytes)
-                return OPMLPage(folders: await reader.folders(), report: report).page.response
+                let report = try await reader.importOPML(bytes, user: context.user)
+                return OPMLPage(folders: try await reader.folders(user: context.user), report: report).page.response(for: context)
             } catch {
-                return OPMLPage(folders: folders, error: error.message).page.response
+                return OPMLPage(folders: folders, error: error.message).page.response(for: context)
             }
         }
-        router.post("reader/read") { request, _ in
+        router.post("reader/read") { request, context in
             let form = try await FormBody.decode(Mark.self, from: request)
-            try await perform { try await reader.setRead(form.read ?? true, ids: Self.ids(form.ids)) }
+            try await perform { try await reader.setRead(form.read ?? true, ids: Self.ids(form.ids), user: context.user) }
             return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
         }
-        router.post("reader/star") { request, _ in
+        router.post("reader/star") { request, context in
             let form = try await FormBody.decode(Mark.self, from: request)
-            try await perform { try await reader.setStarred(form.starred ?? true, ids: Self.ids(form.ids)) }
+            try await perform { try await reader.setStarred(form.starred ?? true, ids: Self.ids(form.ids), user: context.user) }
             return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
         }
-        router.post("reader/mark-all") { request, _ in
+        router.post("reader/mark-all") { request, context in
             let form = try await FormBody.decode(MarkAll.self, from: request)
-            guard let scope = await Self.scope(form.scope, reader: reader) else { throw HTTPError(.notFound) }
-            let result = try await perform { try await reader.markAllRead(scope, upTo: form.upTo) }
+            guard let scope = try await Self.scope(form.scope, reader: reader, user: context.user) else { throw HTTPError(.notFound) }
+            let result = try await perform { try await reader.markAllRead(scope, upTo: form.upTo, user: context.user) }
             if FormBody.wantsJSON(request) {
                 return try JSONResponse(MarkAllResult(count: result.count, undo: result.undo)).response
             }
             return FormBody.redirect(FormBody.back(form.back))
         }
-        router.post("reader/undo") { request, _ in
+        router.post("reader/undo") { request, context in
             let form = try await FormBody.decode(Undo.self, from: request)
-            try await perform { try await reader.undo(form.token) }
+            try await perform { try await reader.undo(form.token, user: context.user) }
             return try JSONResponse(["ok": true]).response
         }
     }
@@ -157,18 +158,18 @@ struct ReaderActionRoutes: Sendable {
     }
 
     /// A scope as list pages write it: `all`, `starred`, `folder:<name>`, `feed:<id>`.
-    static func scope(_ text: String, reader: Reader) async -> ReadingScope? {
+    static func scope(_ text: String, reader: Reader, user: UserID) async throws -> ReadingScope? {
         switch text {
         case "all": return .all
         case "starred": return .starred
         default:
             if text.hasPrefix("folder:") {
                 let name = String(text.dropFirst("folder:".count))
-                return await reader.folders().contains(name) ? .folder(name) : nil
+                return try await reader.folders(user: user).contains(name) ? .folder(name) : nil
             }
             if text.hasPrefix("feed:") {
                 let id = SourceID(String(text.dropFirst("feed:".count)))
-                return await reader.subscription(id) == nil ? nil : .feed(id)
+                return try await reader.subscription(id, user: user) == nil ? nil : .feed(id)
             }
             return nil
         }

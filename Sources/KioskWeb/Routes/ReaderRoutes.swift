@@ -15,80 +15,81 @@ struct ReaderRoutes: Sendable {
     static let pageSize = 50
 
     func register(on router: Router<KioskRequestContext>) {
-        router.get("reader") { _, _ in
-            let subscriptions = await reader.subscriptions()
+        router.get("reader") { _, context in
+            let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderHomePage(
-                subscriptions: subscriptions, counts: try await counts(subscriptions),
+                subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user),
                 sequence: await shared.live.snapshot().sequence
-            ).page.response
+            ).page.response(for: context)
         }
-        router.get("reader/counts") { _, _ in
-            try JSONResponse(try await counts(await reader.subscriptions())).response
+        router.get("reader/counts") { _, context in
+            try JSONResponse(try await counts(try await reader.subscriptions(user: context.user), user: context.user)).response
         }
-        router.get("reader/all") { request, _ in
-            try await list(.all, title: "All unread", request: request)
+        router.get("reader/all") { request, context in
+            try await list(.all, title: "All unread", request: request, context: context)
         }
-        router.get("reader/starred") { request, _ in
-            try await list(.starred, title: "Starred", request: request)
+        router.get("reader/starred") { request, context in
+            try await list(.starred, title: "Starred", request: request, context: context)
         }
         router.get("reader/folder/:name") { request, context in
             let name = try Self.parameter("name", context)
-            guard await reader.folders().contains(name) else { throw HTTPError(.notFound) }
-            return try await list(.folder(name), title: name, request: request)
+            guard try await reader.folders(user: context.user).contains(name) else { throw HTTPError(.notFound) }
+            return try await list(.folder(name), title: name, request: request, context: context)
         }
         router.get("reader/feed/:id") { request, context in
             let id = SourceID(try Self.parameter("id", context))
-            guard let subscription = await reader.subscription(id) else { throw HTTPError(.notFound) }
-            return try await list(.feed(id), title: subscription.displayName, request: request, subscription: subscription)
+            guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
+            return try await list(.feed(id), title: subscription.displayName, request: request, context: context, subscription: subscription)
         }
         router.get("reader/entry/:source/:key") { _, context in
             let source = SourceID(try Self.parameter("source", context))
             let key = try Self.parameter("key", context)
-            guard let subscription = await reader.subscription(source),
-                let entry = try await store.storedEntry(source: source, key: key)
+            guard let subscription = try await reader.subscription(source, user: context.user),
+                let entry = try await store.storedEntry(source: source, key: key, user: context.user)
             else { throw HTTPError(.notFound) }
             let signer = shared.dependencies.signer
             let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
-            let subscriptions = await reader.subscriptions()
+            let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderEntryPage(
-                entry: entry, feedName: subscription.displayName, sanitizer: sanitizer, folders: await reader.folders(),
-                unread: try await counts(subscriptions).all, sequence: await shared.live.snapshot().sequence
-            ).page.response
+                entry: entry, feedName: subscription.displayName, sanitizer: sanitizer, folders: try await reader.folders(user: context.user),
+                unread: try await counts(subscriptions, user: context.user).all, sequence: await shared.live.snapshot().sequence
+            ).page.response(for: context)
         }
-        router.get("reader/add") { request, _ in
-            AddFeedPage(address: request.uri.queryParameters.get("address") ?? "", folders: await reader.folders()).page.response
+        router.get("reader/add") { request, context in
+            AddFeedPage(address: request.uri.queryParameters.get("address") ?? "", folders: try await reader.folders(user: context.user)).page.response(for: context)
         }
         router.get("reader/feed/:id/settings") { request, context in
             let id = SourceID(try Self.parameter("id", context))
-            guard let subscription = await reader.subscription(id) else { throw HTTPError(.notFound) }
+            guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
             let saved = request.uri.queryParameters.get("saved") != nil
             return FeedSettingsPage(
-                subscription: subscription, folders: await reader.folders(), message: saved ? "Saved." : nil
-            ).page.response
+                subscription: subscription, folders: try await reader.folders(user: context.user), message: saved ? "Saved." : nil
+            ).page.response(for: context)
         }
         router.get("reader/feed/:id/unsubscribe") { _, context in
             let id = SourceID(try Self.parameter("id", context))
-            guard let subscription = await reader.subscription(id), !subscription.isBuiltIn else { throw HTTPError(.notFound) }
-            return UnsubscribePage(subscription: subscription, folders: await reader.folders()).page.response
+            guard let subscription = try await reader.subscription(id, user: context.user), !subscription.isBuiltIn else { throw HTTPError(.notFound) }
+            return UnsubscribePage(subscription: subscription, folders: try await reader.folders(user: context.user)).page.response(for: context)
         }
-        router.get("reader/opml") { _, _ in
-            OPMLPage(folders: await reader.folders()).page.response
+        router.get("reader/opml") { _, context in
+            OPMLPage(folders: try await reader.folders(user: context.user)).page.response(for: context)
         }
-        router.get("feeds.opml") { _, _ in
+        router.get("feeds.opml") { _, context in
             Response(
                 status: .ok,
                 headers: [
                     .contentType: "text/x-opml; charset=utf-8", .cacheControl: "no-store",
                     .contentDisposition: "attachment; filename=\"kiosk-subscriptions.opml\"",
                 ],
-                body: .init(byteBuffer: ByteBuffer(string: await reader.exportOPML())))
+                body: .init(byteBuffer: ByteBuffer(string: try await reader.exportOPML(user: context.user))))
         }
     }
 
     /// A page of a reading list. `?after=<date>_<id>` continues after a row; `?show=unread|all`
     /// picks what a feed or folder shows (all by default; All unread shows unread only).
     private func list(
-        _ scope: ReadingScope, title: String, request: Request, subscription: Subscription? = nil
+        _ scope: ReadingScope, title: String, request: Request, context: KioskRequestContext,
+        subscription: Subscription? = nil
     ) async throws -> Response {
         let show = request.uri.queryParameters.get("show")
         let showsRead: Bool
@@ -99,28 +100,28 @@ struct ReaderRoutes: Sendable {
         }
         let after = request.uri.queryParameters.get("after").flatMap(Self.cursor)
         let filter = EntryFilter(
-            sources: await reader.sources(in: scope), unreadOnly: !showsRead, starredOnly: scope == .starred,
+            sources: try await reader.sources(in: scope, user: context.user), unreadOnly: !showsRead, starredOnly: scope == .starred,
             limit: Self.pageSize + 1, after: after)
-        var entries = try await store.readingList(filter)
+        var entries = try await store.readingList(filter, user: context.user)
         let more = entries.count > Self.pageSize
         if more { entries.removeLast() }
         let next = more ? entries.last.map { last in
             "?after=\(last.sortDate.timeIntervalSince1970)_\(last.id)" + (show.map { "&show=\($0)" } ?? "")
         } : nil
-        let subscriptions = await reader.subscriptions()
+        let subscriptions = try await reader.subscriptions(user: context.user)
         var names: [SourceID: String] = [:]
         for subscription in subscriptions { names[subscription.id] = subscription.displayName }
         // Mark all read stops at the newest entry received now, whatever its date.
-        let newest = try await store.newestEntryID(sources: filter.sources)
+        let newest = try await store.newestEntryID(sources: filter.sources, user: context.user)
         return ReaderListPage(
-            scope: scope, title: title, entries: entries, names: names, counts: try await counts(subscriptions),
-            folders: await reader.folders(), showsRead: showsRead, next: next, newestID: newest,
+            scope: scope, title: title, entries: entries, names: names, counts: try await counts(subscriptions, user: context.user),
+            folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
-        ).page.response
+        ).page.response(for: context)
     }
 
-    private func counts(_ subscriptions: [Subscription]) async throws -> ReaderCounts {
-        let counts = try await reader.counts()
+    private func counts(_ subscriptions: [Subscription], user: UserID) async throws -> ReaderCounts {
+        let counts = try await reader.counts(user: user)
         return ReaderCounts(unread: counts.unread, starred: counts.starred, subscriptions: subscriptions)
     }
 

@@ -7,11 +7,12 @@ struct ShellRoutes: Sendable {
 
     func register(on router: Router<KioskRequestContext>) {
         let assets = shared.dependencies.assets
-        router.get("/") { _, _ in
-            let state = await shared.live.snapshot()
+        router.get("/") { _, context in
+            let sequence = await shared.live.snapshot().sequence
             return HomePage(
-                ownerName: shared.config.ownerName, lastOpened: state.lastOpened, now: Date(), sequence: state.sequence
-            ).page.response
+                ownerName: context.account.map { $0.homeName ?? $0.name } ?? shared.config.ownerName,
+                lastOpened: await shared.live.lastOpened(for: context.user), now: Date(), sequence: sequence
+            ).page.response(for: context)
         }
         router.get("healthz") { _, _ in "ok\n" }
         router.get("offline") { _, _ in MessagePage.offline.page.response }

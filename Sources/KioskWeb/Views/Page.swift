@@ -15,6 +15,9 @@ struct Page: Sendable {
     /// The reader's folders, listed under its tab in the tablet sidebar.
     var folders: [String] = []
     var content: [Node]
+    /// Who is signed in (nil: the local owner, or nobody yet): named in the shell, and their
+    /// anti-forgery token in `meta[name=csrf-token]` for the script and the forms.
+    var viewer: Viewer? = nil
 
     func render() -> String {
         var out = "<!DOCTYPE html>"
@@ -27,6 +30,7 @@ struct Page: Sendable {
         el("html", Attribute("lang", "en"), .data("seq", String(sequence))) {
             el("head") {
                 void("meta", Attribute("charset", "utf-8"))
+                if let viewer { void("meta", .name("csrf-token"), Attribute("content", viewer.csrf)) }
                 void("meta", .name("viewport"), Attribute("content", "width=device-width, initial-scale=1, viewport-fit=cover"))
                 void("meta", .name("color-scheme"), Attribute("content", "light dark"))
                 void("meta", .name("theme-color"), Attribute("content", "#f6f6f3"), Attribute("media", "(prefers-color-scheme: light)"))
@@ -43,7 +47,7 @@ struct Page: Sendable {
             }
             el("body", .data("page", kind), .flag("data-hide-tabs", hidesTabBarOnPhones)) {
                 el("a", .class("skip-link"), .href("#main")) { "Skip to content" }
-                TabBar(current: tab, folders: folders).node
+                TabBar(current: tab, folders: folders, viewer: viewer).node
                 el("main", .id("main"), Attribute("tabindex", "-1")) { content }
                 el("div", .id("live-status"), .class("visually-hidden"), .aria("live", "polite"), .role("status"))
             }
@@ -56,10 +60,15 @@ struct TabBar: Sendable {
     var current: Screen?
     /// Listed under the Reader tab on wide screens (CSS hides them on phones).
     var folders: [String] = []
+    var viewer: Viewer? = nil
 
     var node: Node {
         el("nav", .class("tabs"), .aria("label", "Sections")) {
             el("span", .class("brand"), .aria("hidden", "true")) { "Kiosk" }
+            if let viewer {
+                el("a", .class("account-link"), .href("/settings"), .id("account-link"),
+                    .aria("label", "Account settings: signed in as \(viewer.name)")) { viewer.name }
+            }
             el("ul") {
                 for screen in Screen.allCases {
                     el("li") {

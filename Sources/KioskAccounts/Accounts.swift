@@ -1,0 +1,210 @@
+import Foundation
+import KioskStore
+
+/// Accounts and how people prove who they are: passwords (bcrypt), named app passwords for
+/// devices, web sessions and sync-API tokens (random, stored as SHA-256), sign-in throttling.
+/// The command line, the web app and the sync APIs all go through it.
+public struct Accounts: Sendable {
+    /// A session just opened: the token goes to the client once (cookie, `Auth=`), never stored.
+    public struct OpenedSession: Sendable {
+        public var token: String
+        public var session: StoredSession
+    }
+
+    private let store: any KioskStore
+    private let hasher: PasswordHasher
+    private let throttle: SignInThrottle
+    /// A hash to check against when the name is unknown, so a wrong name takes as long as a
+    /// wrong password (no telling which names exist by timing).
+    private let decoyHash: @Sendable () async throws -> String
+
+    public static let webSessionLifetime: Duration = .seconds(30 * 24 * 3_600)
+    public static let apiSessionLifetime: Duration = .seconds(365 * 24 * 3_600)
+
+    public init(store: any KioskStore, hasher: PasswordHasher, throttle: SignInThrottle = SignInThrottle()) {
+        self.store = store
+        self.hasher = hasher
+        self.throttle = throttle
+        let decoy = DecoyHash(hasher: hasher)
+        self.decoyHash = { try await decoy.value() }
+    }
+
+    // MARK: - Managing accounts
+
+    public func list() async throws(AccountError) -> [Account] {
+        try await storing { try await store.accounts() }
+    }
+
+    /// Whether any account exists (none: the single local owner, on loopback only).
+    public func exist() async throws(AccountError) -> Bool {
+        try await storing { try await store.accountCount() } > 0
+    }
+
+    public func account(_ id: UserID) async throws(AccountError) -> Account? {
+        try await storing { try await store.account(id) }
+    }
+
+    @discardableResult
+    public func add(name: String, password: String, isAdmin: Bool) async throws(AccountError) -> Account {
+        let name = try Self.validName(name)
+        try Self.checkPassword(password)
+        let hash = try await storing { try await hasher.hash(password) }
+        do {
+            return try await store.addAccount(name: name, passwordHash: hash, isAdmin: isAdmin)
+        } catch StoreError.conflict {
+            throw .nameTaken(name)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    /// Sets a new password; every web sign-in made with the old one ends.
+    public func changePassword(name: String, to password: String) async throws(AccountError) {
+        try Self.checkPassword(password)
+        guard let found = try await storing({ try await store.credentials(name: name) }) else {
+            throw .unknownAccount(name)
+        }
+        let hash = try await storing { try await hasher.hash(password) }
+        try await storing { try await store.setPasswordHash(hash, user: found.account.id) }
+    }
+
+    /// Removes an account and everything of it; returns the feeds nobody follows any more.
+    @discardableResult
+    public func remove(name: String) async throws(AccountError) -> [String] {
+        guard let found = try await storing({ try await store.credentials(name: name) }) else {
+            throw .unknownAccount(name)
+        }
+        return try await storing { try await store.removeAccount(found.account.id) }.map(\.rawValue)
+    }
+
+    public func setHomeName(_ name: String?, user: UserID) async throws(AccountError) {
+        let trimmed = name?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let trimmed, trimmed.count > 100 { throw .invalidName("A name is at most 100 characters.") }
+        try await storing { try await store.setHomeName(trimmed?.isEmpty == false ? trimmed : nil, user: user) }
+    }
+
+    // MARK: - Proving who you are
+
+    /// Checks a name and password (the account's own, or, when `appPasswords`, one of its app
+    /// passwords), throttled per account and per address.
+    public func verify(name: String, password: String, address: String, appPasswords: Bool = false)
+        async throws(AccountError) -> (account: Account, appPassword: AppPassword?)
+    {
+        if let wait = await throttle.wait(account: name, address: address) { throw .throttled(retryAfter: wait) }
+        let found = try await storing { try await store.credentials(name: name) }
+        if let found {
+            if appPasswords, let app = try await storing({ try await store.useAppPassword(secretHash: Secret.hash(password)) }),
+                app.user == found.account.id
+            {
+                await throttle.succeeded(account: name)
+                return (found.account, app)
+            }
+            if try await storing({ try await hasher.verify(password, found.passwordHash) }) {
+                await throttle.succeeded(account: name)
+                return (found.account, nil)
+            }
+        } else {
+            _ = try? await hasher.verify(password, try await decoyHash())
+        }
+        await throttle.failed(account: name, address: address)
+        throw .wrongCredentials
+    }
+
+    /// Opens a session for `account` (a new token every time: a sign-in never reuses an id
+    /// someone may have planted).
+    public func openSession(_ kind: StoredSession.Kind, for account: Account, appPassword: AppPassword? = nil)
+        async throws(AccountError) -> OpenedSession
+    {
+        let token = Secret.token()
+        let lifetime = kind == .web ? Self.webSessionLifetime : Self.apiSessionLifetime
+        let session = StoredSession(
+            user: account.id, kind: kind, csrf: Secret.token(bytes: 20), appPassword: appPassword?.id,
+            expiresAt: Date().addingTimeInterval(Double(lifetime.components.seconds)))
+        try await storing { try await store.saveSession(tokenHash: Secret.hash(token), session) }
+        return OpenedSession(token: token, session: session)
+    }
+
+    /// The session and account a token belongs to, if it is current and of `kind`.
+    public func session(token: String, kind: StoredSession.Kind) async throws(AccountError)
+        -> (account: Account, session: StoredSession)?
+    {
+        guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
+        guard let session = try await storing({ try await store.session(tokenHash: Secret.hash(token)) }),
+            session.kind == kind,
+            let account = try await storing({ try await store.account(session.user) })
+        else { return nil }
+        return (account, session)
+    }
+
+    public func closeSession(token: String) async throws(AccountError) {
+        try await storing { try await store.removeSession(tokenHash: Secret.hash(token)) }
+    }
+
+    // MARK: - App passwords
+
+    /// A new app password for a device: the secret is shown once and only its hash is kept.
+    public func createAppPassword(name: String, user: UserID) async throws(AccountError)
+        -> (password: AppPassword, secret: String)
+    {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 100,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw .invalidName("Name the device in at most 100 characters, for example “iPhone”.") }
+        let secret = Secret.appPassword()
+        let password = try await storing {
+            try await store.addAppPassword(name: trimmed, secretHash: Secret.hash(secret), user: user)
+        }
+        return (password, secret)
+    }
+
+    public func appPasswords(user: UserID) async throws(AccountError) -> [AppPassword] {
+        try await storing { try await store.appPasswords(user: user) }
+    }
+
+    /// Revokes an app password and every session opened with it, at once.
+    @discardableResult
+    public func revokeAppPassword(_ id: Int64, user: UserID) async throws(AccountError) -> Bool {
+        try await storing { try await store.removeAppPassword(id, user: user) }
+    }
+
+    // MARK: - Rules
+
+    /// Account names: 1 to 64 letters, digits and `. _ - @`, so they survive a URL, a form,
+    /// a config file and a shell.
+    public static func validName(_ name: String) throws(AccountError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "._-@"))
+        guard (1...64).contains(trimmed.count), trimmed.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw .invalidName("A name is 1 to 64 letters, digits, dots, dashes, underscores or @.")
+        }
+        return trimmed
+    }
+
+    /// Passwords: at least 8 characters, at most 72 bytes (bcrypt reads no further, and a
+    /// password it silently cut would be a surprise).
+    public static func checkPassword(_ password: String) throws(AccountError) {
+        guard password.count >= 8 else { throw .invalidPassword("A password is at least 8 characters.") }
+        guard password.utf8.count <= 72 else { throw .invalidPassword("A password is at most 72 bytes.") }
+    }
+
+    private func storing<T: Sendable>(_ body: () async throws -> T) async throws(AccountError) -> T {
+        do { return try await body() } catch let error as AccountError { throw error } catch {
+            throw .storage("\(error)")
+        }
+    }
+}
+
+/// The decoy hash, made once, on first use.
+private actor DecoyHash {
+    private let hasher: PasswordHasher
+    private var hash: String?
+
+    init(hasher: PasswordHasher) { self.hasher = hasher }
+
+    func value() async throws -> String {
+        if let hash { return hash }
+        let made = try await hasher.hash(Secret.token())
+        hash = made
+        return made
+    }
+}

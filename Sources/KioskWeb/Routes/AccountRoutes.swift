@@ -1,0 +1,157 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KioskAccounts
+import KioskStore
+
+/// Signing in and out, and the settings screen (Home name, app passwords). A sign-in always
+/// opens a new session with a new id (a planted cookie is worth nothing), throttled per account
+/// and per address; the cookie is HttpOnly, SameSite=Lax, and Secure when the browser came over
+/// TLS (said by `X-Forwarded-Proto` from a configured proxy only).
+struct AccountRoutes: Sendable {
+    let shared: RouteContext
+    private var accounts: Accounts { shared.dependencies.accounts }
+
+    private struct SignIn: Decodable {
+        var name: String
+        var password: String
+        var next: String?
+    }
+    private struct Named: Decodable { var name: String? }
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.get("login") { request, context in
+            let next = Self.localPath(request.uri.queryParameters.get("next"))
+            return SignInPage(next: next).page.response(for: context)
+        }
+        router.post("login") { request, context in
+            let form = try await FormBody.decode(SignIn.self, from: request, limit: 8_192)
+            let next = Self.localPath(form.next)
+            let address = context.remoteAddress ?? "unknown"
+            do throws(AccountError) {
+                let found = try await accounts.verify(name: form.name, password: form.password, address: address)
+                // The session this browser had (if any) ends: a sign-in never keeps an old id.
+                if let old = request.cookies[SignInMiddleware.cookieName]?.value {
+                    try? await accounts.closeSession(token: old)
+                }
+                let opened = try await accounts.openSession(.web, for: found.account)
+                var response = FormBody.redirect(next)
+                response.headers[.cacheControl] = "no-store"
+                response.setCookie(sessionCookie(opened.token, request: request, context: context))
+                return response
+            } catch {
+                var response = HTMLResponse(
+                    SignInPage(name: form.name, next: next, error: error.description).page.render(),
+                    status: Self.status(of: error)
+                ).response
+                if case .throttled(let wait) = error {
+                    response.headers[.retryAfter] = String(max(1, wait.components.seconds))
+                }
+                return response
+            }
+        }
+        router.post("logout") { request, context in
+            if let token = request.cookies[SignInMiddleware.cookieName]?.value {
+                try? await accounts.closeSession(token: token)
+            }
+            var response = FormBody.redirect("/login")
+            response.setCookie(sessionCookie("", request: request, context: context, expired: true))
+            return response
+        }
+        router.get("settings") { request, context in
+            try await settings(request: request, context: context)
+        }
+        router.post("settings/home-name") { request, context in
+            guard let account = context.account else { throw HTTPError(.notFound) }
+            let form = try await FormBody.decode(Named.self, from: request)
+            do throws(AccountError) {
+                try await accounts.setHomeName(form.name, user: account.id)
+            } catch {
+                return try await settings(request: request, context: context, error: error.description)
+            }
+            return FormBody.redirect("/settings?saved=1")
+        }
+        router.post("settings/app-passwords") { request, context in
+            guard let account = context.account else { throw HTTPError(.notFound) }
+            let form = try await FormBody.decode(Named.self, from: request)
+            let made: (password: AppPassword, secret: String)
+            do throws(AccountError) {
+                made = try await accounts.createAppPassword(name: form.name ?? "", user: account.id)
+            } catch {
+                return try await settings(request: request, context: context, error: error.description)
+            }
+            return try await settings(request: request, context: context, created: (made.password.name, made.secret))
+        }
+        router.post("settings/app-passwords/:id/revoke") { _, context in
+            guard let account = context.account, let id = context.parameters.get("id", as: Int64.self) else {
+                throw HTTPError(.notFound)
+            }
+            guard try await accounts.revokeAppPassword(id, user: account.id) else { throw HTTPError(.notFound) }
+            return FormBody.redirect("/settings?revoked=1")
+        }
+    }
+
+    private func settings(
+        request: Request, context: KioskRequestContext, created: (name: String, secret: String)? = nil,
+        error: String? = nil
+    ) async throws -> Response {
+        var passwords: [AppPassword] = []
+        var account: Account?
+        if let signedIn = context.account {
+            passwords = try await accounts.appPasswords(user: signedIn.id)
+            // Fresh from the store after a change (the context's copy is from before it).
+            account = try await accounts.account(signedIn.id)
+        }
+        let query = request.uri.queryParameters
+        let message = query.get("saved") != nil ? "Saved." : query.get("revoked") != nil ? "Revoked." : nil
+        var response = SettingsPage(
+            account: account, appPasswords: passwords, origin: origin(request, context: context), created: created,
+            message: created == nil ? message : nil, error: error
+        ).page.response(for: context)
+        // A page that may show a secret is never stored anywhere.
+        response.headers[HTTPField.Name.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The address the browser used to reach Kiosk, for the instructions.
+    private func origin(_ request: Request, context: KioskRequestContext) -> String {
+        let scheme = isSecure(request, context: context) ? "https" : "http"
+        return "\(scheme)://\(request.head.authority ?? "\(shared.config.host):\(shared.config.port)")"
+    }
+
+    /// Whether the browser's connection is TLS: only a configured proxy may say so.
+    private func isSecure(_ request: Request, context: KioskRequestContext) -> Bool {
+        guard let address = context.remoteAddress, shared.config.trustedProxies.contains(address) else { return false }
+        return request.headers[.xForwardedProto]?.lowercased() == "https"
+    }
+
+    private func sessionCookie(
+        _ token: String, request: Request, context: KioskRequestContext, expired: Bool = false
+    ) -> Cookie {
+        Cookie(
+            name: SignInMiddleware.cookieName, value: token,
+            maxAge: expired ? 0 : Int(Accounts.webSessionLifetime.components.seconds), path: "/",
+            secure: isSecure(request, context: context), httpOnly: true, sameSite: .lax)
+    }
+
+    private static func status(of error: AccountError) -> HTTPResponse.Status {
+        switch error {
+        case .throttled: .tooManyRequests
+        case .wrongCredentials: .unauthorized
+        case .storage: .internalServerError
+        default: .badRequest
+        }
+    }
+
+    /// `path` when it is a path of this Kiosk, else Home: never another site.
+    static func localPath(_ path: String?) -> String {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path != "/login" else {
+            return "/"
+        }
+        return path
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedProto = Self("X-Forwarded-Proto") ?? .contentType
+}

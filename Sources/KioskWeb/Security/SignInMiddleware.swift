@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KioskAccounts
+import KioskStore
+
+/// Decides whose request it is. With no account at all, Kiosk serves the single local owner (it
+/// only starts that way on loopback). Once an account exists, every page and action needs a
+/// signed-in session (cookie `kiosk_session`); pages send a browser that has none to `/login`,
+/// anything else gets 401. A state-changing request of a session must carry that session's
+/// anti-forgery token (`X-CSRF-Token`, or `_csrf` in the query for plain forms).
+struct SignInMiddleware: RouterMiddleware {
+    typealias Context = KioskRequestContext
+    static let cookieName = "kiosk_session"
+
+    let accounts: Accounts
+    let presence: AccountPresence
+    /// Whether Kiosk listens on loopback only: the one case it may serve the local owner.
+    let loopbackOnly: Bool
+
+    /// Paths anyone may fetch: signing in, the app shell's files, the health check, and the sync
+    /// APIs (which check their own credentials).
+    static func isOpen(_ path: String) -> Bool {
+        path == "/login" || path == "/healthz" || path == "/offline" || path == "/sw.js"
+            || path == "/manifest.webmanifest" || path.hasPrefix("/static/") || path.hasPrefix("/api/")
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path
+        guard !Self.isOpen(path) else { return try await next(request, context) }
+        guard await presence.accountsExist() else {
+            // The last account was removed while Kiosk listens beyond loopback: nobody may come in.
+            guard loopbackOnly else {
+                throw HTTPError(.serviceUnavailable, message: "Kiosk has no account yet: add one with `kiosk user add`.")
+            }
+            return try await next(request, context)
+        }
+        var context = context
+        if let token = request.cookies[Self.cookieName]?.value,
+            let found = try await accounts.session(token: token, kind: .web)
+        {
+            context.user = found.account.id
+            context.account = found.account
+            context.csrf = found.session.csrf
+            if request.method != .get, request.method != .head, !Self.carriesToken(found.session.csrf, request) {
+                throw HTTPError(.forbidden, message: "This form has expired. Reload the page and try again.")
+            }
+            return try await next(request, context)
+        }
+        if request.method == .get, !path.hasPrefix("/events"), request.headers[.accept]?.contains("text/html") ?? true {
+            let target = request.uri.description
+            let query = "next=" + (target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")
+            return Response(status: .seeOther, headers: [.location: "/login?" + query, .cacheControl: "no-store"])
+        }
+        throw HTTPError(.unauthorized, message: "Sign in first.")
+    }
+
+    private static func carriesToken(_ csrf: String, _ request: Request) -> Bool {
+        let sent = request.headers[.csrfToken] ?? request.uri.queryParameters.get("_csrf")
+        guard let sent, sent.utf8.count == csrf.utf8.count else { return false }
+        // Compared in constant time: every byte is looked at whatever matches.
+        return zip(sent.utf8, csrf.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// Whether any account exists, asked of the store at most once a second (an account added from
+/// the command line while Kiosk runs takes effect within that second).
+actor AccountPresence {
+    private let accounts: Accounts
+    private var known: (exists: Bool, at: ContinuousClock.Instant)?
+
+    init(accounts: Accounts) {
+        self.accounts = accounts
+    }
+
+    func accountsExist() async -> Bool {
+        let now = ContinuousClock.now
+        if let known, now - known.at < .seconds(1) { return known.exists }
+        // A store that cannot answer counts as "accounts exist": fail closed.
+        let exists = (try? await accounts.exist()) ?? true
+        known = (exists, now)
+        return exists
+    }
+
+    /// Forgets the answer (an account was just added or removed here).
+    func invalidate() { known = nil }
+}
+
+extension HTTPField.Name {
+    static let csrfToken = Self("X-CSRF-Token") ?? .contentType
+}

@@ -1,0 +1,94 @@
+import Foundation
+import KioskStore
+
+/// `/settings`: who is signed in, the name Home greets, app passwords for sync clients (create,
+/// shown once; revoke), the address to give those clients, and signing out.
+struct SettingsPage: Sendable {
+    var account: Account?
+    var appPasswords: [AppPassword] = []
+    /// The server's own address as the browser reached it, for the sync instructions.
+    var origin: String
+    /// An app password just made: its secret, shown this once.
+    var created: (name: String, secret: String)?
+    var message: String?
+    var error: String?
+
+    var page: Page {
+        Page(
+            title: "Settings", kind: "settings", tab: .home,
+            content: [
+                ScreenHeader(title: "Settings").node,
+                ErrorBanner(id: "settings-error", message: error).node,
+                el("p", .id("settings-message"), .class("banner"), .role("status"), .flag("hidden", message == nil)) {
+                    message ?? ""
+                },
+                account.map(accountSections) ?? ownerSection,
+            ])
+    }
+
+    private var ownerSection: Node {
+        el("section", .class("card")) {
+            el("h2") { "No accounts yet" }
+            el("p") {
+                "Kiosk serves you alone, on this machine. To sign in from other devices or sync with NetNewsWire, Reeder or newsboat, add an account on the server:"
+            }
+            el("pre", .class("command")) { "printf '%s\\n' 'PASSWORD' | kiosk user add NAME --password-stdin --admin" }
+        }
+    }
+
+    private func accountSections(_ account: Account) -> Node {
+        .group([
+            el("section", .class("card stack-form")) {
+                el("h2") { "Account" }
+                el("p") { "Signed in as "; el("strong", .id("settings-account")) { account.name } }
+                el("form", .id("home-name-form"), Attribute("method", "post"), Attribute("action", "/settings/home-name")) {
+                    el("label", Attribute("for", "home-name")) { "Name shown on Home" }
+                    void("input", .id("home-name"), .name("name"), .type("text"), Attribute("maxlength", "100"),
+                        Attribute("value", account.homeName ?? ""), Attribute("placeholder", account.name))
+                    el("button", .type("submit"), .class("button")) { "Save" }
+                }
+                el("form", .id("logout-form"), Attribute("method", "post"), Attribute("action", "/logout")) {
+                    el("button", .type("submit"), .class("button"), .id("logout")) { "Sign out" }
+                }
+            },
+            el("section", .class("card stack-form"), .id("app-passwords")) {
+                el("h2") { "App passwords" }
+                el("p", .class("muted")) {
+                    "Give each app its own password, so you can revoke one device without changing your password. In NetNewsWire choose FreshRSS (or Google Reader), in Reeder choose FreshRSS or Fever; the server address is:"
+                }
+                el("p") { el("code", .id("greader-url")) { origin + "/api/greader" } }
+                if let created {
+                    el("div", .class("banner new-secret"), .role("status")) {
+                        el("p") { "The password for \(created.name), shown only now:" }
+                        el("p") { el("code", .id("new-app-password")) { created.secret } }
+                    }
+                }
+                if appPasswords.isEmpty {
+                    el("p", .class("muted"), .id("no-app-passwords")) { "No app passwords yet." }
+                } else {
+                    el("ul", .class("app-password-list")) {
+                        appPasswords.map { password in
+                            el("li", .data("app-password", String(password.id))) {
+                                el("span", .class("app-password-name")) { password.name }
+                                el("span", .class("muted")) {
+                                    password.lastUsedAt.map { "last used \(DateText.fallback($0, style: .date))" } ?? "never used"
+                                }
+                                el("form", .class("inline-form"), Attribute("method", "post"),
+                                    Attribute("action", "/settings/app-passwords/\(password.id)/revoke")) {
+                                    el("button", .type("submit"), .class("button"),
+                                        .aria("label", "Revoke \(password.name)")) { "Revoke" }
+                                }
+                            }
+                        }
+                    }
+                }
+                el("form", .id("app-password-form"), Attribute("method", "post"), Attribute("action", "/settings/app-passwords")) {
+                    el("label", Attribute("for", "app-password-name")) { "Device" }
+                    void("input", .id("app-password-name"), .name("name"), .type("text"), Attribute("maxlength", "100"),
+                        Attribute("placeholder", "iPhone"), .flag("required"))
+                    el("button", .type("submit"), .class("button primary")) { "Create app password" }
+                }
+            },
+        ])
+    }
+}

@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "KioskStore", targets: ["KioskStore"]),
         .library(name: "KioskReader", targets: ["KioskReader"]),
         .library(name: "KioskAccounts", targets: ["KioskAccounts"]),
+        .library(name: "KioskSync", targets: ["KioskSync"]),
         .library(name: "KioskWeb", targets: ["KioskWeb"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
@@ -90,6 +91,19 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The sync APIs native readers speak: Google Reader (NetNewsWire, Reeder, newsboat...) and Fever.
+        .target(
+            name: "KioskSync",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                "KioskStore",
+                "KioskReader",
+                "KioskAccounts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The web app: Hummingbird routes, typed HTML views, live updates over SSE, the image proxy.
         .target(
             name: "KioskWeb",
@@ -99,6 +113,7 @@ let package = Package(
                 "KioskStore",
                 "KioskReader",
                 "KioskAccounts",
+                "KioskSync",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -199,6 +214,9 @@ let package = Package(
             dependencies: [
                 "KioskCore",
                 "KioskWeb",
+                "KioskAccounts",
+                "KioskReader",
+                "KioskSync",
                 "KioskStore",
                 "KioskSources",
                 "KioskDemo",

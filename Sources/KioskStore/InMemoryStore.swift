@@ -82,6 +82,24 @@ public actor InMemoryStore: KioskStore {
         return visible(to: user).filter { only?.contains($0.source) ?? true }.map(\.id).max() ?? 0
     }
 
+    public func itemRefs(_ query: ItemQuery, user: UserID) -> [ItemRef] {
+        let only = query.sources.map(Set.init)
+        let matching = visible(to: user).filter { stored in
+            (only?.contains(stored.source) ?? true) && (!query.unreadOnly || !stored.isRead)
+                && (!query.readOnly || stored.isRead) && (!query.starredOnly || stored.isStarred)
+                && query.receivedSince.map { stored.receivedAt >= $0 } ?? true
+                && query.receivedBefore.map { stored.receivedAt < $0 } ?? true
+                && query.after.map { query.oldestFirst ? stored.id > $0 : stored.id < $0 } ?? true
+        }
+        let ordered = matching.sorted { query.oldestFirst ? $0.id < $1.id : $0.id > $1.id }
+        return ordered.prefix(max(0, query.limit)).map { ItemRef(id: $0.id, source: $0.source, receivedAt: $0.receivedAt) }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) -> Int64 {
+        let only = sources.map(Set.init)
+        return visible(to: user).filter { (only?.contains($0.source) ?? true) && $0.receivedAt <= date }.map(\.id).max() ?? 0
+    }
+
     public func unreadCounts(user: UserID) -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
         for stored in visible(to: user) where !stored.isRead { counts[stored.source, default: 0] += 1 }

@@ -8,7 +8,7 @@ import KioskSources
 /// What Kiosk remembers across restarts: each source's state and entries (through
 /// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
 /// index over the entries.
-public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, AccountStore {
+public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, SyncReadingStore, AccountStore {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]
 

@@ -83,6 +83,58 @@ enum ReadingRows {
         return try Int64.fetchOne(db, sql: sql, arguments: arguments) ?? 0
     }
 
+    static func itemRefs(_ query: ItemQuery, user: UserID, in db: Database) throws -> [ItemRef] {
+        var conditions = [followed]
+        var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue]
+        if let sources = query.sources {
+            guard !sources.isEmpty else { return [] }
+            conditions.append("e.source IN (\(databaseQuestionMarks(count: sources.count)))")
+            _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
+        }
+        if query.unreadOnly { conditions.append(isUnread) }
+        if query.readOnly { conditions.append(isRead) }
+        if query.starredOnly { conditions.append("s.starred = 1") }
+        if let since = query.receivedSince {
+            conditions.append("e.received_at >= ?")
+            _ = arguments.append(contentsOf: [since.timeIntervalSince1970])
+        }
+        if let before = query.receivedBefore {
+            conditions.append("e.received_at < ?")
+            _ = arguments.append(contentsOf: [before.timeIntervalSince1970])
+        }
+        if let after = query.after {
+            conditions.append(query.oldestFirst ? "e.id > ?" : "e.id < ?")
+            _ = arguments.append(contentsOf: [after])
+        }
+        _ = arguments.append(contentsOf: [max(0, query.limit)])
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT e.id, e.source, e.received_at FROM \(from) WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY e.id \(query.oldestFirst ? "ASC" : "DESC") LIMIT ?
+                """,
+            arguments: arguments)
+        var refs: [ItemRef] = []
+        while let row = try rows.next() {
+            refs.append(
+                ItemRef(
+                    id: row["id"], source: SourceID(rawValue: row["source"]),
+                    receivedAt: Date(timeIntervalSince1970: row["received_at"])))
+        }
+        return refs
+    }
+
+    static func newestID(sources: [SourceID]?, receivedBy date: Date, user: UserID, in db: Database) throws -> Int64 {
+        var sql = "SELECT MAX(e.id) FROM entries e WHERE \(followed) AND e.received_at <= ?"
+        var arguments: StatementArguments = [user.rawValue, date.timeIntervalSince1970]
+        if let sources {
+            guard !sources.isEmpty else { return 0 }
+            sql += " AND e.source IN (\(databaseQuestionMarks(count: sources.count)))"
+            _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
+        }
+        return try Int64.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+    }
+
     static func unreadCounts(user: UserID, in db: Database) throws -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
         let rows = try Row.fetchCursor(

@@ -109,3 +109,47 @@ public protocol ReadingStore: Sendable {
     @discardableResult
     func prune(_ policy: RetentionPolicy, now: Date) async throws -> Int
 }
+
+/// Which entries a sync client asks for by id (the Google Reader API's `stream/items/ids`):
+/// newest received first (or oldest, `oldestFirst`), a page at a time after `after`.
+public struct ItemQuery: Sendable, Hashable {
+    /// Only these feeds; nil for every feed the user follows.
+    public var sources: [SourceID]?
+    public var unreadOnly = false
+    public var readOnly = false
+    public var starredOnly = false
+    /// Only entries Kiosk received at or after this (`ot`).
+    public var receivedSince: Date?
+    /// Only entries Kiosk received before this (`nt`).
+    public var receivedBefore: Date?
+    public var oldestFirst = false
+    public var limit = 1_000
+    /// The id the previous page ended at (the continuation).
+    public var after: Int64?
+
+    public init(sources: [SourceID]? = nil, limit: Int = 1_000) {
+        self.sources = sources
+        self.limit = limit
+    }
+}
+
+/// One entry as an id page lists it.
+public struct ItemRef: Sendable, Hashable {
+    public var id: Int64
+    public var source: SourceID
+    public var receivedAt: Date
+
+    public init(id: Int64, source: SourceID, receivedAt: Date) {
+        self.id = id
+        self.source = source
+        self.receivedAt = receivedAt
+    }
+}
+
+/// What sync clients read beyond the reading lists.
+public protocol SyncReadingStore: Sendable {
+    /// A page of entry ids for a sync client, in receipt order (ids grow as entries arrive).
+    func itemRefs(_ query: ItemQuery, user: UserID) async throws -> [ItemRef]
+    /// The newest entry of `sources` (nil: every feed the user follows) received by `date`; 0 if none.
+    func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) async throws -> Int64
+}

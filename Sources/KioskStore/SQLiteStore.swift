@@ -141,6 +141,14 @@ public final class SQLiteStore: KioskStore {
         try await read { db in try ReadingRows.newestID(sources: sources, user: user, in: db) }
     }
 
+    public func itemRefs(_ query: ItemQuery, user: UserID) async throws(StoreError) -> [ItemRef] {
+        try await read { db in try ReadingRows.itemRefs(query, user: user, in: db) }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) async throws(StoreError) -> Int64 {
+        try await read { db in try ReadingRows.newestID(sources: sources, receivedBy: date, user: user, in: db) }
+    }
+
     public func unreadCounts(user: UserID) async throws(StoreError) -> [SourceID: Int] {
         try await read { db in try ReadingRows.unreadCounts(user: user, in: db) }
     }

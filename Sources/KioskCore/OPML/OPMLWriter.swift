@@ -98,59 +98,9 @@ enum OPMLWriter {
         out += "/>\n"
     }
 
-    /// Text for an attribute value or element content.
-    ///
-    /// `&`, `<`, `>` and `"` are references. Tab, line feed and carriage return are numeric
-    /// references, because a reader must turn literal ones in an attribute into spaces. Other
-    /// control characters, and U+FFFE/U+FFFF, are left out: XML 1.0 forbids C0 controls even as
-    /// references (strict readers refuse the whole file), and `&#128;`–`&#159;` are read as
-    /// Windows-1252 by browsers and by Kiosk, so no reference would bring a C1 control back.
-    static func escaped(_ text: String) -> String {
-        let needsWork = text.utf8.contains { byte in
-            byte < 0x20 || byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x7F
-                || byte == 0xC2 || byte == 0xEF  // lead bytes of U+0080–U+009F and U+FFFE/U+FFFF
-        }
-        guard needsWork else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x26: out += "&amp;"
-            case 0x3C: out += "&lt;"
-            case 0x3E: out += "&gt;"
-            case 0x22: out += "&quot;"
-            case 0x09: out += "&#9;"
-            case 0x0A: out += "&#10;"
-            case 0x0D: out += "&#13;"
-            case 0x00...0x1F, 0x7F...0x9F, 0xFFFE, 0xFFFF: continue
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// Text for an attribute value or element content (see `XMLText.escaped`).
+    static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
-    /// RFC 822 in UTC as OPML's `dateCreated` wants it, e.g. `Sun, 24 Nov 2024 10:00:00 GMT`,
-    /// with no formatter or locale to vary between machines. Years are kept to 0001–9999.
-    static func rfc822(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        let earliest = -62_135_596_800.0  // 0001-01-01T00:00:00Z
-        let latest = 253_402_300_799.0  // 9999-12-31T23:59:59Z
-        let clamped = interval.isNaN ? 0 : min(max(interval, earliest), latest)
-        let civil = CivilDate(unixSeconds: Int(clamped.rounded(.down)))
-        let weekday = weekdays[civil.weekday]
-        let month = months[civil.month - 1]
-        let hour = civil.secondOfDay / 3600
-        let minute = civil.secondOfDay / 60 % 60
-        let second = civil.secondOfDay % 60
-        return "\(weekday), \(padded(civil.day, 2)) \(month) \(padded(civil.year, 4)) "
-            + "\(padded(hour, 2)):\(padded(minute, 2)):\(padded(second, 2)) GMT"
-    }
-
-    private static func padded(_ number: Int, _ width: Int) -> String {
-        let digits = String(number)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-    }
-
-    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// RFC 822 in UTC as OPML's `dateCreated` wants it (see `InternetDate.rfc822`).
+    static func rfc822(_ date: Date) -> String { InternetDate.rfc822(date) }
 }

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import KioskCore
 import KioskSources
+import KioskSync
 import Logging
 
 /// The composition root: Kiosk's web application, with the live sources, the store and the
@@ -36,6 +37,10 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
             loopbackOnly: HostPolicy.isLoopback(config.host)))
     let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
     AccountRoutes(shared: shared).register(on: router)
+    // The sync APIs (own credentials; the sign-in middleware lets /api/ through).
+    GoogleReaderAPI<KioskRequestContext>(
+        accounts: dependencies.accounts, reader: dependencies.reader, store: dependencies.store, logger: logger
+    ).register(on: router)
     ShellRoutes(shared: shared).register(on: router)
     NewsRoutes(shared: shared).register(on: router)
     ReaderRoutes(shared: shared).register(on: router)

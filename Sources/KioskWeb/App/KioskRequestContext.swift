@@ -1,9 +1,10 @@
 import Hummingbird
 import KioskStore
+import KioskSync
 
 /// The request context of every route: Hummingbird's core, the browser's client id (a cookie),
 /// which keeps one joke request and one search in flight per browser, and who is signed in.
-public struct KioskRequestContext: RequestContext {
+public struct KioskRequestContext: RequestContext, SyncRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``ClientMiddleware`` before any route runs.
     public var clientID = ""

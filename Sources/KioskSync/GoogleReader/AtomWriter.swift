@@ -1,0 +1,59 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+
+/// The Atom newsboat reads a stream as (its `feedhq` backend): entry ids in the long item-id
+/// form (sent back as `i=`), and each entry's state as a category in Google Reader's scheme with
+/// the label newsboat looks for: `read`, else `kept-unread` and `fresh`.
+enum AtomWriter {
+    static let scheme = "http://www.google.com/reader/"
+
+    static func feed(
+        id: String, title: String, siteURL: String?, updated: Date, entries: [StoredEntry], names: [SourceID: String]
+    ) -> String {
+        var out = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
+        out += #"<feed xmlns="http://www.w3.org/2005/Atom">"#
+        out += "<id>tag:kiosk,2026:\(XMLText.escaped(id))</id>"
+        out += "<title>\(XMLText.escaped(title))</title>"
+        if let siteURL { out += #"<link rel="alternate" href="\#(XMLText.escaped(siteURL))"/>"# }
+        out += "<updated>\(iso(updated))</updated>"
+        for stored in entries { out += entry(stored, feedName: names[stored.source]) }
+        out += "</feed>\n"
+        return out
+    }
+
+    private static func entry(_ stored: StoredEntry, feedName: String?) -> String {
+        let entry = stored.entry
+        let published = entry.published ?? entry.updated ?? stored.receivedAt
+        var out = "<entry>"
+        out += "<id>\(ItemID.long(stored.id))</id>"
+        out += "<title type=\"text\">\(XMLText.escaped(entry.title.map { HTMLText.plainText(fromTitle: $0) } ?? ""))</title>"
+        out += "<published>\(iso(published))</published><updated>\(iso(entry.updated ?? published))</updated>"
+        if let link = entry.link { out += #"<link rel="alternate" type="text/html" href="\#(XMLText.escaped(link))"/>"# }
+        if let author = entry.authors.compactMap(\.name).first {
+            out += "<author><name>\(XMLText.escaped(author))</name></author>"
+        }
+        out += category("user/-/state/com.google/reading-list", label: "reading-list")
+        if stored.isRead {
+            out += category("user/-/state/com.google/read", label: "read")
+        } else {
+            out += category("user/-/state/com.google/kept-unread", label: "kept-unread")
+            out += category("user/-/state/com.google/fresh", label: "fresh")
+        }
+        if stored.isStarred { out += category("user/-/state/com.google/starred", label: "starred") }
+        let html = HTMLSanitizer(baseURL: entry.link).sanitize(entry.content ?? entry.summary ?? "")
+        out += "<content type=\"html\">\(XMLText.escaped(html))</content>"
+        if let feedName { out += "<source><title>\(XMLText.escaped(feedName))</title></source>" }
+        out += "</entry>"
+        return out
+    }
+
+    private static func category(_ term: String, label: String) -> String {
+        #"<category term="\#(term)" scheme="\#(scheme)" label="\#(label)"/>"#
+    }
+
+    private static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

@@ -1,0 +1,100 @@
+// The Google Reader API's JSON answers, with the fields and types NetNewsWire's decoders
+// require (every item's `summary`, `categories` and `origin`; `crawlTimeMsec` and
+// `timestampUsec` as strings; `id` and `updated` at the top of a contents answer).
+
+struct UserInfo: Encodable {
+    var userId: String
+    var userName: String
+    var userProfileId: String
+    var userEmail: String
+}
+
+struct TagList: Encodable {
+    struct Tag: Encodable {
+        var id: String
+        var type: String?
+    }
+    var tags: [Tag]
+}
+
+struct SubscriptionList: Encodable {
+    struct Category: Encodable {
+        var id: String
+        var label: String
+    }
+    struct Item: Encodable {
+        var id: String
+        var title: String
+        var categories: [Category]
+        var url: String
+        var htmlUrl: String
+        var iconUrl: String
+        var firstitemmsec: String
+        var sortid: String
+    }
+    var subscriptions: [Item]
+}
+
+struct QuickAddResult: Encodable {
+    var numResults: Int
+    var query: String?
+    var streamId: String?
+    var streamName: String?
+    var error: String?
+}
+
+struct UnreadCounts: Encodable {
+    struct Count: Encodable {
+        var id: String
+        var count: Int
+        var newestItemTimestampUsec: String
+    }
+    var max: Int
+    var unreadcounts: [Count]
+}
+
+struct ItemIDPage: Encodable {
+    struct Ref: Encodable {
+        var id: String
+        var directStreamIds: [String]
+        var timestampUsec: String
+    }
+    var itemRefs: [Ref]
+    /// Absent on the last page (NetNewsWire loops on an empty string).
+    var continuation: String?
+}
+
+struct ContentsPage: Encodable {
+    struct Link: Encodable {
+        var href: String
+        var type: String?
+    }
+    struct Summary: Encodable {
+        var direction = "ltr"
+        var content: String
+    }
+    struct Origin: Encodable {
+        var streamId: String
+        var title: String
+        var htmlUrl: String
+    }
+    struct Item: Encodable {
+        var id: String
+        var crawlTimeMsec: String
+        var timestampUsec: String
+        var published: Int64
+        var updated: Int64
+        var title: String
+        var author: String?
+        var canonical: [Link]
+        var alternate: [Link]
+        var summary: Summary
+        var categories: [String]
+        var origin: Origin
+    }
+    var id: String
+    var title: String?
+    var updated: Int64
+    var items: [Item]
+    var continuation: String?
+}

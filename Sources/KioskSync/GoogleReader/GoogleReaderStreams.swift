@@ -1,0 +1,218 @@
+import Foundation
+import Hummingbird
+import KioskCore
+import KioskReader
+import KioskSources
+import KioskStore
+
+// Streams: ids a page at a time, contents by id or by stream, newsboat's Atom, and read and
+// star state (edit-tag, mark-all-as-read).
+extension GoogleReaderAPI {
+    /// `stream/items/ids`: `s` the stream; `xt` exclude (read), `it` include (read, starred);
+    /// `ot`/`nt` received at or after / before (Unix seconds); `n` a page (at most 10,000);
+    /// `c` the continuation; `r=o` oldest first. Ids are decimal strings.
+    func itemIDs(_ call: Call) async throws -> Response {
+        let limit = Self.pageSize(call.fields, default: 20, max: 10_000)
+        guard var query = try await itemQuery(call, stream: call.fields.first("s")) else {
+            return try Self.json(ItemIDPage(itemRefs: []), request: call.request, now: now())
+        }
+        query.limit = limit + 1
+        var refs = try await store.itemRefs(query, user: call.user)
+        let more = refs.count > limit
+        if more { refs.removeLast() }
+        let page = ItemIDPage(
+            itemRefs: refs.map {
+                .init(
+                    id: ItemID.decimal($0.id), directStreamIds: [StreamID.feed($0.source).text],
+                    timestampUsec: Self.microseconds($0.receivedAt))
+            },
+            continuation: more ? refs.last.map { String($0.id) } : nil)
+        return try Self.json(page, request: call.request, now: now())
+    }
+
+    /// `stream/items/contents`: the entries of every `i` (any id form), in the order asked.
+    func itemContents(_ call: Call) async throws -> Response {
+        let ids = Array(call.fields.all("i").compactMap(ItemID.parse).prefix(1_000))
+        let found = try await store.storedEntries(ids: ids, user: call.user)
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let ordered = ids.compactMap { byID[$0] }
+        let page = ContentsPage(
+            id: StreamID.readingList.text, updated: Int64(now().timeIntervalSince1970),
+            items: try await items(ordered, user: call.user))
+        return try Self.json(page, request: call.request, now: now())
+    }
+
+    /// `stream/contents/<stream>` (or `?s=`): a page of a stream's entries, newest first.
+    func streamContents(_ call: Call) async throws -> Response {
+        let stream = call.pathStream.flatMap { $0.isEmpty ? nil : $0 } ?? call.fields.first("s") ?? StreamID.readingList.text
+        let limit = Self.pageSize(call.fields, default: 20, max: 1_000)
+        var entries: [StoredEntry] = []
+        var more = false
+        if var query = try await itemQuery(call, stream: stream) {
+            query.limit = limit + 1
+            var refs = try await store.itemRefs(query, user: call.user)
+            more = refs.count > limit
+            if more { refs.removeLast() }
+            let byID = Dictionary(
+                try await store.storedEntries(ids: refs.map(\.id), user: call.user).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+            entries = refs.compactMap { byID[$0.id] }
+        }
+        let page = ContentsPage(
+            id: stream, title: nil, updated: Int64(now().timeIntervalSince1970),
+            items: try await items(entries, user: call.user), continuation: more ? entries.last.map { String($0.id) } : nil)
+        return try Self.json(page, request: call.request, now: now())
+    }
+
+    /// `edit-tag`: `i` (repeated, any id form), `a` tags to add, `r` tags to remove: read,
+    /// starred, kept-unread (unread again); other tags are accepted and ignored.
+    func editTag(_ call: Call) async throws -> Response {
+        let ids = call.fields.all("i").compactMap(ItemID.parse)
+        guard !ids.isEmpty else { return Self.ok(now: now()) }
+        for tag in call.fields.all("a").compactMap(StreamID.init) {
+            switch tag {
+            case .read: try await performing { try await reader.setRead(true, ids: ids, user: call.user) }
+            case .keptUnread: try await performing { try await reader.setRead(false, ids: ids, user: call.user) }
+            case .starred: try await performing { try await reader.setStarred(true, ids: ids, user: call.user) }
+            default: continue
+            }
+        }
+        for tag in call.fields.all("r").compactMap(StreamID.init) {
+            switch tag {
+            case .read: try await performing { try await reader.setRead(false, ids: ids, user: call.user) }
+            case .starred: try await performing { try await reader.setStarred(false, ids: ids, user: call.user) }
+            default: continue
+            }
+        }
+        return Self.ok(now: now())
+    }
+
+    /// `mark-all-as-read`: every entry of stream `s` received by `ts` (microseconds; now when
+    /// absent) is read; what arrives later stays unread.
+    func markAllAsRead(_ call: Call) async throws -> Response {
+        guard let stream = call.fields.first("s").flatMap(StreamID.init) else {
+            throw HTTPError(.badRequest, message: "mark-all-as-read takes a stream (s).")
+        }
+        let scope: ReadingScope
+        switch stream {
+        case .readingList: scope = .all
+        case .starred: scope = .starred
+        case .label(let name): scope = .folder(name)
+        case .feed(let id):
+            guard try await reader.subscription(id, user: call.user) != nil else { throw HTTPError(.notFound) }
+            scope = .feed(id)
+        default: return Self.ok(now: now())
+        }
+        let by = call.fields.first("ts").flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1_000_000) } ?? now()
+        let sources = try await reader.sources(in: scope, user: call.user)
+        let upTo = try await store.newestEntryID(sources: sources, receivedBy: by, user: call.user)
+        _ = try await performing { try await reader.markAllRead(scope, upTo: upTo, user: call.user) }
+        return Self.ok(now: now())
+    }
+
+    /// newsboat's feed: `reader/atom/<stream>?n=N`, Atom with each entry's state as Google
+    /// Reader category labels (`read`, or `kept-unread` and `fresh`). Its validator is the
+    /// answer's own hash, so it changes whenever an entry or its state does.
+    func atom(_ call: Call) async throws -> Response {
+        let stream = call.pathStream ?? ""
+        let limit = Self.pageSize(call.fields, default: 20, max: 1_000)
+        var entries: [StoredEntry] = []
+        var title = "Kiosk"
+        var siteURL: String?
+        if var query = try await itemQuery(call, stream: stream) {
+            query.limit = limit
+            let refs = try await store.itemRefs(query, user: call.user)
+            let byID = Dictionary(
+                try await store.storedEntries(ids: refs.map(\.id), user: call.user).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+            entries = refs.compactMap { byID[$0.id] }
+        } else {
+            throw HTTPError(.notFound, message: "No such stream: \(stream)")
+        }
+        let subscriptions = try await reader.subscriptions(user: call.user)
+        if case .feed(let id) = StreamID(stream), let subscription = subscriptions.first(where: { $0.id == id }) {
+            title = subscription.displayName
+            siteURL = subscription.siteURL ?? subscription.url.absoluteString
+        }
+        let xml = AtomWriter.feed(
+            id: stream, title: title, siteURL: siteURL, updated: now(), entries: entries,
+            names: Dictionary(subscriptions.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first }))
+        let tag = "\"" + String(StableHash.fnv1a64(xml), radix: 16) + "\""
+        var headers: HTTPFields = [
+            .contentType: "application/atom+xml; charset=utf-8", .cacheControl: "private, no-cache", .eTag: tag,
+            .date: InternetDate.rfc822(now()),
+        ]
+        if call.request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+        headers[.contentLength] = String(xml.utf8.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: xml)))
+    }
+
+    // MARK: - Helpers
+
+    /// The query a stream and the call's filters (`xt`, `it`, `ot`, `nt`, `c`, `r`) make; nil
+    /// when the stream holds nothing the user may see.
+    private func itemQuery(_ call: Call, stream text: String?) async throws -> ItemQuery? {
+        guard let stream = StreamID(text ?? StreamID.readingList.text) else { return nil }
+        var query = ItemQuery()
+        switch stream {
+        case .readingList: break
+        case .starred: query.starredOnly = true
+        case .read: query.readOnly = true
+        case .keptUnread: query.unreadOnly = true
+        case .feed(let id):
+            guard try await reader.subscription(id, user: call.user) != nil else { return nil }
+            query.sources = [id]
+        case .label(let name):
+            query.sources = try await reader.sources(in: .folder(name), user: call.user)
+        case .otherState: return nil
+        }
+        for excluded in call.fields.all("xt").compactMap(StreamID.init) where excluded == .read {
+            query.unreadOnly = true
+        }
+        for included in call.fields.all("it").compactMap(StreamID.init) {
+            if included == .read { query.readOnly = true }
+            if included == .starred { query.starredOnly = true }
+        }
+        query.receivedSince = call.fields.first("ot").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        query.receivedBefore = call.fields.first("nt").flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        query.after = call.fields.first("c").flatMap { Int64($0) }
+        query.oldestFirst = call.fields.first("r") == "o"
+        return query
+    }
+
+    private func items(_ entries: [StoredEntry], user: UserID) async throws -> [ContentsPage.Item] {
+        guard !entries.isEmpty else { return [] }
+        let subscriptions = try await reader.subscriptions(user: user)
+        let byID = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return entries.map { stored in
+            let subscription = byID[stored.source]
+            let entry = stored.entry
+            let site = subscription?.siteURL ?? subscription?.url.absoluteString ?? ""
+            var categories = [StreamID.readingList.text]
+            if let folder = subscription?.folder { categories.append(StreamID.label(folder).text) }
+            if stored.isRead { categories.append(StreamID.read.text) }
+            if stored.isStarred { categories.append(StreamID.starred.text) }
+            let links = entry.link.map { [ContentsPage.Link(href: $0, type: "text/html")] } ?? []
+            let html = HTMLSanitizer(baseURL: entry.link ?? site).sanitize(entry.content ?? entry.summary ?? "")
+            let published = entry.published ?? entry.updated ?? stored.receivedAt
+            return ContentsPage.Item(
+                id: ItemID.long(stored.id), crawlTimeMsec: String(Int64(stored.receivedAt.timeIntervalSince1970 * 1000)),
+                timestampUsec: Self.microseconds(stored.receivedAt), published: Int64(published.timeIntervalSince1970),
+                updated: Int64((entry.updated ?? published).timeIntervalSince1970),
+                title: entry.title.map { HTMLText.plainText(fromTitle: $0) } ?? "",
+                author: entry.authors.compactMap(\.name).first, canonical: links, alternate: links,
+                summary: .init(content: html), categories: categories,
+                origin: .init(
+                    streamId: StreamID.feed(stored.source).text, title: subscription?.displayName ?? stored.source.rawValue,
+                    htmlUrl: site))
+        }
+    }
+
+    static func pageSize(_ fields: FormFields, default fallback: Int, max: Int) -> Int {
+        min(Swift.max(1, fields.first("n").flatMap { Int($0) } ?? fallback), max)
+    }
+
+    static func microseconds(_ date: Date) -> String {
+        String(Int64((date.timeIntervalSince1970 * 1_000_000).rounded()))
+    }
+}

@@ -1,2 +1,0 @@
-/// The sync APIs of native readers, mounted by the web app under `/api`.
-public enum SyncAPI {}

@@ -5,7 +5,7 @@
 # Usage: scripts/install-deps.sh [runtime|tests]
 #   runtime  what building and running need: libsqlite3-dev (GRDB links SQLite)
 #   tests    (the default) that, plus the browser tests' python3, python3-venv, chromium,
-#            chromium-driver and fonts, and selenium + pytest in a virtualenv at .venv-e2e/
+#            chromium-driver and fonts, newsboat and tmux (the sync test), and selenium + pytest in a virtualenv at .venv-e2e/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +40,9 @@ if [ "$mode" = tests ]; then
     installed chromium-driver || need_apt+=(chromium-driver)
     # Metric-compatible fonts, so pages and screenshots render alike on every machine.
     installed fonts-liberation || need_apt+=(fonts-liberation)
+    # newsboat, a real Google Reader API client, synced against Kiosk (driven through tmux).
+    installed newsboat || need_apt+=(newsboat)
+    installed tmux || need_apt+=(tmux)
 fi
 
 if ((${#need_apt[@]})); then

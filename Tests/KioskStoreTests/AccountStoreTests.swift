@@ -86,6 +86,8 @@ import Testing
             let emile = try await store.addAccount(name: "Émile", passwordHash: "hash", isAdmin: false)
             #expect(try await store.credentials(name: "émile")?.account.id == emile.id)
             #expect(try await store.credentials(name: "ÉMILE")?.account.id == emile.id)
+            // The same letters, written decomposed (E + combining acute), as some keyboards send them.
+            #expect(try await store.credentials(name: "E\u{301}mile")?.account.id == emile.id)
             await #expect {
                 try await store.addAccount(name: "émile", passwordHash: "other", isAdmin: false)
             } throws: { error in

@@ -1,0 +1,167 @@
+"""newsboat (Debian's package), a real Google Reader API client, syncing with Kiosk.
+
+newsboat's `urls-source "feedhq"` backend signs in with ClientLogin, lists the subscriptions,
+reads each feed as Atom (`/reader/atom/feed%2F...`) with read state as category labels, and
+sends `edit-tag` / `mark-all-as-read` when the user reads. These tests run it for real: the
+account is added with `kiosk user add` while the server runs, newsboat's unread count must match
+the API's, and read state set on either side must show on the other. The interactive part is
+driven through tmux, as a person would use newsboat in a terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import harness
+from harness import KioskServer
+
+NAME = "reader"
+PASSWORD = "correct horse battery"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("newsboat") is None or shutil.which("tmux") is None,
+    reason="newsboat and tmux are installed by scripts/install-deps.sh",
+)
+
+
+class GoogleReader:
+    """A small client of Kiosk's Google Reader API (what the assertions compare with)."""
+
+    def __init__(self, base: str, name: str, password: str):
+        self.base = base
+        reply = self._request("POST", "/accounts/ClientLogin", {"Email": name, "Passwd": password}, auth=False)
+        self.auth = next(line[5:] for line in reply.splitlines() if line.startswith("Auth="))
+        self.token = self._request("GET", "/reader/api/0/token")
+
+    def _request(self, method: str, path: str, fields: dict[str, str] | None = None, auth: bool = True) -> str:
+        data = urllib.parse.urlencode(fields or {}).encode() if method == "POST" else None
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if auth:
+            request.add_header("Authorization", f"GoogleLogin auth={self.auth}")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.read().decode()
+
+    def unread(self) -> int:
+        counts = json.loads(self._request("GET", "/reader/api/0/unread-count?output=json"))["unreadcounts"]
+        return next(row["count"] for row in counts if row["id"] == "user/-/state/com.google/reading-list")
+
+    def mark_feed_read(self, stream: str) -> None:
+        assert self._request("POST", "/reader/api/0/mark-all-as-read", {"s": stream, "T": self.token}) == "OK"
+
+
+@pytest.fixture(scope="module")
+def synced(workdir: Path):
+    # Frozen sample feeds: nothing new arrives while the two sides are compared.
+    server = harness.start_server("sync-newsboat", workdir, frozen=True)
+    try:
+        # Added while the server runs, with the same flags, so it finds the same database.
+        add = subprocess.run(
+            [str(harness.kiosk_binary()), "user", "add", NAME, "--password-stdin", "--demo",
+             "--data-directory", str(workdir / "data-sync-newsboat")],
+            input=(PASSWORD + "\n").encode(), capture_output=True, timeout=60)
+        assert add.returncode == 0, add.stderr.decode()
+        home = workdir / "newsboat-home"
+        home.mkdir(exist_ok=True)
+        (home / "password").write_text(PASSWORD + "\n")
+        (home / "urls").write_text("")
+        (home / "config").write_text(
+            f'urls-source "feedhq"\n'
+            f'feedhq-url "{server.base_url}/api/greader"\n'
+            f'feedhq-login "{NAME}"\n'
+            f'feedhq-passwordfile "{home / "password"}"\n'
+            "feedhq-show-special-feeds no\n"
+            "feedhq-min-items 100\n")
+        # Within a second the running server knows the account exists.
+        deadline = time.monotonic() + harness.WAIT
+        while True:
+            try:
+                api = GoogleReader(server.base_url + "/api/greader", NAME, PASSWORD)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+        # Every sample feed checked once, so both sides count the same entries.
+        deadline = time.monotonic() + harness.LIVE_WAIT
+        while api.unread() < 60 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        yield server, api, home
+    finally:
+        server.stop()
+
+
+def newsboat_unread(home: Path) -> int:
+    """`newsboat -x reload print-unread`: sync, then say how many are unread."""
+    result = subprocess.run(
+        ["newsboat", "-C", str(home / "config"), "-u", str(home / "urls"), "-c", str(home / "cache.db"),
+         "-x", "reload", "print-unread"],
+        capture_output=True, timeout=120, env={"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr.decode() + result.stdout.decode()
+    line = result.stdout.decode().strip().splitlines()[-1]
+    assert line.endswith("unread articles"), line
+    return int(line.split()[0])
+
+
+def test_newsboat_counts_what_the_api_counts(synced):
+    _, api, home = synced
+    assert api.unread() == 60
+    assert newsboat_unread(home) == api.unread()
+
+
+def test_a_feed_marked_read_through_the_api_is_read_in_newsboat(synced):
+    _, api, home = synced
+    before = newsboat_unread(home)
+    api.mark_feed_read("feed/entertainment")
+    assert api.unread() == before - 20
+    assert newsboat_unread(home) == before - 20
+
+
+def test_an_article_read_in_newsboat_is_read_on_the_server(synced):
+    _, api, home = synced
+    newsboat_unread(home)
+    before = api.unread()
+    session = f"kiosk-newsboat-{int(time.time())}"
+    command = (
+        f"HOME={home} TERM=xterm newsboat -C {home / 'config'} -u {home / 'urls'} -c {home / 'cache.db'}")
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command], check=True)
+    try:
+        screen = wait_for_screen(session, "Your feeds")
+        assert "Business" in screen
+        send(session, "Enter")  # open the first feed (Business)
+        wait_for_screen(session, "Articles in feed")
+        send(session, "Enter")  # open its first article: newsboat marks it read and tells the server
+        wait_for_screen(session, "Article '")
+        # Back out and quit: newsboat sends what was read (edit-tag) by the time it exits.
+        for _ in range(3):
+            send(session, "q")
+            time.sleep(0.3)
+        deadline = time.monotonic() + harness.WAIT
+        while api.unread() != before - 1 and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert api.unread() == before - 1
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def send(session: str, key: str) -> None:
+    subprocess.run(["tmux", "send-keys", "-t", session, key], check=True)
+
+
+def wait_for_screen(session: str, text: str) -> str:
+    deadline = time.monotonic() + harness.WAIT
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = subprocess.run(
+            ["tmux", "capture-pane", "-t", session, "-p"], capture_output=True, check=True).stdout.decode()
+        if text in screen:
+            return screen
+        time.sleep(0.25)
+    raise AssertionError(f"newsboat never showed {text!r}; the screen was:\n{screen}")

@@ -49,13 +49,17 @@ public struct Accounts: Sendable {
         let name = try Self.validName(name)
         try Self.checkPassword(password)
         let hash = try await storing { try await hasher.hash(password) }
+        let account: Account
         do {
-            return try await store.addAccount(name: name, passwordHash: hash, isAdmin: isAdmin)
+            account = try await store.addAccount(name: name, passwordHash: hash, isAdmin: isAdmin)
         } catch StoreError.conflict {
             throw .nameTaken(name)
         } catch {
             throw .storage("\(error)")
         }
+        let feverKey = Secret.hash(Secret.feverKey(name: account.name, password: password))
+        try await storing { try await store.setFeverKeyHash(feverKey, user: account.id) }
+        return account
     }
 
     /// Sets a new password; every web sign-in made with the old one ends.
@@ -66,6 +70,8 @@ public struct Accounts: Sendable {
         }
         let hash = try await storing { try await hasher.hash(password) }
         try await storing { try await store.setPasswordHash(hash, user: found.account.id) }
+        let feverKey = Secret.hash(Secret.feverKey(name: found.account.name, password: password))
+        try await storing { try await store.setFeverKeyHash(feverKey, user: found.account.id) }
     }
 
     /// Removes an account and everything of it; returns the feeds nobody follows any more.
@@ -108,6 +114,21 @@ public struct Accounts: Sendable {
         }
         await throttle.failed(account: name, address: address)
         throw .wrongCredentials
+    }
+
+    /// The account (and app password) a Fever API key belongs to: MD5 of `name:password` for the
+    /// account's password or one of its app passwords. A wrong key counts against the address.
+    public func verifyFever(apiKey: String, address: String) async throws(AccountError)
+        -> (account: Account, appPassword: AppPassword?)
+    {
+        if let wait = await throttle.wait(account: "fever:" + address, address: address) { throw .throttled(retryAfter: wait) }
+        let key = apiKey.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard key.count == 32, let found = try await storing({ try await store.feverCredentials(keyHash: Secret.hash(key)) })
+        else {
+            await throttle.failed(account: "fever:" + address, address: address)
+            throw .wrongCredentials
+        }
+        return found
     }
 
     /// Opens a session for `account` (a new token every time: a sign-in never reuses an id
@@ -153,6 +174,10 @@ public struct Accounts: Sendable {
         let secret = Secret.appPassword()
         let password = try await storing {
             try await store.addAppPassword(name: trimmed, secretHash: Secret.hash(secret), user: user)
+        }
+        if let account = try await storing({ try await store.account(user) }) {
+            let feverKey = Secret.hash(Secret.feverKey(name: account.name, password: secret))
+            try await storing { try await store.setFeverKeyHash(feverKey, appPassword: password.id) }
         }
         return (password, secret)
     }

@@ -22,6 +22,12 @@ public enum Secret {
         return stride(from: 0, to: 20, by: 4).map { String(characters[$0..<$0 + 4]) }.joined(separator: "-")
     }
 
+    /// The Fever API's key for a name and password: MD5 of `name:password`, lowercase hex (Fever's
+    /// own scheme; the store keeps only `hash(_:)` of it).
+    public static func feverKey(name: String, password: String) -> String {
+        Insecure.MD5.hash(data: Data("\(name):\(password)".utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// What the store keeps of a secret: SHA-256, hex.
     public static func hash(_ secret: String) -> String {
         SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()

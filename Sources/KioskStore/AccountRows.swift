@@ -23,14 +23,21 @@ enum AccountRows {
     }
 
     static func credentials(name: String, in db: Database) throws -> (account: Account, passwordHash: String)? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE name = ?", arguments: [name]) else {
-            return nil
-        }
+        guard let row = try named(name, in: db) else { return nil }
         return (account(row), row["password_hash"])
     }
 
+    /// The user called `name` in any case. `COLLATE NOCASE` folds ASCII letters only, and names
+    /// may hold any letter ("Émile" is "émile", as in the in-memory store and the throttle), so
+    /// what it misses is looked for the way Swift compares (case folded, canonically equivalent).
+    private static func named(_ name: String, in db: Database) throws -> Row? {
+        if let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE name = ?", arguments: [name]) { return row }
+        let folded = name.lowercased()
+        return try Row.fetchAll(db, sql: "SELECT * FROM users").first { ($0["name"] as String).lowercased() == folded }
+    }
+
     static func add(name: String, passwordHash: String, isAdmin: Bool, now: Date, in db: Database) throws -> Account {
-        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE name = ?)", arguments: [name]) == true {
+        if try named(name, in: db) != nil {
             throw StoreError.conflict("there is already an account named \(name)")
         }
         try db.execute(
@@ -85,6 +92,18 @@ enum AccountRows {
         try db.execute(
             sql: "UPDATE app_passwords SET last_used_at = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, found.id])
         return found
+    }
+
+    static func feverCredentials(keyHash: String, in db: Database) throws -> (account: Account, appPassword: AppPassword?)? {
+        if let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE fever_key_hash = ?", arguments: [keyHash]) {
+            return (account(row), nil)
+        }
+        guard let row = try Row.fetchOne(
+            db, sql: "SELECT * FROM app_passwords WHERE fever_key_hash = ?", arguments: [keyHash])
+        else { return nil }
+        let password = appPassword(row)
+        guard let owner = try find(password.user, in: db) else { return nil }
+        return (owner, password)
     }
 
     static func saveSession(tokenHash: String, _ session: StoredSession, now: Date, in db: Database) throws {

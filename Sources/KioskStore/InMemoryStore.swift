@@ -21,6 +21,7 @@ public actor InMemoryStore: KioskStore {
     private var appPasswordList: [(password: AppPassword, hash: String)] = []
     private var nextAppPassword: Int64 = 1
     private var sessionList: [String: StoredSession] = [:]
+    private var feverKeys: [String: (user: UserID, appPassword: Int64?)] = [:]
 
     /// A store remembering `states` (as if each had been saved).
     public init(states: [SourceID: SourceState] = [:]) {
@@ -272,6 +273,7 @@ public actor InMemoryStore: KioskStore {
         passwordHashes[id] = nil
         appPasswordList.removeAll { $0.password.user == id }
         sessionList = sessionList.filter { $0.value.user != id }
+        feverKeys = feverKeys.filter { $0.value.user != id }
         return forgotten
     }
 
@@ -291,6 +293,7 @@ public actor InMemoryStore: KioskStore {
         guard appPasswordList.contains(where: { $0.password.id == id && $0.password.user == user }) else { return false }
         appPasswordList.removeAll { $0.password.id == id }
         sessionList = sessionList.filter { $0.value.appPassword != id }
+        feverKeys = feverKeys.filter { $0.value.appPassword != id }
         return true
     }
 
@@ -299,6 +302,25 @@ public actor InMemoryStore: KioskStore {
         appPasswordList[index].password.lastUsedAt = Date()
         return appPasswordList[index].password
     }
+
+    public func setFeverKeyHash(_ hash: String, user: UserID) {
+        feverKeys = feverKeys.filter { $0.value.user != user || $0.value.appPassword != nil }
+        feverKeys[hash] = (user, nil)
+    }
+
+    public func setFeverKeyHash(_ hash: String, appPassword: Int64) {
+        guard let password = appPasswordList.first(where: { $0.password.id == appPassword })?.password else { return }
+        feverKeys[hash] = (password.user, appPassword)
+    }
+
+    public func feverCredentials(keyHash: String) -> (account: Account, appPassword: AppPassword?)? {
+        guard let key = feverKeys[keyHash], let account = account(key.user) else { return nil }
+        guard let id = key.appPassword else { return (account, nil) }
+        guard let password = appPasswordList.first(where: { $0.password.id == id })?.password else { return nil }
+        return (account, password)
+    }
+
+    public func itemCount(user: UserID) -> Int { visible(to: user).count }
 
     public func saveSession(tokenHash: String, _ session: StoredSession) {
         sessionList[tokenHash] = session

@@ -152,4 +152,6 @@ public protocol SyncReadingStore: Sendable {
     func itemRefs(_ query: ItemQuery, user: UserID) async throws -> [ItemRef]
     /// The newest entry of `sources` (nil: every feed the user follows) received by `date`; 0 if none.
     func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) async throws -> Int64
+    /// How many entries the user can read (every feed they follow).
+    func itemCount(user: UserID) async throws -> Int
 }

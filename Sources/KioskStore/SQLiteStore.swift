@@ -149,6 +149,14 @@ public final class SQLiteStore: KioskStore {
         try await read { db in try ReadingRows.newestID(sources: sources, receivedBy: date, user: user, in: db) }
     }
 
+    public func itemCount(user: UserID) async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM entries WHERE source IN (SELECT source FROM user_feeds WHERE user_id = ?)",
+                arguments: [user.rawValue]) ?? 0
+        }
+    }
+
     public func unreadCounts(user: UserID) async throws(StoreError) -> [SourceID: Int] {
         try await read { db in try ReadingRows.unreadCounts(user: user, in: db) }
     }
@@ -249,6 +257,25 @@ public final class SQLiteStore: KioskStore {
         return try await write { db in try AccountRows.useAppPassword(secretHash: secretHash, now: now, in: db) }
     }
 
+    public func setFeverKeyHash(_ hash: String, user: UserID) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET fever_key_hash = ? WHERE id = ?", arguments: [hash, user.rawValue])
+        }
+    }
+
+    public func setFeverKeyHash(_ hash: String, appPassword: Int64) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE app_passwords SET fever_key_hash = ? WHERE id = ?", arguments: [hash, appPassword])
+        }
+    }
+
+    public func feverCredentials(keyHash: String) async throws(StoreError) -> (account: Account, appPassword: AppPassword?)? {
+        let found = try await read { db in
+            try AccountRows.feverCredentials(keyHash: keyHash, in: db).map { FeverCredentials(account: $0.account, appPassword: $0.appPassword) }
+        }
+        return found.map { ($0.account, $0.appPassword) }
+    }
+
     public func saveSession(tokenHash: String, _ session: StoredSession) async throws(StoreError) {
         let now = now()
         try await write { db in try AccountRows.saveSession(tokenHash: tokenHash, session, now: now, in: db) }
@@ -335,4 +362,10 @@ private struct Credentials: Sendable {
         self.account = account
         self.passwordHash = passwordHash
     }
+}
+
+/// An account and the app password it signed in with, as one `Sendable` value out of a read.
+private struct FeverCredentials: Sendable {
+    var account: Account
+    var appPassword: AppPassword?
 }

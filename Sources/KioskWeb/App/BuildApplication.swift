@@ -41,6 +41,9 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     GoogleReaderAPI<KioskRequestContext>(
         accounts: dependencies.accounts, reader: dependencies.reader, store: dependencies.store, logger: logger
     ).register(on: router)
+    FeverAPI<KioskRequestContext>(
+        accounts: dependencies.accounts, reader: dependencies.reader, store: dependencies.store, logger: logger
+    ).register(on: router)
     ShellRoutes(shared: shared).register(on: router)
     NewsRoutes(shared: shared).register(on: router)
     ReaderRoutes(shared: shared).register(on: router)

@@ -65,7 +65,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aNameTakenInAnyCaseIsAConflict(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
-            try await store.addAccount(name: "Ada", passwordHash: "first", isAdmin: false)
+            _ = try await store.addAccount(name: "Ada", passwordHash: "first", isAdmin: false)
             for clash in ["Ada", "ada", "ADA"] {
                 await #expect {
                     try await store.addAccount(name: clash, passwordHash: "second", isAdmin: true)
@@ -96,7 +96,7 @@ import Testing
             }
             #expect(try await store.accountCount() == 1)
             // A name that only looks alike is another name.
-            try await store.addAccount(name: "Emile", passwordHash: "third", isAdmin: false)
+            _ = try await store.addAccount(name: "Emile", passwordHash: "third", isAdmin: false)
             #expect(try await store.credentials(name: "emile")?.passwordHash == "third")
             #expect(try await store.credentials(name: "émile")?.passwordHash == "hash")
         }

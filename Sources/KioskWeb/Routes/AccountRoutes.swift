@@ -143,9 +143,13 @@ struct AccountRoutes: Sendable {
         }
     }
 
-    /// `path` when it is a path of this Kiosk, else Home: never another site.
+    /// `path` when it is a path of this Kiosk, else Home: never another site. Browsers drop tabs
+    /// and newlines from a URL (`/<tab>/evil.example` is `//evil.example` to them), so a path
+    /// with a control character or a space is not taken either.
     static func localPath(_ path: String?) -> String {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path != "/login" else {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path != "/login",
+            !path.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else {
             return "/"
         }
         return path

@@ -147,11 +147,8 @@ struct RecordingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String, file: String,
-        function: String, line: UInt
-    ) {
-        let merged = metadata.merging(extra ?? [:]) { $1 }
-        record.append("\(level) \(source) \(message) \(merged)")
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        record.append("\(event.level) \(event.source) \(event.message) \(merged) \(event.error.map { "\($0)" } ?? "")")
     }
 }

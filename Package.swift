@@ -148,6 +148,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
+                "KioskAccounts",
                 "KioskCore",
                 "KioskTesting",
                 "KioskSources",

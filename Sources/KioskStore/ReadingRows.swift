@@ -84,7 +84,10 @@ enum ReadingRows {
     }
 
     static func itemRefs(_ query: ItemQuery, user: UserID, in db: Database) throws -> [ItemRef] {
-        var conditions = [followed]
+        // Every feed: walk the ids in order and keep the followed ones (`+` keeps SQLite from
+        // gathering each feed's rows by index and sorting them all for every page). Some feeds:
+        // their rows by index, then sorted (a feed keeps at most its retention cap).
+        var conditions = [query.sources == nil ? "+" + followed : followed]
         var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue]
         if let sources = query.sources {
             guard !sources.isEmpty else { return [] }

@@ -243,7 +243,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
 }
 
 /// The finder of a benchmark's reader never fetches.
-private struct NoFetcher: Fetching {
+struct NoFetcher: Fetching {
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         throw .network("the benchmark fetches nothing")
     }

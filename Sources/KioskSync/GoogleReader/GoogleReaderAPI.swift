@@ -205,6 +205,17 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
 
     static func ok(now: Date) -> Response { text("OK", now: now) }
 
+    /// JSON already written (see `JSONText`).
+    static func jsonText(_ json: String, now: Date) -> Response {
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json; charset=utf-8", .cacheControl: "private, no-cache",
+                .date: InternetDate.rfc822(now),
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: json)))
+    }
+
     /// JSON, with a validator: a client that sends back the `ETag` it has gets 304 while the
     /// answer is the same (so the subscription list's ETag changes with every add or edit).
     static func json(_ value: some Encodable, request: Request, now: Date, validated: Bool = false) throws -> Response {

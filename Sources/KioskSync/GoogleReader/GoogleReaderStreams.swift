@@ -20,14 +20,27 @@ extension GoogleReaderAPI {
         var refs = try await store.itemRefs(query, user: call.user)
         let more = refs.count > limit
         if more { refs.removeLast() }
-        let page = ItemIDPage(
-            itemRefs: refs.map {
-                .init(
-                    id: ItemID.decimal($0.id), directStreamIds: [StreamID.feed($0.source).text],
-                    timestampUsec: Self.microseconds($0.receivedAt))
-            },
-            continuation: more ? refs.last.map { String($0.id) } : nil)
-        return try Self.json(page, request: call.request, now: now())
+        // Written directly: a client with 10,000 unread fetches ten pages of these on every
+        // sync, and JSONEncoder took most of the time.
+        var json = #"{"itemRefs":["#
+        json.reserveCapacity(refs.count * 96 + 64)
+        var streams: [SourceID: String] = [:]
+        for (index, ref) in refs.enumerated() {
+            if index > 0 { json += "," }
+            let stream = streams[ref.source] ?? JSONText.string(StreamID.feed(ref.source).text)
+            streams[ref.source] = stream
+            json += #"{"id":""#
+            json += String(ref.id)
+            json += #"","directStreamIds":["#
+            json += stream
+            json += #"],"timestampUsec":""#
+            json += Self.microseconds(ref.receivedAt)
+            json += #""}"#
+        }
+        json += "]"
+        if more, let last = refs.last { json += #","continuation":""# + String(last.id) + #"""# }
+        json += "}"
+        return Self.jsonText(json, now: now())
     }
 
     /// `stream/items/contents`: the entries of every `i` (any id form), in the order asked.

@@ -406,6 +406,19 @@ import Testing
                 #expect(form.headers[.location] == "/reader/all")
                 #expect(try await kiosk.store.storedEntries(ids: [entry.id], user: ada.id).first?.isRead == true)
 
+                // A plain form with the token as a field (what the page's script adds): the route
+                // still reads every other field of the body.
+                let field = try await post(
+                    client, "/reader/star", "ids=\(entry.id)&starred=true&_csrf=\(session.csrf)",
+                    headers: session.headers(csrf: false))
+                #expect(field.status == .ok)
+                #expect(try await starred())
+                let wrongField = try await post(
+                    client, "/reader/star", "ids=\(entry.id)&starred=false&_csrf=\(bobs.csrf)",
+                    headers: session.headers(csrf: false))
+                #expect(wrongField.status == .forbidden)
+                #expect(try await starred())
+
                 // Reading pages needs no token.
                 #expect(try await client.get("/reader/all", headers: session.pageHeaders).status == .ok)
             }

@@ -517,7 +517,8 @@ function reportOpened() {
   }).catch(() => {});
 }
 
-// Plain forms (sign out, settings, OPML import...) carry the token in their address.
+// Plain forms (sign out, settings...) carry the session's token as a field; a file upload (OPML
+// import, multipart) in its address, where the server reads it without parsing the upload.
 function protectForms() {
   document.addEventListener(
     "submit",
@@ -525,9 +526,20 @@ function protectForms() {
       const form = event.target;
       const token = csrfToken();
       if (!(form instanceof HTMLFormElement) || !token || form.method.toLowerCase() !== "post") return;
-      const action = new URL(form.action, location.href);
-      action.searchParams.set("_csrf", token);
-      form.action = action.pathname + action.search;
+      if (form.enctype === "multipart/form-data") {
+        const action = new URL(form.action, location.href);
+        action.searchParams.set("_csrf", token);
+        form.action = action.pathname + action.search;
+        return;
+      }
+      let field = form.querySelector('input[name="_csrf"]');
+      if (!field) {
+        field = document.createElement("input");
+        field.type = "hidden";
+        field.name = "_csrf";
+        form.append(field);
+      }
+      field.value = token;
     },
     true,
   );
@@ -535,6 +547,8 @@ function protectForms() {
 
 function start() {
   protectForms();
+  // The sign-in page is all there is until the reader signs in: nothing live, no counts.
+  if (document.body.dataset.page === "login") return;
   setupScreen();
   startClock();
   setupDiscover();

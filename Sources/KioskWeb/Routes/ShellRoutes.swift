@@ -11,7 +11,8 @@ struct ShellRoutes: Sendable {
             let sequence = await shared.live.snapshot().sequence
             return HomePage(
                 ownerName: context.account.map { $0.homeName ?? $0.name } ?? shared.config.ownerName,
-                lastOpened: await shared.live.lastOpened(for: context.user), now: Date(), sequence: sequence
+                lastOpened: await shared.live.lastOpened(for: context.user), now: Date(), sequence: sequence,
+                signedInAs: context.account?.name
             ).page.response(for: context)
         }
         router.get("healthz") { _, _ in "ok\n" }

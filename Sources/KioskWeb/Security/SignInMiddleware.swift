@@ -44,7 +44,8 @@ struct SignInMiddleware: RouterMiddleware {
             context.user = found.account.id
             context.account = found.account
             context.csrf = found.session.csrf
-            if request.method != .get, request.method != .head, !Self.carriesToken(found.session.csrf, request) {
+            var request = request
+            if request.method != .get, request.method != .head, !(try await Self.carriesToken(found.session.csrf, &request)) {
                 throw HTTPError(.forbidden, message: "This form has expired. Reload the page and try again.")
             }
             return try await next(request, context)
@@ -57,11 +58,22 @@ struct SignInMiddleware: RouterMiddleware {
         throw HTTPError(.unauthorized, message: "Sign in first.")
     }
 
-    private static func carriesToken(_ csrf: String, _ request: Request) -> Bool {
-        let sent = request.headers[.csrfToken] ?? request.uri.queryParameters.get("_csrf")
+    /// The token from the `X-CSRF-Token` header (the script), `_csrf` in the query (a file
+    /// upload), or the `_csrf` field of a URL-encoded form (read here, and kept for the route).
+    private static func carriesToken(_ csrf: String, _ request: inout Request) async throws -> Bool {
+        var sent: String? = request.headers[.csrfToken]
+        if sent == nil, let query = request.uri.queryParameters.get("_csrf") { sent = String(query) }
+        if sent == nil, request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+            let body = String(buffer: try await request.collectBody(upTo: 64 << 10))
+            for pair in body.split(separator: "&") where pair.hasPrefix("_csrf=") {
+                sent = String(pair.dropFirst("_csrf=".count)).removingPercentEncoding
+            }
+        }
         guard let sent, sent.utf8.count == csrf.utf8.count else { return false }
         // Compared in constant time: every byte is looked at whatever matches.
-        return zip(sent.utf8, csrf.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        var difference: UInt8 = 0
+        for (a, b) in zip(sent.utf8, csrf.utf8) { difference |= a ^ b }
+        return difference == 0
     }
 }
 

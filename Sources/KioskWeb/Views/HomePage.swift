@@ -7,6 +7,8 @@ struct HomePage: Sendable {
     var lastOpened: OpenedHeadline?
     var now: Date
     var sequence: UInt64
+    /// Who is signed in (nil: the local owner): Home names them beside the settings link.
+    var signedInAs: String? = nil
 
     var page: Page {
         Page(
@@ -29,6 +31,10 @@ struct HomePage: Sendable {
                         el("p", .class("muted last-opened-hint"), .flag("hidden", lastOpened != nil)) {
                             "Open a headline in News or Discover and it shows here."
                         }
+                    }
+                    el("p", .class("home-links muted")) {
+                        if let signedInAs { "Signed in as \(signedInAs) · " }
+                        el("a", .href("/settings"), .id("settings-link")) { signedInAs == nil ? "Settings and sync" : "Settings" }
                     }
                 }
             ])

@@ -17,6 +17,7 @@ struct SettingsPage: Sendable {
         Page(
             title: "Settings", kind: "settings", tab: .home,
             content: [
+                BackLink(href: "/", label: "Home").node,
                 ScreenHeader(title: "Settings").node,
                 ErrorBanner(id: "settings-error", message: error).node,
                 el("p", .id("settings-message"), .class("banner"), .role("status"), .flag("hidden", message == nil)) {
@@ -54,9 +55,14 @@ struct SettingsPage: Sendable {
             el("section", .class("card stack-form"), .id("app-passwords")) {
                 el("h2") { "App passwords" }
                 el("p", .class("muted")) {
-                    "Give each app its own password, so you can revoke one device without changing your password. In NetNewsWire choose FreshRSS (or Google Reader), in Reeder choose FreshRSS or Fever; the server address is:"
+                    "Give each app its own password, so you can revoke one device without changing your password. Sign in with your name and the app password, at:"
                 }
-                el("p") { el("code", .id("greader-url")) { origin + "/api/greader" } }
+                el("dl", .class("sync-addresses")) {
+                    el("dt") { "Google Reader API (NetNewsWire: FreshRSS; Reeder, ReadYou: Google Reader or FreshRSS; newsboat)" }
+                    el("dd") { el("code", .id("greader-url")) { origin + "/api/greader" } }
+                    el("dt") { "Fever (Reeder, Unread)" }
+                    el("dd") { el("code", .id("fever-url")) { origin + "/api/fever" } }
+                }
                 if let created {
                     el("div", .class("banner new-secret"), .role("status")) {
                         el("p") { "The password for \(created.name), shown only now:" }

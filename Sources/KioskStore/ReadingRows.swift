@@ -20,8 +20,11 @@ enum ReadingRows {
         LEFT JOIN user_marks m ON m.user_id = ? AND m.source = e.source
         LEFT JOIN entry_states s ON s.user_id = ? AND s.entry_id = e.id
         """
-    /// Takes the user once: the feeds they follow.
-    private static let followed = "e.source IN (SELECT source FROM user_feeds WHERE user_id = ?)"
+    /// Takes the user once: the feeds they follow. Only a filter (the `+`): the ids, the feeds
+    /// asked for or the list's order choose the rows, never "every entry of every followed feed,
+    /// then sorted" (that made a page of All unread over 1,000,000 entries take 200 ms, and
+    /// marking 100,000 entries unread 12 s).
+    private static let followed = "+e.source IN (SELECT source FROM user_feeds WHERE user_id = ?)"
 
     static func list(_ filter: EntryFilter, user: UserID, in db: Database) throws -> [StoredEntry] {
         var conditions = [followed]
@@ -73,21 +76,21 @@ enum ReadingRows {
     }
 
     static func newestID(sources: [SourceID]?, user: UserID, in db: Database) throws -> Int64 {
-        var sql = "SELECT MAX(e.id) FROM entries e WHERE \(followed)"
+        // The newest first, down the ids, until one is followed (MAX with a filter reads them all).
+        var sql = "SELECT e.id FROM entries e WHERE \(followed)"
         var arguments: StatementArguments = [user.rawValue]
         if let sources {
             guard !sources.isEmpty else { return 0 }
             sql += " AND e.source IN (\(databaseQuestionMarks(count: sources.count)))"
             _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
         }
-        return try Int64.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+        return try Int64.fetchOne(db, sql: sql + " ORDER BY e.id DESC LIMIT 1", arguments: arguments) ?? 0
     }
 
     static func itemRefs(_ query: ItemQuery, user: UserID, in db: Database) throws -> [ItemRef] {
-        // Every feed: walk the ids in order and keep the followed ones (`+` keeps SQLite from
-        // gathering each feed's rows by index and sorting them all for every page). Some feeds:
-        // their rows by index, then sorted (a feed keeps at most its retention cap).
-        var conditions = [query.sources == nil ? "+" + followed : followed]
+        // Every feed: a walk down the ids keeping the followed ones. Some feeds: their rows by
+        // index, then sorted (a feed keeps at most its retention cap).
+        var conditions = [followed]
         var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue]
         if let sources = query.sources {
             guard !sources.isEmpty else { return [] }
@@ -128,14 +131,14 @@ enum ReadingRows {
     }
 
     static func newestID(sources: [SourceID]?, receivedBy date: Date, user: UserID, in db: Database) throws -> Int64 {
-        var sql = "SELECT MAX(e.id) FROM entries e WHERE \(followed) AND e.received_at <= ?"
+        var sql = "SELECT e.id FROM entries e WHERE \(followed) AND e.received_at <= ?"
         var arguments: StatementArguments = [user.rawValue, date.timeIntervalSince1970]
         if let sources {
             guard !sources.isEmpty else { return 0 }
             sql += " AND e.source IN (\(databaseQuestionMarks(count: sources.count)))"
             _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
         }
-        return try Int64.fetchOne(db, sql: sql, arguments: arguments) ?? 0
+        return try Int64.fetchOne(db, sql: sql + " ORDER BY e.id DESC LIMIT 1", arguments: arguments) ?? 0
     }
 
     static func unreadCounts(user: UserID, in db: Database) throws -> [SourceID: Int] {

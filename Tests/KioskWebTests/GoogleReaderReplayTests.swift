@@ -285,7 +285,12 @@ import Testing
                 var listed = try await nnw.decode(
                     ReaderAPISubscriptionContainer.self, .get, "/reader/api/0/subscription/list?output=json"
                 ).subscriptions
-                #expect(listed.contains { $0.feedID == stream })
+                // NetNewsWire's FreshRSS account keeps every feed in a folder: a top-level feed is
+                // in "Uncategorized" (as FreshRSS's default category), and that label is a tag.
+                let fresh = try #require(listed.first { $0.feedID == stream })
+                #expect(fresh.categories.map(\.categoryId) == ["user/-/label/Uncategorized"])
+                let withDefault = try await nnw.decode(ReaderAPITagContainer.self, .get, "/reader/api/0/tag/list?output=json")
+                #expect(withDefault.tags.map(\.tagID).contains("user/-/label/Uncategorized"))
                 for body in ["T=\(token)&s=\(stream)&ac=edit&a=user/-/label/Money%20Matters", "T=\(token)&s=\(stream)&ac=edit&t=Desk"] {
                     let edit = try await nnw.call(.post, "/reader/api/0/subscription/edit", body: body)
                     #expect(String(buffer: edit.body) == "OK")
@@ -311,6 +316,14 @@ import Testing
                     ReaderAPISubscriptionContainer.self, .get, "/reader/api/0/subscription/list?output=json"
                 ).subscriptions
                 #expect(listed.first { $0.feedID == stream }?.categories.map(\.categoryLabel) == ["News"])
+                // Filed in "Uncategorized": back to the top level; renaming that label files the
+                // top-level feeds.
+                let toTop = "T=\(token)&s=\(stream)&ac=edit&r=user/-/label/News&a=user/-/label/Uncategorized"
+                #expect(String(buffer: try await nnw.call(.post, "/reader/api/0/subscription/edit", body: toTop).body) == "OK")
+                #expect(try await kiosk.store.subscriptions(user: UserID(1)).first { "feed/" + $0.id.rawValue == stream }?.folder == nil)
+                let fileTop = "T=\(token)&s=user/-/label/Uncategorized&dest=user/-/label/Desks"
+                #expect(String(buffer: try await nnw.call(.post, "/reader/api/0/rename-tag", body: fileTop).body) == "OK")
+                #expect(try await kiosk.store.subscriptions(user: UserID(1)).first { "feed/" + $0.id.rawValue == stream }?.folder == "Desks")
                 let gone = "T=\(token)&s=\(stream)&ac=unsubscribe"
                 #expect(String(buffer: try await nnw.call(.post, "/reader/api/0/subscription/edit", body: gone).body) == "OK")
                 listed = try await nnw.decode(

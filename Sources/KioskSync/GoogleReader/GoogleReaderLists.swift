@@ -10,9 +10,10 @@ extension GoogleReaderAPI {
     /// Every label a subscription carries is here too (NetNewsWire stops syncing folders at the
     /// first category it cannot find in this list).
     func tagList(_ call: Call) async throws -> Response {
-        let folders = try await reader.folders(user: call.user)
+        var seen = Set<String>()
+        let labels = try await reader.subscriptions(user: call.user).map(Self.labelName).filter { seen.insert($0).inserted }
         let tags = [TagList.Tag(id: StreamID.starred.text, type: nil)]
-            + folders.map { TagList.Tag(id: StreamID.label($0).text, type: "folder") }
+            + labels.map { TagList.Tag(id: StreamID.label($0).text, type: "folder") }
         return try Self.json(TagList(tags: tags), request: call.request, now: now(), validated: true)
     }
 
@@ -20,7 +21,9 @@ extension GoogleReaderAPI {
         let list = try await reader.subscriptions(user: call.user).map { subscription in
             SubscriptionList.Item(
                 id: StreamID.feed(subscription.id).text, title: subscription.displayName,
-                categories: subscription.folder.map { [SubscriptionList.Category(id: StreamID.label($0).text, label: $0)] } ?? [],
+                categories: [
+                    SubscriptionList.Category(id: StreamID.label(Self.labelName(subscription)).text, label: Self.labelName(subscription))
+                ],
                 url: subscription.url.absoluteString, htmlUrl: subscription.siteURL ?? subscription.url.absoluteString,
                 iconUrl: "", firstitemmsec: String(Int64(subscription.addedAt.timeIntervalSince1970 * 1000)),
                 sortid: String(StableHash.fnv1a64(subscription.id.rawValue) & 0xFFFF_FFFF, radix: 16))
@@ -45,7 +48,7 @@ extension GoogleReaderAPI {
             let count = counts[subscription.id] ?? 0
             guard count > 0 else { continue }
             rows.append(.init(id: StreamID.feed(subscription.id).text, count: count, newestItemTimestampUsec: stamp))
-            if let folder = subscription.folder { byLabel[folder, default: 0] += count }
+            byLabel[Self.labelName(subscription), default: 0] += count
         }
         for (label, count) in byLabel.sorted(by: { $0.key < $1.key }) {
             rows.append(.init(id: StreamID.label(label).text, count: count, newestItemTimestampUsec: stamp))
@@ -102,7 +105,7 @@ extension GoogleReaderAPI {
     func editSubscription(_ call: Call) async throws -> Response {
         let action = call.fields.first("ac") ?? "edit"
         let title = call.fields.first("t")
-        let added = call.fields.all("a").compactMap(Self.label).last
+        let added = call.fields.all("a").compactMap(Self.label).last.map { $0 == Self.topLevel ? "" : $0 }
         let removed = Set(call.fields.all("r").compactMap(Self.label))
         for stream in call.fields.all("s") {
             guard case .feed(let id) = StreamID(stream) else { throw HTTPError(.badRequest, message: "Not a feed: \(stream)") }
@@ -114,7 +117,8 @@ extension GoogleReaderAPI {
                         throw ReaderError.unknownFeed(id)
                     }
                     existing = try await reader.subscribe(
-                        url: url, feedTitle: nil, siteURL: nil, title: title, folder: added, user: call.user)
+                        url: url, feedTitle: nil, siteURL: nil, title: title, folder: added.flatMap { $0.isEmpty ? nil : $0 },
+                        user: call.user)
                     return
                 }
                 guard let subscription = existing else { throw ReaderError.unknownFeed(id) }
@@ -125,7 +129,7 @@ extension GoogleReaderAPI {
                 var folder: String?
                 if let added {
                     folder = added
-                } else if let current = subscription.folder, removed.contains(current) {
+                } else if let current = subscription.folder, removed.contains(current), current != Self.topLevel {
                     folder = ""
                 }
                 guard title != nil || folder != nil else { return }
@@ -147,17 +151,33 @@ extension GoogleReaderAPI {
         guard let old = call.fields.first("s").flatMap(Self.label), let new = call.fields.first("dest").flatMap(Self.label) else {
             throw HTTPError(.badRequest, message: "rename-tag takes s and dest labels.")
         }
-        try await performing { try await reader.renameFolder(old, to: new, user: call.user) }
+        if old == Self.topLevel {
+            // The feeds at the top level go into the new folder.
+            for subscription in try await reader.subscriptions(user: call.user) where subscription.folder == nil {
+                try await performing { try await reader.update(subscription.id, folder: new, user: call.user) }
+            }
+        } else {
+            try await performing {
+                try await reader.renameFolder(old, to: new == Self.topLevel ? "" : new, user: call.user)
+            }
+        }
         return Self.ok(now: now())
     }
 
     /// A removed label: its feeds move to the top level (they stay followed).
     func disableTag(_ call: Call) async throws -> Response {
-        for name in call.fields.all("s").compactMap(Self.label) + call.fields.all("t") {
+        for name in call.fields.all("s").compactMap(Self.label) + call.fields.all("t") where name != Self.topLevel {
             try await performing { try await reader.renameFolder(name, to: "", user: call.user) }
         }
         return Self.ok(now: now())
     }
+
+    /// The label of feeds at the top level. NetNewsWire's FreshRSS account keeps every feed in a
+    /// folder (as FreshRSS does, with this same default category), so they are given this one;
+    /// filing a feed here moves it to the top level.
+    static var topLevel: String { "Uncategorized" }
+
+    static func labelName(_ subscription: Subscription) -> String { subscription.folder ?? topLevel }
 
     static func label(_ text: String) -> String? {
         if case .label(let name) = StreamID(text) { return name }

@@ -110,6 +110,14 @@ extension GoogleReaderAPI {
         switch stream {
         case .readingList: scope = .all
         case .starred: scope = .starred
+        case .label(let name) where name == Self.topLevel:
+            // The top level is no folder of the reader: each of its feeds, one by one.
+            let by = call.fields.first("ts").flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1_000_000) } ?? now()
+            for subscription in try await reader.subscriptions(user: call.user) where subscription.folder == nil {
+                let upTo = try await store.newestEntryID(sources: [subscription.id], receivedBy: by, user: call.user)
+                _ = try await performing { try await reader.markAllRead(.feed(subscription.id), upTo: upTo, user: call.user) }
+            }
+            return Self.ok(now: now())
         case .label(let name): scope = .folder(name)
         case .feed(let id):
             guard try await reader.subscription(id, user: call.user) != nil else { throw HTTPError(.notFound) }
@@ -175,6 +183,8 @@ extension GoogleReaderAPI {
         case .feed(let id):
             guard try await reader.subscription(id, user: call.user) != nil else { return nil }
             query.sources = [id]
+        case .label(let name) where name == Self.topLevel:
+            query.sources = try await reader.subscriptions(user: call.user).filter { Self.labelName($0) == name }.map(\.id)
         case .label(let name):
             query.sources = try await reader.sources(in: .folder(name), user: call.user)
         case .otherState: return nil
@@ -202,7 +212,7 @@ extension GoogleReaderAPI {
             let entry = stored.entry
             let site = subscription?.siteURL ?? subscription?.url.absoluteString ?? ""
             var categories = [StreamID.readingList.text]
-            if let folder = subscription?.folder { categories.append(StreamID.label(folder).text) }
+            if let subscription { categories.append(StreamID.label(Self.labelName(subscription)).text) }
             if stored.isRead { categories.append(StreamID.read.text) }
             if stored.isStarred { categories.append(StreamID.starred.text) }
             let links = entry.link.map { [ContentsPage.Link(href: $0, type: "text/html")] } ?? []

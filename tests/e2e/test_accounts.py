@@ -1,0 +1,133 @@
+"""Accounts in a real browser: an account added with `kiosk user add` while the server runs closes
+the app behind /login; signing in leads back to the page asked for; the reader's actions (sent
+by the script with the session's token) and plain forms (settings: Home name, app passwords,
+sign out) work; another account sees its own reader only. And Kiosk refuses to listen beyond
+loopback with no account."""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import harness
+from harness import WAIT, find, find_all, open_page, tap, text_of, wait_until
+
+PASSWORD = "a long sample password"
+
+
+def add_user(server, workdir: Path, name: str, *extra: str) -> None:
+    result = subprocess.run(
+        [str(harness.kiosk_binary()), "user", "add", name, "--password-stdin", "--demo",
+         "--data-directory", str(workdir / f"data-{server.name}"), *extra],
+        input=(PASSWORD + "\n").encode(), capture_output=True, timeout=60)
+    assert result.returncode == 0, result.stderr.decode()
+
+
+@pytest.fixture(scope="module")
+def accounts_server(workdir: Path):
+    server = harness.start_server("accounts", workdir)
+    try:
+        add_user(server, workdir, "ada", "--admin")
+        add_user(server, workdir, "bob")
+        # The running server notices the accounts within a second.
+        deadline = time.monotonic() + WAIT
+        while server.get("/").status == 200 and time.monotonic() < deadline:
+            time.sleep(0.25)
+        yield server
+    finally:
+        server.stop()
+
+
+def sign_in(driver, server, name: str, path: str = "/reader") -> None:
+    driver.delete_all_cookies()
+    driver.get(server.url(path))
+    wait_until(driver, lambda d: harness.page_of(d) == "login", "the sign-in page")
+    find(driver, "#login-name").send_keys(name)
+    find(driver, "#login-password").send_keys(PASSWORD)
+    tap(driver, find(driver, "#login-submit"))
+    wait_until(driver, lambda d: harness.page_of(d) not in (None, "login"), f"signed in as {name}")
+
+
+def test_pages_ask_to_sign_in_and_lead_back(phone, accounts_server):
+    reply = accounts_server.get("/reader")
+    assert reply.status == 200  # followed the redirect to the sign-in page
+    assert 'data-page="login"' in reply.text
+    phone.get(accounts_server.url("/reader/all"))
+    wait_until(phone, lambda d: harness.page_of(d) == "login", "the sign-in page")
+    find(phone, "#login-name").send_keys("ada")
+    find(phone, "#login-password").send_keys("not the password")
+    tap(phone, find(phone, "#login-submit"))
+    wait_until(phone, lambda d: "wrong" in text_of(d, "#login-error"), "the error")
+    find(phone, "#login-password").send_keys(PASSWORD)
+    tap(phone, find(phone, "#login-submit"))
+    wait_until(phone, lambda d: harness.page_of(d) == "reader-list", "back to All unread")
+    assert phone.current_url.endswith("/reader/all")
+    cookie = phone.get_cookie("kiosk_session")
+    assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Lax"
+
+
+def test_reader_actions_and_plain_forms_work_signed_in(phone, accounts_server):
+    sign_in(phone, accounts_server, "ada", "/reader/feed/business")
+    wait_until(phone, lambda d: len(find_all(d, "li.reader-entry")) > 0, "Business entries")
+    row = find_all(phone, "li.reader-entry")[0]
+    entry_id = row.get_attribute("data-id")
+    star = row.find_element("css selector", "[data-star]")
+    tap(phone, star)
+    wait_until(phone, lambda d: d.find_element("css selector", f'[data-star="{entry_id}"]').get_attribute("aria-pressed") == "true",
+               "starred")
+    # The star was saved (the script sent the session's token): it is there after a reload.
+    phone.refresh()
+    wait_until(phone, lambda d: d.find_element("css selector", f'[data-star="{entry_id}"]').get_attribute("aria-pressed") == "true",
+               "still starred after a reload")
+
+    # Settings: a plain form (Home name), then an app password, shown once.
+    open_page(phone, accounts_server, "/settings", "settings")
+    field = find(phone, "#home-name")
+    field.clear()
+    field.send_keys("Ada Lovelace")
+    tap(phone, find(phone, "#home-name-form button"))
+    wait_until(phone, lambda d: "Saved" in text_of(d, "#settings-message"), "saved")
+    open_page(phone, accounts_server, "/", "home")
+    assert text_of(phone, "#owner-name") == "Ada Lovelace"
+    open_page(phone, accounts_server, "/settings", "settings")
+    find(phone, "#app-password-name").send_keys("iPhone")
+    tap(phone, find(phone, "#app-password-form button"))
+    wait_until(phone, lambda d: len(text_of(d, "#new-app-password")) == 24, "the new app password")
+    assert "_csrf" not in phone.current_url
+    assert "iPhone" in text_of(phone, "#app-passwords")
+
+
+def test_another_account_has_its_own_reader_and_signing_out_ends_the_session(phone, accounts_server):
+    sign_in(phone, accounts_server, "ada", "/reader/feed/environment")
+    wait_until(phone, lambda d: len(find_all(d, "li.reader-entry")) > 0, "Environment entries")
+    star = find_all(phone, "li.reader-entry button[data-star]")[0]
+    if star.get_attribute("aria-pressed") != "true":
+        tap(phone, star)
+        wait_until(phone, lambda d: star.get_attribute("aria-pressed") == "true", "starred")
+    open_page(phone, accounts_server, "/reader/starred", "reader-list")
+    assert len(find_all(phone, "li.reader-entry")) >= 1
+    # Bob follows the same News feeds, with his own state: nothing starred.
+    sign_in(phone, accounts_server, "bob", "/reader/starred")
+    assert len(find_all(phone, "li.reader-entry")) == 0
+    open_page(phone, accounts_server, "/", "home")
+    assert text_of(phone, "#owner-name") == "bob"
+    open_page(phone, accounts_server, "/settings", "settings")
+    tap(phone, find(phone, "#logout"))
+    wait_until(phone, lambda d: harness.page_of(d) == "login", "signed out")
+    phone.get(accounts_server.url("/reader"))
+    wait_until(phone, lambda d: harness.page_of(d) == "login", "the reader needs signing in again")
+
+
+def test_kiosk_refuses_to_listen_beyond_loopback_without_an_account(workdir: Path):
+    data = workdir / "data-no-account-anywhere"
+    data.mkdir(exist_ok=True)
+    result = subprocess.run(
+        [str(harness.kiosk_binary()), "--demo", "--host", "0.0.0.0", "--port", str(harness.free_port()),
+         "--data-directory", str(data)],
+        capture_output=True, timeout=60)
+    assert result.returncode != 0
+    message = result.stderr.decode()
+    assert "needs an account" in message and "kiosk user add" in message

@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// What the sync APIs need of a request's context beyond Hummingbird's: the peer's address
+/// What the sync APIs need of a request's context beyond Hummingbird's: the client's address
 /// (sign-in attempts are throttled per address).
 public protocol SyncRequestContext: RequestContext {
-    var remoteAddress: String? { get }
+    var clientAddress: String? { get }
 }

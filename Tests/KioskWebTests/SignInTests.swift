@@ -205,6 +205,27 @@ import Testing
         }
     }
 
+    @Test func behindATrustedProxyThrottlingCountsTheClientsAddressNotTheProxys() async throws {
+        try await withAccounts(["ada"]) { kiosk in
+            var trusting = kiosk.config
+            trusting.trustedProxies = ["127.0.0.1", "::1"]
+            try await kiosk.runApp(.live, config: trusting) { client in
+                func attempt(_ name: String, _ password: String, from address: String) async throws -> TestResponse {
+                    var headers = SignInForm.headers
+                    headers[.xForwardedFor] = "198.51.100.9, \(address)"  // the last is what the proxy saw
+                    return try await client.execute(
+                        uri: "/login", method: .post, headers: headers,
+                        body: SignInForm.body(["name": name, "password": password]))
+                }
+                // One client guesses 20 names: that address is throttled...
+                for number in 0..<20 { _ = try await attempt("guess\(number)", "wrong", from: "203.0.113.7") }
+                #expect(try await attempt("guess99", "wrong", from: "203.0.113.7").status == .tooManyRequests)
+                // ...another client behind the same proxy is not.
+                #expect(try await attempt("ada", Self.password, from: "203.0.113.8").status == .seeOther)
+            }
+        }
+    }
+
     @Test func aSignInNeverKeepsTheSessionIDTheBrowserHad() async throws {
         try await withAccounts(["ada"]) { kiosk in
             try await kiosk.run { client, _ in

@@ -53,7 +53,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         var reply: [String: FeverValue] = ["api_version": .int(3), "auth": .int(0)]
         let found: (account: Account, appPassword: AppPassword?)
         do throws(AccountError) {
-            found = try await accounts.verifyFever(apiKey: fields.first("api_key") ?? "", address: context.remoteAddress ?? "unknown")
+            found = try await accounts.verifyFever(apiKey: fields.first("api_key") ?? "", address: context.clientAddress ?? "unknown")
         } catch {
             if case .throttled(let wait) = error {
                 var response = try Self.json(reply)

@@ -97,7 +97,7 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
         let token: String
         do throws(AccountError) {
             let found = try await accounts.verify(
-                name: name, password: password, address: context.remoteAddress ?? "unknown", appPasswords: true)
+                name: name, password: password, address: context.clientAddress ?? "unknown", appPasswords: true)
             token = try await accounts.openSession(.api, for: found.account, appPassword: found.appPassword).token
         } catch {
             switch error {

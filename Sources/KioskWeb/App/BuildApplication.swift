@@ -29,6 +29,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     // Before anything else reads the request: a name Kiosk is not reached by gets nothing (DNS rebinding).
     router.add(middleware: HostCheckMiddleware(policy: HostPolicy(boundHost: config.host, allowedHosts: config.allowedHosts)))
     router.add(middleware: KnownMethodsMiddleware())
+    router.add(middleware: ForwardedForMiddleware(trustedProxies: Set(config.trustedProxies)))
     router.add(middleware: ClientMiddleware())
     router.add(middleware: SameOriginMiddleware())
     router.add(

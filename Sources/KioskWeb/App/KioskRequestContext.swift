@@ -8,8 +8,12 @@ public struct KioskRequestContext: RequestContext, SyncRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by ``ClientMiddleware`` before any route runs.
     public var clientID = ""
-    /// The peer's IP address, which stands in for the client id of a request without the cookie.
+    /// The peer's IP address (a reverse proxy's, when there is one).
     public let remoteAddress: String?
+    /// The client's address: the peer's, or what a configured proxy says in `X-Forwarded-For`
+    /// (``ForwardedForMiddleware``). Sign-in throttling counts by it; it stands in for the client
+    /// id of a request without the cookie.
+    public var clientAddress: String?
     /// Whose request this is: set by ``SignInMiddleware`` (the local owner when Kiosk has no
     /// accounts and listens on loopback only).
     public var user: UserID = .owner
@@ -21,6 +25,7 @@ public struct KioskRequestContext: RequestContext, SyncRequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress
+        clientAddress = remoteAddress
     }
 
     /// What a page shows of who is reading it.

@@ -27,7 +27,7 @@ struct AccountRoutes: Sendable {
         router.post("login") { request, context in
             let form = try await FormBody.decode(SignIn.self, from: request, limit: 8_192)
             let next = Self.localPath(form.next)
-            let address = context.remoteAddress ?? "unknown"
+            let address = context.clientAddress ?? "unknown"
             do throws(AccountError) {
                 let found = try await accounts.verify(name: form.name, password: form.password, address: address)
                 // The session this browser had (if any) ends: a sign-in never keeps an old id.

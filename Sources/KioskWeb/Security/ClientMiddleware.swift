@@ -18,7 +18,7 @@ struct ClientMiddleware: RouterMiddleware {
         // Without the cookie, requests count per address: a client that refuses cookies cannot get
         // a fresh id (and a parallel joke or search) with every request.
         let issued = UUID().uuidString
-        context.clientID = context.remoteAddress.map { "address:\($0)" } ?? issued
+        context.clientID = context.clientAddress.map { "address:\($0)" } ?? issued
         var response = try await next(request, context)
         response.setCookie(
             Cookie(name: Self.cookieName, value: issued, maxAge: 60 * 60 * 24 * 365, path: "/", httpOnly: true, sameSite: .strict))

@@ -57,8 +57,6 @@ public struct Accounts: Sendable {
         } catch {
             throw .storage("\(error)")
         }
-        let feverKey = Secret.hash(Secret.feverKey(name: account.name, password: password))
-        try await storing { try await store.setFeverKeyHash(feverKey, user: account.id) }
         return account
     }
 
@@ -70,8 +68,6 @@ public struct Accounts: Sendable {
         }
         let hash = try await storing { try await hasher.hash(password) }
         try await storing { try await store.setPasswordHash(hash, user: found.account.id) }
-        let feverKey = Secret.hash(Secret.feverKey(name: found.account.name, password: password))
-        try await storing { try await store.setFeverKeyHash(feverKey, user: found.account.id) }
     }
 
     /// Removes an account and everything of it; returns the feeds nobody follows any more.
@@ -116,8 +112,11 @@ public struct Accounts: Sendable {
         throw .wrongCredentials
     }
 
-    /// The account (and app password) a Fever API key belongs to: MD5 of `name:password` for the
-    /// account's password or one of its app passwords. A wrong key counts against the address.
+    /// The account and app password a Fever API key belongs to: MD5 of `name:app password`. Only
+    /// app passwords have Fever keys: Fever's key is a fast hash of the password, so one made from
+    /// the account's own password would undo bcrypt for anyone holding the database (an app
+    /// password is random, 100 bits, so its fast hash gives nothing away). A wrong key counts
+    /// against the address.
     public func verifyFever(apiKey: String, address: String) async throws(AccountError)
         -> (account: Account, appPassword: AppPassword?)
     {

@@ -168,7 +168,15 @@ public actor Reader {
         if let folder { subscription.folder = try Self.name(folder) }
         if let interval {
             guard !subscription.isBuiltIn else { throw .builtInFeed(subscription.displayName) }
-            subscription.interval = min(max(interval, Subscription.intervalRange.lowerBound), Subscription.intervalRange.upperBound)
+            let clamped = min(max(interval, Subscription.intervalRange.lowerBound), Subscription.intervalRange.upperBound)
+            if clamped != subscription.interval {
+                // How often a feed is checked is the feed's, for everyone who follows it.
+                let followers = try await storing { try await self.store.followers(of: id) }
+                guard followers == [user] else { throw .sharedFeed(subscription.displayName) }
+                subscription.interval = clamped
+                let feed = subscription
+                try await storing { try await self.store.saveFeeds([feed]) }
+            }
         }
         try await save([subscription], user: user)
         if interval != nil { await scheduler.subscribe(subscription.polledSource) }

@@ -6,6 +6,8 @@ public enum ReaderError: Error, Sendable, Hashable {
     case unknownFeed(SourceID)
     case alreadySubscribed(SourceID)
     case builtInFeed(String)
+    /// Others follow this feed: how often it is checked is theirs too.
+    case sharedFeed(String)
     case refused(String)
     case invalidName(String)
     case opml(OPMLError)
@@ -17,6 +19,7 @@ public enum ReaderError: Error, Sendable, Hashable {
         case .unknownFeed: "That feed is not one of your subscriptions."
         case .alreadySubscribed: "You already subscribe to that feed."
         case .builtInFeed(let name): "\(name) is one of Kiosk's own News sources: it can be renamed and moved, not removed."
+        case .sharedFeed(let name): "Others follow \(name) too, so how often it is checked is not yours alone to change."
         case .refused(let why): why
         case .invalidName(let why): why
         case .opml(let error): error.message

@@ -95,9 +95,6 @@ enum AccountRows {
     }
 
     static func feverCredentials(keyHash: String, in db: Database) throws -> (account: Account, appPassword: AppPassword?)? {
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE fever_key_hash = ?", arguments: [keyHash]) {
-            return (account(row), nil)
-        }
         guard let row = try Row.fetchOne(
             db, sql: "SELECT * FROM app_passwords WHERE fever_key_hash = ?", arguments: [keyHash])
         else { return nil }

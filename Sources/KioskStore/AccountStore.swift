@@ -87,10 +87,9 @@ public protocol AccountStore: Sendable {
     /// The app password with this hash, marked used now; nil if none (or revoked).
     func useAppPassword(secretHash: String) async throws -> AppPassword?
 
-    /// Remembers the (hashed) Fever API key of an account's password or of an app password.
-    func setFeverKeyHash(_ hash: String, user: UserID) async throws
+    /// Remembers the (hashed) Fever API key of an app password.
     func setFeverKeyHash(_ hash: String, appPassword: Int64) async throws
-    /// Whose Fever API key hashes to this: an account (its password) or an app password.
+    /// Whose app password's Fever API key hashes to this.
     func feverCredentials(keyHash: String) async throws -> (account: Account, appPassword: AppPassword?)?
 
     func saveSession(tokenHash: String, _ session: StoredSession) async throws

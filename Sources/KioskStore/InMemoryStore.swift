@@ -195,7 +195,13 @@ public actor InMemoryStore: KioskStore {
     }
 
     public func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) throws(StoreError) {
-        try saveFeeds(subscriptions)
+        // Only new feeds are added: an existing one is shared, and one user's save never changes it.
+        for feed in subscriptions {
+            if let known = feedList.first(where: { $0.id == feed.id }), known.url != feed.url {
+                throw .conflict("another feed already has the id \(feed.id.rawValue)")
+            }
+        }
+        try saveFeeds(subscriptions.filter { feed in !feedList.contains { $0.id == feed.id } })
         var mine = follows[user] ?? []
         for subscription in subscriptions {
             if let index = mine.firstIndex(where: { $0.id == subscription.id }) {
@@ -206,6 +212,10 @@ public actor InMemoryStore: KioskStore {
             }
         }
         follows[user] = mine
+    }
+
+    public func followers(of id: SourceID) -> [UserID] {
+        follows.filter { $0.value.contains { $0.id == id } }.map(\.key).sorted()
     }
 
     @discardableResult
@@ -301,11 +311,6 @@ public actor InMemoryStore: KioskStore {
         guard let index = appPasswordList.firstIndex(where: { $0.hash == secretHash }) else { return nil }
         appPasswordList[index].password.lastUsedAt = Date()
         return appPasswordList[index].password
-    }
-
-    public func setFeverKeyHash(_ hash: String, user: UserID) {
-        feverKeys = feverKeys.filter { $0.value.user != user || $0.value.appPassword != nil }
-        feverKeys[hash] = (user, nil)
     }
 
     public func setFeverKeyHash(_ hash: String, appPassword: Int64) {

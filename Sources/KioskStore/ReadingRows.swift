@@ -268,8 +268,12 @@ enum ReadingRows {
                 """)
         let move = try db.cachedStatement(
             sql: "UPDATE user_marks SET read_up_to = ?, unread = MAX(0, unread - ?) WHERE user_id = ? AND source = ?")
+        let newest = try db.cachedStatement(sql: "SELECT MAX(id) FROM entries WHERE source = ?")
         var ids: [Int64] = []
         for (source, mark) in marks {
+            // Never above the feed's newest entry: a mark past it would swallow entries still to
+            // come (an `upTo` from a form can say anything).
+            let upTo = min(upTo, try Int64.fetchOne(newest, arguments: [source]) ?? 0)
             var read = try Int64.fetchAll(newlyRead, arguments: [source, mark, upTo, user.rawValue])
             let kept = try Int64.fetchAll(keptUnread, arguments: [user.rawValue, source, min(upTo, mark)])
             if !kept.isEmpty {

@@ -119,6 +119,10 @@ public final class SQLiteStore: KioskStore {
         try await write { db in try SubscriptionRows.remove(id, user: user, in: db) }
     }
 
+    public func followers(of id: SourceID) async throws(StoreError) -> [UserID] {
+        try await read { db in try SubscriptionRows.followers(of: id, in: db) }
+    }
+
     public func removeFeed(_ id: SourceID) async throws(StoreError) {
         try await write { db in try SubscriptionRows.removeFeed(id, in: db) }
     }
@@ -255,12 +259,6 @@ public final class SQLiteStore: KioskStore {
     public func useAppPassword(secretHash: String) async throws(StoreError) -> AppPassword? {
         let now = now()
         return try await write { db in try AccountRows.useAppPassword(secretHash: secretHash, now: now, in: db) }
-    }
-
-    public func setFeverKeyHash(_ hash: String, user: UserID) async throws(StoreError) {
-        try await write { db in
-            try db.execute(sql: "UPDATE users SET fever_key_hash = ? WHERE id = ?", arguments: [hash, user.rawValue])
-        }
     }
 
     public func setFeverKeyHash(_ hash: String, appPassword: Int64) async throws(StoreError) {

@@ -151,8 +151,9 @@ extension Schema {
     /// - `users`: `password_hash` is bcrypt (never the password); `home_name` is what Home greets.
     /// - `app_passwords`: named, revocable passwords for devices; `secret_hash` is SHA-256 of a
     ///   random secret (high entropy, so a fast hash is right, and lookups are by hash).
-    /// - `fever_key_hash` (users, app passwords): SHA-256 of the Fever API key a client sends,
-    ///   MD5 of `name:password` (Fever's own scheme), made when the password is set.
+    /// - `app_passwords.fever_key_hash`: SHA-256 of the Fever API key a client sends, MD5 of
+    ///   `name:app password` (Fever's own scheme); account passwords have none (a fast hash of
+    ///   them would undo bcrypt).
     /// - `sessions`: web sign-ins and sync-API tokens (`kind`), by SHA-256 of the token; the token
     ///   itself lives only in the cookie or the client.
     /// - `user_feeds`: who follows which feed, under which name and folder.
@@ -168,10 +169,8 @@ extension Schema {
             password_hash TEXT NOT NULL,
             is_admin INTEGER NOT NULL DEFAULT 0,
             home_name TEXT,
-            fever_key_hash TEXT,
             created_at REAL NOT NULL
         ) STRICT;
-        CREATE INDEX users_by_fever_key ON users (fever_key_hash);
         CREATE TABLE app_passwords (
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,

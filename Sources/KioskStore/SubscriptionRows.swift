@@ -70,10 +70,30 @@ enum SubscriptionRows {
         }
     }
 
-    /// Saves each feed and has `user` follow it under its title and folder. A new follower of a
-    /// feed Kiosk already keeps finds every kept entry unread.
+    /// Has `user` follow each feed under its title and folder, adding the feeds that are new. A
+    /// feed that exists is shared: one user's save never changes its address, title, site or
+    /// interval for the others (`saveFeeds` does, for the operator's feeds and a sole follower's
+    /// interval). An id taken by another address is refused. A new follower of a feed Kiosk
+    /// already keeps finds every kept entry unread.
     static func save(_ subscriptions: [Subscription], user: UserID, in db: Database) throws {
-        try saveFeeds(subscriptions, in: db)
+        let existing = try db.cachedStatement(sql: "SELECT url FROM subscriptions WHERE id = ?")
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO subscriptions (id, url, feed_title, site_url, interval_seconds, built_in, added_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+        for feed in subscriptions {
+            if let url = try String.fetchOne(existing, arguments: [feed.id.rawValue]) {
+                guard url == feed.url.absoluteString else {
+                    throw StoreError.conflict("another feed already has the id \(feed.id.rawValue)")
+                }
+                continue
+            }
+            try insert.execute(arguments: [
+                feed.id.rawValue, feed.url.absoluteString, feed.feedTitle, feed.siteURL, seconds(feed.interval),
+                feed.isBuiltIn, feed.addedAt.timeIntervalSince1970,
+            ])
+        }
         let follow = try db.cachedStatement(
             sql: """
                 INSERT INTO user_feeds (user_id, source, title, folder, added_at) VALUES (?, ?, ?, ?, ?)

@@ -19,4 +19,6 @@ public protocol SubscriptionStore: Sendable {
     func removeSubscription(_ id: SourceID, user: UserID) async throws -> Bool
     /// Forgets a feed for everyone.
     func removeFeed(_ id: SourceID) async throws
+    /// Who follows a feed.
+    func followers(of id: SourceID) async throws -> [UserID]
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskAccounts
+import KioskSources
 import KioskStore
 import KioskWeb
 
@@ -80,7 +81,13 @@ struct UserCommand: AsyncParsableCommand {
 
     static func open(_ location: DataLocation) throws -> Accounts {
         let file = try location.configFile()
-        let store = try SQLiteStore(path: location.databaseURL(file))
+        let database = location.databaseURL(file)
+        // Created private (0700 folders, 0600 file), as serving creates them: this may run first.
+        umask(0o077)
+        try PrivateFiles.createDirectory(location.dataDirectoryURL(file))
+        try PrivateFiles.createDirectory(database.deletingLastPathComponent())
+        _ = try PrivateFiles.createEmptyFile(database)
+        let store = try SQLiteStore(path: database)
         return Accounts(store: store, hasher: .bcrypt())
     }
 

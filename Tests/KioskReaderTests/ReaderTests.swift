@@ -147,4 +147,27 @@ import Testing
         #expect(changes.contains(.starred(user: .owner, ids: [first.id], isStarred: true)))
         #expect(changes.last.map { if case .read(_, let ids, false) = $0 { ids.count == 3 } else { false } } == true)
     }
+
+    @Test func aSharedFeedIsPolledOnceAndItsIntervalIsNotOneUsersToChange() async throws {
+        let setup = makeReader()
+        try await setup.reader.start(builtIn: [], configured: [])
+        let url = try #require(URL(string: "https://blog.example/feed.xml"))
+        let mine = try await setup.reader.subscribe(url: url, feedTitle: "Blog", siteURL: nil, user: .owner)
+        let theirs = try await setup.reader.subscribe(url: url, feedTitle: "Other", siteURL: nil, title: "Theirs", user: UserID(2))
+        #expect(theirs.id == mine.id, "one feed, followed twice")
+        #expect(try await setup.store.feeds().count == 1)
+        #expect(try await setup.reader.subscription(mine.id, user: .owner)?.displayName == "Blog")
+        await #expect(throws: ReaderError.sharedFeed("Blog")) {
+            try await setup.reader.update(mine.id, interval: .seconds(60), user: .owner)
+        }
+        // The other follower leaves: the feed stays, polled, and its interval is the owner's to set.
+        try await setup.reader.unsubscribe(mine.id, user: UserID(2))
+        #expect(await setup.scheduler.polled[mine.id] != nil)
+        try await setup.reader.update(mine.id, interval: .seconds(60), user: .owner)
+        #expect(await setup.scheduler.polled[mine.id]?.interval == .seconds(60))
+        // The last follower leaves: the feed is forgotten and no longer polled.
+        try await setup.reader.unsubscribe(mine.id, user: .owner)
+        #expect(await setup.scheduler.polled[mine.id] == nil)
+        #expect(try await setup.store.feeds().isEmpty)
+    }
 }

@@ -27,6 +27,27 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func anotherUsersSaveNeverRewritesASharedFeed(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let original = try feed("a.xml")
+            try await store.saveSubscriptions([original], user: .owner)
+            var forged = original
+            forged.feedTitle = "Verify your bank"
+            forged.siteURL = "https://evil.example/"
+            forged.interval = .seconds(1)
+            try await store.saveSubscriptions([forged], user: UserID(2))
+            let owners = try #require(try await store.subscriptions(user: .owner).first)
+            #expect(owners.feedTitle == original.feedTitle && owners.siteURL == original.siteURL)
+            #expect(owners.interval == original.interval)
+            // An id that another address already has is refused (a crafted hash collision).
+            var collision = original
+            collision.url = try #require(URL(string: "https://evil.example/feed.xml"))
+            await #expect(throws: StoreError.self) { try await store.saveSubscriptions([collision], user: UserID(2)) }
+            #expect(try await store.feeds().first?.url == original.url)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func savingAgainRenamesAndMovesInPlace(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             var first = try feed("a.xml")
@@ -35,10 +56,14 @@ import Testing
             first.folder = "Later"
             first.interval = .seconds(60)
             try await store.saveSubscriptions([first], user: .owner)
-            let stored = try await store.subscriptions(user: .owner)
+            var stored = try await store.subscriptions(user: .owner)
             #expect(stored.count == 2)
+            #expect(stored.first?.displayName == "Renamed" && stored.first?.folder == "Later")
+            // The interval is the feed's, shared: a user's save leaves it; saving the feed sets it.
+            #expect(stored.first?.interval == Subscription.defaultInterval)
+            try await store.saveFeeds([first])
+            stored = try await store.subscriptions(user: .owner)
             #expect(stored.first == first)
-            #expect(stored.first?.displayName == "Renamed")
         }
     }
 

@@ -50,4 +50,17 @@ import Testing
             #expect(try await store.feeds().map(\.id) == ["a"])
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func markingAllReadUpToAnyNumberLeavesEntriesStillToComeUnread(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: ["a"]) { store in
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "urn:1", title: "One")]), for: "a")
+            #expect(try await store.markAllRead(sources: ["a"], upTo: .max, user: .owner).count == 1)
+            try await store.saveSourceState(
+                SourceState(entries: [Entry(id: "urn:2", title: "Two"), Entry(id: "urn:1", title: "One")]), for: "a")
+            #expect(try await store.unreadCounts(user: .owner) == ["a": 1])
+            let unread = try await store.readingList(EntryFilter(unreadOnly: true), user: .owner)
+            #expect(unread.map(\.entry.id) == ["urn:2"])
+        }
+    }
 }

@@ -132,6 +132,25 @@ import Testing
         }
     }
 
+    @Test func behindAProxyWithoutAccountsNobodyComesInEither() async throws {
+        try await withKioskApp { kiosk in
+            // Listening on loopback, but a proxy is configured in front: the network is coming.
+            var proxied = kiosk.config
+            proxied.trustedProxies = ["127.0.0.1"]
+            #expect(!proxied.servesLocalOwner)
+            try await kiosk.runApp(config: proxied) { client async throws in
+                #expect(try await client.get("/").status == .serviceUnavailable)
+            }
+            // Nothing configured, but this request was forwarded by something: not the owner.
+            try await kiosk.runApp { client async throws in
+                #expect(try await client.get("/").status == .ok)
+                #expect(try await client.get("/", headers: [.xForwardedFor: "203.0.113.5"]).status == .serviceUnavailable)
+                #expect(try await client.get("/", headers: [HTTPField.Name("Forwarded")!: "for=203.0.113.5"]).status
+                    == .serviceUnavailable)
+            }
+        }
+    }
+
     // MARK: - Signing in
 
     @Test func signingInSetsASessionCookieAndGoesOn() async throws {

@@ -48,38 +48,40 @@ import Testing
 
     @Test func noAccountReachesAnothersEntriesFeedsOrFoldersThroughTheAPIs() async throws {
         try await withKioskApp { kiosk in
-            let (alice, _, alicesIDs) = try await accounts(kiosk)
+            let (alice, bobsAccount, alicesIDs) = try await accounts(kiosk)
+            let bob = bobsAccount.id
             try await kiosk.run { client, _ in
-                let bob = try await login(client, "bob", "bob-password")
+                let bobsSession = try await login(client, "bob", "bob-password")
                 let hexIDs = alicesIDs.map { "i=tag:google.com,2005:reader/item/" + String(format: "%.16llx", $0) }
 
                 // Reading: ids, contents, stream contents, Atom.
-                let ids = String(buffer: try await call(client, bob.auth, .get, "/reader/api/0/stream/items/ids?n=1000&s=user/-/state/com.google/reading-list").body)
+                let ids = String(buffer: try await call(client, bobsSession.auth, .get, "/reader/api/0/stream/items/ids?n=1000&s=user/-/state/com.google/reading-list").body)
                 for id in alicesIDs { #expect(!ids.contains("\"\(id)\"")) }
-                let own = String(buffer: try await call(client, bob.auth, .get, "/reader/api/0/stream/items/ids?s=feed/\(Self.privateFeed.rawValue)").body)
+                let own = String(buffer: try await call(client, bobsSession.auth, .get, "/reader/api/0/stream/items/ids?s=feed/\(Self.privateFeed.rawValue)").body)
                 #expect(own.contains(#""itemRefs":[]"#))
                 let contents = String(buffer: try await call(
-                    client, bob.auth, .post, "/reader/api/0/stream/items/contents", (["T=\(bob.token)"] + hexIDs).joined(separator: "&")).body)
+                    client, bobsSession.auth, .post, "/reader/api/0/stream/items/contents", (["T=\(bobsSession.token)"] + hexIDs).joined(separator: "&")).body)
                 #expect(contents.contains(#""items":[]"#) && !contents.contains("Private"))
-                let stream = String(buffer: try await call(client, bob.auth, .get, "/reader/api/0/stream/contents/feed%2F\(Self.privateFeed.rawValue)").body)
+                let stream = String(buffer: try await call(client, bobsSession.auth, .get, "/reader/api/0/stream/contents/feed%2F\(Self.privateFeed.rawValue)").body)
                 #expect(!stream.contains("Private"))
-                #expect(try await call(client, bob.auth, .get, "/reader/atom/feed%2F\(Self.privateFeed.rawValue)").status == .notFound)
-                let lists = String(buffer: try await call(client, bob.auth, .get, "/reader/api/0/subscription/list?output=json").body)
-                    + String(buffer: try await call(client, bob.auth, .get, "/reader/api/0/tag/list?output=json").body)
+                #expect(try await call(client, bobsSession.auth, .get, "/reader/atom/feed%2F\(Self.privateFeed.rawValue)").status == .notFound)
+                let lists = String(buffer: try await call(client, bobsSession.auth, .get, "/reader/api/0/subscription/list?output=json").body)
+                    + String(buffer: try await call(client, bobsSession.auth, .get, "/reader/api/0/tag/list?output=json").body)
                 #expect(!lists.contains(Self.privateFeed.rawValue) && !lists.contains("Secret"))
 
                 // Changing: read, star, mark all, unsubscribe, rename, move.
-                _ = try await call(client, bob.auth, .post, "/reader/api/0/edit-tag",
-                    (["T=\(bob.token)"] + hexIDs + ["a=user/-/state/com.google/read", "a=user/-/state/com.google/starred"]).joined(separator: "&"))
-                #expect(try await call(client, bob.auth, .post, "/reader/api/0/mark-all-as-read", "T=\(bob.token)&s=feed/\(Self.privateFeed.rawValue)").status == .notFound)
-                #expect(try await call(client, bob.auth, .post, "/reader/api/0/subscription/edit", "T=\(bob.token)&s=feed/\(Self.privateFeed.rawValue)&ac=unsubscribe").status == .notFound)
-                #expect(try await call(client, bob.auth, .post, "/reader/api/0/subscription/edit", "T=\(bob.token)&s=feed/\(Self.privateFeed.rawValue)&ac=edit&t=Mine").status == .notFound)
-                _ = try await call(client, bob.auth, .post, "/reader/api/0/rename-tag", "T=\(bob.token)&s=user/-/label/Secret&dest=user/-/label/Open")
-                _ = try await call(client, bob.auth, .post, "/reader/api/0/disable-tag", "T=\(bob.token)&s=user/-/label/Secret")
-                _ = try await call(client, bob.auth, .post, "/reader/api/0/mark-all-as-read", "T=\(bob.token)&s=user/-/state/com.google/reading-list")
+                _ = try await call(client, bobsSession.auth, .post, "/reader/api/0/edit-tag",
+                    (["T=\(bobsSession.token)"] + hexIDs + ["a=user/-/state/com.google/read", "a=user/-/state/com.google/starred"]).joined(separator: "&"))
+                #expect(try await call(client, bobsSession.auth, .post, "/reader/api/0/mark-all-as-read", "T=\(bobsSession.token)&s=feed/\(Self.privateFeed.rawValue)").status == .notFound)
+                #expect(try await call(client, bobsSession.auth, .post, "/reader/api/0/subscription/edit", "T=\(bobsSession.token)&s=feed/\(Self.privateFeed.rawValue)&ac=unsubscribe").status == .notFound)
+                #expect(try await call(client, bobsSession.auth, .post, "/reader/api/0/subscription/edit", "T=\(bobsSession.token)&s=feed/\(Self.privateFeed.rawValue)&ac=edit&t=Mine").status == .notFound)
+                _ = try await call(client, bobsSession.auth, .post, "/reader/api/0/rename-tag", "T=\(bobsSession.token)&s=user/-/label/Secret&dest=user/-/label/Open")
+                _ = try await call(client, bobsSession.auth, .post, "/reader/api/0/disable-tag", "T=\(bobsSession.token)&s=user/-/label/Secret")
+                _ = try await call(client, bobsSession.auth, .post, "/reader/api/0/mark-all-as-read", "T=\(bobsSession.token)&s=user/-/state/com.google/reading-list")
 
                 // Fever, with Bob's key: Alice's items are not there to read or mark.
-                let bobKey = Insecure.MD5.hash(data: Data("bob:bob-password".utf8)).map { String(format: "%02x", $0) }.joined()
+                let bobsApp = try await kiosk.dependencies.accounts.createAppPassword(name: "Reeder", user: bob)
+                let bobKey = Insecure.MD5.hash(data: Data("bob:\(bobsApp.secret)".utf8)).map { String(format: "%02x", $0) }.joined()
                 for body in ["mark=item&as=read&id=\(alicesIDs[0])", "mark=item&as=saved&id=\(alicesIDs[1])"] {
                     _ = try await client.execute(uri: "/api/fever?api", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
                         body: ByteBuffer(string: "api_key=\(bobKey)&\(body)"))
@@ -142,6 +144,29 @@ import Testing
                 #expect(event?.data?.contains(String(alicesIDs[0])) == true)
                 try await Task.sleep(for: .milliseconds(200))
                 #expect(await bobLog.events.allSatisfy { $0.event != "reader" }, "Bob's page hears nothing of Alice's")
+            }
+        }
+    }
+
+    @Test func credentialsAreNeverTakenFromAnAddress() async throws {
+        try await withKioskApp { kiosk in
+            let (_, bob, _) = try await accounts(kiosk)
+            let app = try await kiosk.dependencies.accounts.createAppPassword(name: "Reeder", user: bob.id)
+            try await kiosk.run { client, _ in
+                let get = try await client.execute(
+                    uri: "/api/greader/accounts/ClientLogin?Email=bob&Passwd=bob-password", method: .get)
+                #expect(get.status != .ok)
+                let inQuery = try await client.execute(
+                    uri: "/api/greader/accounts/ClientLogin?Email=bob&Passwd=bob-password", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: ""))
+                #expect(inQuery.status == .unauthorized)
+                let key = Insecure.MD5.hash(data: Data("bob:\(app.secret)".utf8)).map { String(format: "%02x", $0) }.joined()
+                let fever = try await client.execute(uri: "/api/fever?api&api_key=\(key)", method: .get)
+                #expect(String(buffer: fever.body).contains(#""auth":0"#))
+                let posted = try await client.execute(
+                    uri: "/api/fever?api", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "api_key=\(key)"))
+                #expect(String(buffer: posted.body).contains(#""auth":1"#))
             }
         }
     }

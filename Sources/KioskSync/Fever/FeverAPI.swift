@@ -53,7 +53,9 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         var reply: [String: FeverValue] = ["api_version": .int(3), "auth": .int(0)]
         let found: (account: Account, appPassword: AppPassword?)
         do throws(AccountError) {
-            found = try await accounts.verifyFever(apiKey: fields.first("api_key") ?? "", address: context.clientAddress ?? "unknown")
+            // The key from the body only (Fever's clients POST it): an address ends up in logs.
+            let key = FormFields(body).first("api_key") ?? ""
+            found = try await accounts.verifyFever(apiKey: key, address: context.clientAddress ?? "unknown")
         } catch {
             if case .throttled(let wait) = error {
                 var response = try Self.json(reply)

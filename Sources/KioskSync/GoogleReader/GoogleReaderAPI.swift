@@ -40,8 +40,8 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
 
     public func register(on router: Router<Context>, at base: String = "api/greader") {
         let api = router.group(RouterPath(base))
+        // POST only: a name and password in an address end up in proxies' access logs.
         api.post("accounts/ClientLogin") { request, context in try await clientLogin(request, context) }
-        api.get("accounts/ClientLogin") { request, context in try await clientLogin(request, context) }
         let calls: [(String, HTTPRequest.Method, Bool, Handler)] = [
             ("token", .get, false, token),
             ("token", .post, false, token),
@@ -89,11 +89,12 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
 
     private func clientLogin(_ request: Request, _ context: Context) async throws -> Response {
         var request = request
-        let body = try await Self.body(&request)
-        let fields = FormFields(query: request.uri.query, body: body)
+        let body = try await Self.body(&request, limit: 8 << 10)
+        let fields = FormFields(body)
+        let query = FormFields(request.uri.query ?? "")
         let name = fields.first("Email") ?? ""
         let password = fields.first("Passwd") ?? ""
-        let json = fields.first("output") == "json"
+        let json = (fields.first("output") ?? query.first("output")) == "json"
         let token: String
         do throws(AccountError) {
             let found = try await accounts.verify(
@@ -178,9 +179,9 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
         HTTPError(.unauthorized, headers: [.badToken: "true"], message: message)
     }
 
-    static func body(_ request: inout Request) async throws -> String {
+    static func body(_ request: inout Request, limit: Int = bodyLimit) async throws -> String {
         do {
-            return String(buffer: try await request.collectBody(upTo: bodyLimit))
+            return String(buffer: try await request.collectBody(upTo: limit))
         } catch {
             throw HTTPError(.contentTooLarge, message: "The request body is too large.")
         }

@@ -80,7 +80,8 @@ extension GoogleReaderAPI {
     /// `edit-tag`: `i` (repeated, any id form), `a` tags to add, `r` tags to remove: read,
     /// starred, kept-unread (unread again); other tags are accepted and ignored.
     func editTag(_ call: Call) async throws -> Response {
-        let ids = call.fields.all("i").compactMap(ItemID.parse)
+        // At most 1,000 a call (NetNewsWire sends chunks of 1,000): one write transaction each.
+        let ids = Array(call.fields.all("i").prefix(1_000).compactMap(ItemID.parse))
         guard !ids.isEmpty else { return Self.ok(now: now()) }
         for tag in call.fields.all("a").compactMap(StreamID.init) {
             switch tag {

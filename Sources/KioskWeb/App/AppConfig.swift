@@ -45,6 +45,13 @@ public struct AppConfig: Sendable {
         self.allowedHosts = allowedHosts
     }
 
+    /// Whether Kiosk may serve the single local owner when no account exists: only when it listens
+    /// on loopback and nothing says it is reached otherwise (a proxy in front, other host names):
+    /// a reverse proxy on this machine would hand the owner's reader to the whole network.
+    public var servesLocalOwner: Bool {
+        HostPolicy.isLoopback(host) && trustedProxies.isEmpty && allowedHosts.isEmpty
+    }
+
     /// Where the SQLite database lives.
     public var database: URL { databasePath ?? dataDirectory.appendingPathComponent("kiosk.sqlite") }
 }

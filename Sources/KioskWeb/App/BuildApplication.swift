@@ -35,7 +35,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     router.add(
         middleware: SignInMiddleware(
             accounts: dependencies.accounts, presence: AccountPresence(accounts: dependencies.accounts),
-            loopbackOnly: HostPolicy.isLoopback(config.host)))
+            loopbackOnly: config.servesLocalOwner))
     let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
     AccountRoutes(shared: shared).register(on: router)
     // The sync APIs (own credentials; the sign-in middleware lets /api/ through).

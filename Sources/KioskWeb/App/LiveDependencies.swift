@@ -15,9 +15,10 @@ extension WebDependencies {
         let store = try openStore(at: config.database, existed: existed, logger: logger)
         let accounts = Accounts(store: store, hasher: .bcrypt())
         // Zero set-up is for loopback only: beyond it, nobody gets in without an account.
-        if !HostPolicy.isLoopback(config.host), (try? await accounts.exist()) != true {
+        if !config.servesLocalOwner, (try? await accounts.exist()) != true {
+            let place = HostPolicy.isLoopback(config.host) ? "behind a proxy or by other host names" : "on \(config.host)"
             throw StartupError(
-                "listening on \(config.host) needs an account, and there is none yet; add one first (with the same "
+                "serving \(place) needs an account, and there is none yet; add one first (with the same "
                     + "--data-directory, --config or --demo as here): printf '%s\\n' 'PASSWORD' | kiosk user add NAME --password-stdin --admin")
         }
         let signingKey: ImageSigner

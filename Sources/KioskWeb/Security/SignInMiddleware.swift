@@ -31,8 +31,9 @@ struct SignInMiddleware: RouterMiddleware {
         let path = request.uri.path
         guard !Self.isOpen(path) else { return try await next(request, context) }
         guard await presence.accountsExist() else {
-            // The last account was removed while Kiosk listens beyond loopback: nobody may come in.
-            guard loopbackOnly else {
+            // The last account was removed while Kiosk listens beyond loopback (or behind a proxy,
+            // or a proxy forwards this request): nobody may come in.
+            guard loopbackOnly, request.headers[.xForwardedFor] == nil, request.headers[.forwarded] == nil else {
                 throw HTTPError(.serviceUnavailable, message: "Kiosk has no account yet: add one with `kiosk user add`.")
             }
             return try await next(request, context)
@@ -102,4 +103,5 @@ actor AccountPresence {
 
 extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token") ?? .contentType
+    static let forwarded = Self("Forwarded") ?? .contentType
 }

@@ -60,7 +60,7 @@ struct SettingsPage: Sendable {
                 el("dl", .class("sync-addresses")) {
                     el("dt") { "Google Reader API (NetNewsWire: FreshRSS; Reeder, ReadYou: Google Reader or FreshRSS; newsboat)" }
                     el("dd") { el("code", .id("greader-url")) { origin + "/api/greader" } }
-                    el("dt") { "Fever (Reeder, Unread)" }
+                    el("dt") { "Fever (Reeder, Unread; app passwords only)" }
                     el("dd") { el("code", .id("fever-url")) { origin + "/api/fever" } }
                 }
                 if let created {

@@ -170,4 +170,52 @@ import Testing
             }
         }
     }
+
+    @Test func aReadersOwnFeedIsHeardOfByItsFollowersOnly() async throws {
+        try await withKioskApp { kiosk in
+            let (alice, bob, _) = try await accounts(kiosk)
+            try await kiosk.run { _, live in
+                try await kiosk.waitForBroadcaster()
+                let (_, aliceFrames) = await live.subscribe(after: nil, user: alice.id)
+                let (_, bobFrames) = await live.subscribe(after: nil, user: bob.id)
+                let (aliceLog, aliceReader) = FrameLog.collecting(aliceFrames)
+                let (bobLog, bobReader) = FrameLog.collecting(bobFrames)
+                defer {
+                    aliceReader.cancel()
+                    bobReader.cancel()
+                }
+                await kiosk.hub.publish(.checking(Self.privateFeed))
+                await kiosk.hub.publish(.failed(Self.privateFeed, .unreadable("token=secret in Alice's feed address")))
+                await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(1)]))
+                let bothHeardNews = try await eventually {
+                    let alices = await aliceLog.events
+                    let bobs = await bobLog.events
+                    return alices.contains { $0.event == "changed" } && bobs.contains { $0.event == "changed" }
+                }
+                #expect(bothHeardNews, "News is everyone's")
+                #expect(await aliceLog.events.contains { $0.event == "failed" && $0.data?.contains(Self.privateFeed.rawValue) == true })
+                let bobs = await bobLog.events.map(\.text).joined()
+                #expect(!bobs.contains(Self.privateFeed.rawValue) && !bobs.contains("secret"), "Bob hears nothing of Alice's feed")
+
+                // A page resuming from too far back gets a resync: Alice's shows her failing feed,
+                // Bob's does not.
+                let (_, bobAgain) = await live.subscribe(after: 1, user: bob.id)
+                let (bobResync, bobResyncReader) = FrameLog.collecting(bobAgain)
+                let (_, aliceAgain) = await live.subscribe(after: 1, user: alice.id)
+                let (aliceResync, aliceResyncReader) = FrameLog.collecting(aliceAgain)
+                defer {
+                    bobResyncReader.cancel()
+                    aliceResyncReader.cancel()
+                }
+                let resynced = try await eventually {
+                    let bobs = await bobResync.events
+                    let alices = await aliceResync.events
+                    return bobs.contains { $0.event == "resync" } && alices.contains { $0.event == "resync" }
+                }
+                #expect(resynced)
+                #expect(await aliceResync.events.first { $0.event == "resync" }?.data?.contains(Self.privateFeed.rawValue) == true)
+                #expect(await bobResync.events.first { $0.event == "resync" }?.data?.contains(Self.privateFeed.rawValue) == false)
+            }
+        }
+    }
 }

@@ -22,7 +22,10 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
             news.section(showing: source).map {
                 RenderedHTML(NewsList(feed: $0, sections: news, sources: sources).items)
             }
-        }, readerChanges: dependencies.readerChanges, logger: logger)
+        }, readerChanges: dependencies.readerChanges,
+        // News sources are everyone's; a reader's own feed is heard of by its followers only.
+        isPublic: { [news = dependencies.news] in news.section(showing: $0) != nil || news.shows($0) },
+        logger: logger)
     // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
     let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())

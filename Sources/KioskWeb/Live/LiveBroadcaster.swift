@@ -22,6 +22,11 @@ public actor LiveBroadcaster: Service {
     private let names: [SourceID: String]
     private let renderList: ListRenderer
     private let readerChanges: ReaderChanges?
+    /// Whether everyone may hear of a source (the News sources); others only their followers.
+    private let isPublic: @Sendable (SourceID) -> Bool
+    /// Who follows each private source, as last read from the store (dropped when anyone's
+    /// subscriptions change).
+    private var followers: [SourceID: Set<UserID>] = [:]
     private let heartbeatInterval: Duration
     private let clientBuffer: Int
     private let replayLimit: Int
@@ -39,7 +44,7 @@ public actor LiveBroadcaster: Service {
     ///   - firstSequence: the number events count on from; nil, this run's start time in ms.
     public init(
         hub: EventHub, store: any KioskStore, names: [SourceID: String], renderList: @escaping ListRenderer,
-        readerChanges: ReaderChanges? = nil,
+        readerChanges: ReaderChanges? = nil, isPublic: @escaping @Sendable (SourceID) -> Bool = { _ in true },
         heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
         firstSequence: UInt64? = nil, logger: Logger = Logger(label: "kiosk.live")
     ) {
@@ -48,6 +53,7 @@ public actor LiveBroadcaster: Service {
         self.names = names
         self.renderList = renderList
         self.readerChanges = readerChanges
+        self.isPublic = isPublic
         self.heartbeatInterval = heartbeatInterval
         self.clientBuffer = clientBuffer
         self.replayLimit = replayLimit
@@ -92,7 +98,10 @@ public actor LiveBroadcaster: Service {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SSEFrame.self, bufferingPolicy: .bufferingOldest(clientBuffer))
         continuation.yield(.preamble)
-        for frame in catchUp(after: lastEventID, user: user, lastOpened: lastOpened) { continuation.yield(frame) }
+        let followed = await followedSources(of: user)
+        for frame in catchUp(after: lastEventID, user: user, lastOpened: lastOpened, followed: followed) {
+            continuation.yield(frame)
+        }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
@@ -105,14 +114,34 @@ public actor LiveBroadcaster: Service {
         clients.removeValue(forKey: id)?.continuation.finish()
     }
 
-    private func catchUp(after last: UInt64?, user: UserID, lastOpened: OpenedHeadline?) -> [SSEFrame] {
+    private func catchUp(after last: UInt64?, user: UserID, lastOpened: OpenedHeadline?, followed: Set<SourceID>)
+        -> [SSEFrame]
+    {
         guard let last, last != state.sequence else { return [] }
         if last < state.sequence, let first = replay.first?.id, first <= last + 1 {
             let missed = replay.filter { ($0.id ?? 0) > last && $0.isFor(user) }
             // Only what fits the client's buffer (with the preamble) is a catch-up; more is a resync.
             if missed.count < clientBuffer { return missed }
         }
-        return [resyncFrame(opened: lastOpened, for: user)]
+        return [resyncFrame(opened: lastOpened, for: user, followed: followed)]
+    }
+
+    /// Who may hear of `source`: nil (everyone) for the News sources, else its followers.
+    private func audience(of source: SourceID) async -> Set<UserID>? {
+        if isPublic(source) { return nil }
+        if let known = followers[source] { return known }
+        let users = Set((try? await store.followers(of: source)) ?? [])
+        followers[source] = users
+        return users
+    }
+
+    /// The private sources among those checking or failing that `user` follows.
+    private func followedSources(of user: UserID) async -> Set<SourceID> {
+        var followed = Set<SourceID>()
+        for source in Set(state.checking).union(state.failures.keys) where !isPublic(source) {
+            if await audience(of: source)?.contains(user) == true { followed.insert(source) }
+        }
+        return followed
     }
 
     /// The headline `user` opened last (nil before the first).
@@ -142,7 +171,7 @@ public actor LiveBroadcaster: Service {
         if let last = await lastOpened(for: user), last.path == path, last.title == title { return state.sequence }
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
         opened[user] = .some(headline)
-        broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)), to: user)
+        broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)), to: [user])
         let sequence = state.sequence
         do {
             try await store.setLastOpened(headline, user: user)
@@ -159,11 +188,13 @@ public actor LiveBroadcaster: Service {
     private func announce(_ change: ReaderChange) {
         let message: ReaderMessage
         switch change {
-        case .subscriptions: message = ReaderMessage(kind: "subscriptions", ids: [], value: true)
+        case .subscriptions:
+            message = ReaderMessage(kind: "subscriptions", ids: [], value: true)
+            followers = [:]
         case .read(_, let ids, let isRead): message = ReaderMessage(kind: "read", ids: ids, value: isRead)
         case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: "starred", ids: ids, value: isStarred)
         }
-        broadcast(event: "reader", json: LiveJSON.encode(message), to: change.user)
+        broadcast(event: "reader", json: LiveJSON.encode(message), to: [change.user])
     }
 
     // MARK: - From the hub
@@ -177,22 +208,22 @@ public actor LiveBroadcaster: Service {
                 for id in snapshot.entries.keys {
                     state.lists[id] = renderList(id, state.sources)
                 }
-                if started { broadcastResync() }
+                if started { await broadcastResync() }
                 started = true
             case .event(let event):
-                apply(event)
+                apply(event, audience: await audience(of: event.source))
             }
         }
     }
 
-    private func apply(_ event: EngineEvent) {
+    private func apply(_ event: EngineEvent, audience: Set<UserID>?) {
         let before = state.entries[event.source]
         state.sources.apply(event)
         switch event.kind {
         case .checking(let id):
-            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)))
+            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)), to: audience)
         case .idle(let id):
-            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)))
+            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)), to: audience)
         case .changed(let id, let entries, _):
             let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
             let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
@@ -201,40 +232,47 @@ public actor LiveBroadcaster: Service {
             let message = ChangedMessage(
                 source: id.rawValue, html: list?.markup, count: entries.count, added: added,
                 name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-            broadcast(event: "changed", json: LiveJSON.encode(message))
+            broadcast(event: "changed", json: LiveJSON.encode(message), to: audience)
         case .failed(let id, let error):
             let message = FailedMessage(source: id.rawValue, name: names[id] ?? id.rawValue, message: error.description)
-            broadcast(event: "failed", json: LiveJSON.encode(message))
+            broadcast(event: "failed", json: LiveJSON.encode(message), to: audience)
         }
     }
 
-    private func broadcastResync() {
+    private func broadcastResync() async {
         state.sequence += 1
+        var followed: [UserID: Set<SourceID>] = [:]
+        for user in Set(clients.values.map(\.user)) { followed[user] = await followedSources(of: user) }
         // Each user's resync carries their own last opened headline; none is remembered for
         // replay (a client that missed it is given a fresh one by `catchUp`).
         var behind: [UUID] = []
         var frames: [UserID: SSEFrame] = [:]
         for (id, client) in clients {
-            let frame = frames[client.user] ?? resyncFrame(opened: opened[client.user] ?? nil, for: client.user)
+            let frame = frames[client.user]
+                ?? resyncFrame(opened: opened[client.user] ?? nil, for: client.user, followed: followed[client.user] ?? [])
             frames[client.user] = frame
             if case .dropped = client.continuation.yield(frame) { behind.append(id) }
         }
         for id in behind { unsubscribe(id) }
     }
 
-    private func resyncFrame(opened lastOpened: OpenedHeadline?, for user: UserID) -> SSEFrame {
+    /// The state to resume from, as `user` may see it: the News lists, and the checks and
+    /// failures of the News sources and of `followed` (their own feeds).
+    private func resyncFrame(opened lastOpened: OpenedHeadline?, for user: UserID, followed: Set<SourceID>) -> SSEFrame {
         var lists: [String: String] = [:]
         for (id, html) in state.lists { lists[id.rawValue] = html.markup }
+        let visible = { (source: SourceID) in self.isPublic(source) || followed.contains(source) }
         let message = ResyncMessage(
-            lists: lists, checking: state.checking.map(\.rawValue).sorted(),
-            failures: Dictionary(uniqueKeysWithValues: state.failures.map { ($0.key.rawValue, $0.value.description) }),
+            lists: lists, checking: state.checking.filter(visible).map(\.rawValue).sorted(),
+            failures: Dictionary(
+                uniqueKeysWithValues: state.failures.filter { visible($0.key) }.map { ($0.key.rawValue, $0.value.description) }),
             opened: lastOpened.map { OpenedMessage(title: $0.title, path: $0.path) })
-        return SSEFrame(id: state.sequence, event: "resync", json: LiveJSON.encode(message), audience: user)
+        return SSEFrame(id: state.sequence, event: "resync", json: LiveJSON.encode(message), audience: [user])
     }
 
-    private func broadcast(event: String, json: String, to user: UserID? = nil) {
+    private func broadcast(event: String, json: String, to audience: Set<UserID>? = nil) {
         state.sequence += 1
-        let frame = SSEFrame(id: state.sequence, event: event, json: json, audience: user)
+        let frame = SSEFrame(id: state.sequence, event: event, json: json, audience: audience)
         remember(frame)
         send(frame)
     }

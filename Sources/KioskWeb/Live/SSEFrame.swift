@@ -8,18 +8,19 @@ public struct SSEFrame: Sendable {
     /// nil for comments such as heartbeats.
     public let id: UInt64?
     public let bytes: ByteBuffer
-    /// Who may see it: one user's pages (their reader, what they opened), or nil for everyone.
-    public let audience: UserID?
+    /// Who may see it: some users' pages (their reader, what they opened, their own feeds'
+    /// checks), or nil for everyone (the News sources).
+    public let audience: Set<UserID>?
 
     /// An event named `event` carrying `data` (one line of JSON).
-    init(id: UInt64, event: String, json data: String, audience: UserID? = nil) {
+    init(id: UInt64, event: String, json data: String, audience: Set<UserID>? = nil) {
         self.id = id
         self.audience = audience
         bytes = ByteBuffer(string: "id: \(id)\nevent: \(event)\ndata: \(data)\n\n")
     }
 
     /// Whether `user`'s pages get it.
-    func isFor(_ user: UserID) -> Bool { audience.map { $0 == user } ?? true }
+    func isFor(_ user: UserID) -> Bool { audience.map { $0.contains(user) } ?? true }
 
     private init(comment: String) {
         id = nil

@@ -116,7 +116,7 @@ enum EntryRows {
     }
 
     /// Entries matching an FTS5 `query`, best first.
-    static func search(_ query: String, limit: Int, in db: Database) throws -> [SearchHit] {
+    static func search(_ query: String, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
         let decoder = JSONDecoder()
         let rows = try Row.fetchCursor(
             db,
@@ -124,10 +124,11 @@ enum EntryRows {
                 SELECT entries.source, entries.json FROM entries_fts
                 JOIN entries ON entries.id = entries_fts.rowid
                 WHERE entries_fts MATCH ?
+                    AND (? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))
                 ORDER BY entries_fts.rank, entries.source, entries.position
                 LIMIT ?
                 """,
-            arguments: [query, limit])
+            arguments: [query, user?.rawValue, user?.rawValue, limit])
         var hits: [SearchHit] = []
         while let row = try rows.next() {
             let json: String = row["json"]

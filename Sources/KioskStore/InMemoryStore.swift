@@ -355,13 +355,14 @@ public actor InMemoryStore: KioskStore {
 
     /// Entries where every word of `text` starts a word of the title or plain-text summary,
     /// case and diacritics ignored; in source order, then display order.
-    public func search(_ text: String, limit: Int) -> [SearchHit] {
+    public func search(_ text: String, limit: Int, user: UserID?) -> [SearchHit] {
+        let only = user.map { followed(by: $0) }
         let words = SearchText.words(of: text).prefix(SearchText.maxWords).map { SearchText.folded($0) }
         guard limit > 0, !words.isEmpty else { return [] }
         var hits: [SearchHit] = []
         // Every entry kept, in its feed or not any more (as SQLite's index holds them).
         for stored in table.kept.values.sorted(by: { ($0.source, $0.id) < ($1.source, $1.id) })
-        where SearchText.matches(stored.entry, queryWords: words) {
+        where (only?.contains(stored.source) ?? true) && SearchText.matches(stored.entry, queryWords: words) {
             hits.append(SearchHit(source: stored.source, entry: stored.entry))
             if hits.count == limit { return hits }
         }

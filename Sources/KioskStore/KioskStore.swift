@@ -21,7 +21,8 @@ public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, S
     func deviceID() async throws -> UUID
 
     /// Entries whose title or summary has words starting with every word of `text`, best first,
-    /// at most `limit`. Any text is accepted: none of it is read as query syntax. Empty → [].
-    func search(_ text: String, limit: Int) async throws -> [SearchHit]
+    /// at most `limit`, among the feeds `user` follows (nil: every feed). Any text is accepted:
+    /// none of it is read as query syntax. Empty → [].
+    func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit]
 
 }

@@ -321,9 +321,9 @@ public final class SQLiteStore: KioskStore {
 
     // MARK: - Search
 
-    public func search(_ text: String, limit: Int) async throws(StoreError) -> [SearchHit] {
+    public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {
         guard limit > 0, let query = SearchText.ftsQuery(text) else { return [] }
-        return try await read { db in try EntryRows.search(query, limit: limit, in: db) }
+        return try await read { db in try EntryRows.search(query, limit: limit, user: user, in: db) }
     }
 
     // MARK: - Access

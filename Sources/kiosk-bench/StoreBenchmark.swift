@@ -90,7 +90,7 @@ struct StoreBenchmark: AsyncParsableCommand {
         var searchTimes: [String] = []
         for query in ["the", "market rep", "zzzz"] {
             let start = clock.now
-            let hits = try await store.search(query, limit: 50)
+            let hits = try await store.search(query, limit: 50, user: nil)
             searchTimes.append(String(format: "\"%@\" %d hits %.1f ms", query, hits.count, Measure.milliseconds(clock.now - start)))
         }
         print("search (limit 50): " + searchTimes.joined(separator: ", "))

@@ -92,7 +92,7 @@ import Testing
             try checkSearchIndex(file)
             let search = try SQLiteStore(path: file)
             defer { try? search.close() }
-            #expect(try await search.search("corrected", limit: 5).map(\.entry.id) == ["b"])
+            #expect(try await search.search("corrected", limit: 5, user: nil).map(\.entry.id) == ["b"])
         }
     }
 
@@ -186,7 +186,7 @@ import Testing
         let store = try SQLiteStore.inMemoryDatabase()
         try await store.saveSourceState(Fixtures.fullState(), for: "news")
         #expect(try await store.entries(for: "news").map(\.id) == ["a", "b", "c"])
-        #expect(try await store.search("summary", limit: 10).count == 3)
+        #expect(try await store.search("summary", limit: 10, user: nil).count == 3)
         #expect(try await store.integrityCheck() == "ok")
     }
 }

@@ -24,33 +24,33 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aWordOfTheHTMLSummaryFindsItsEntry(_ kind: StoreKind) async throws {
         try await populated(kind) { store async throws in
-            let hits = try await store.search("surprised", limit: 10)
+            let hits = try await store.search("surprised", limit: 10, user: nil)
             #expect(hits.map(\.entry.id) == ["rates"])
             #expect(hits.first?.source == "business")
             // Markup is not text: neither a tag name nor an attribute is found.
-            #expect(try await store.search("href", limit: 10).isEmpty)
-            #expect(try await store.search("nbsp", limit: 10).isEmpty)
+            #expect(try await store.search("href", limit: 10, user: nil).isEmpty)
+            #expect(try await store.search("nbsp", limit: 10, user: nil).isEmpty)
         }
     }
 
     @Test(arguments: StoreKind.allCases)
     func aPrefixFindsWordsItStarts(_ kind: StoreKind) async throws {
         try await populated(kind) { store async throws in
-            #expect(try await store.search("decis", limit: 10).map(\.entry.id) == ["rates"])
-            #expect(try await store.search("CORAL rec", limit: 10).map(\.entry.id) == ["reef"])
-            #expect(try await store.search("resil", limit: 10).map(\.entry.id) == ["reef"])  // diacritics folded
-            #expect(try await store.search("ates", limit: 10).isEmpty)  // inside a word is no prefix
+            #expect(try await store.search("decis", limit: 10, user: nil).map(\.entry.id) == ["rates"])
+            #expect(try await store.search("CORAL rec", limit: 10, user: nil).map(\.entry.id) == ["reef"])
+            #expect(try await store.search("resil", limit: 10, user: nil).map(\.entry.id) == ["reef"])  // diacritics folded
+            #expect(try await store.search("ates", limit: 10, user: nil).isEmpty)  // inside a word is no prefix
         }
     }
 
     @Test(arguments: StoreKind.allCases)
     func everyWordMustMatchAndTheLimitHolds(_ kind: StoreKind) async throws {
         try await populated(kind) { store async throws in
-            #expect(try await store.search("oil europe", limit: 10).map(\.entry.id) == ["oil"])
-            #expect(try await store.search("oil reef", limit: 10).isEmpty)
-            #expect(try await store.search("c", limit: 10).count == 3)  // central, climb, coral
-            #expect(try await store.search("c", limit: 2).count == 2)
-            #expect(try await store.search("c", limit: 0).isEmpty)
+            #expect(try await store.search("oil europe", limit: 10, user: nil).map(\.entry.id) == ["oil"])
+            #expect(try await store.search("oil reef", limit: 10, user: nil).isEmpty)
+            #expect(try await store.search("c", limit: 10, user: nil).count == 3)  // central, climb, coral
+            #expect(try await store.search("c", limit: 2, user: nil).count == 2)
+            #expect(try await store.search("c", limit: 0, user: nil).isEmpty)
         }
     }
 
@@ -59,12 +59,12 @@ import Testing
         try await populated(kind) { store async throws in
             let updated = [Fixtures.entry("rates", title: "Central bank cuts rates", summary: "A cut")]
             try await store.saveSourceState(SourceState(entries: updated), for: "business")
-            #expect(try await store.search("cuts", limit: 10).map(\.entry.id) == ["rates"])
-            #expect(try await store.search("holds", limit: 10).isEmpty)
+            #expect(try await store.search("cuts", limit: 10, user: nil).map(\.entry.id) == ["rates"])
+            #expect(try await store.search("holds", limit: 10, user: nil).isEmpty)
             // Out of the feed, kept for the reader until retention prunes it: still findable.
-            #expect(try await store.search("oil", limit: 10).map(\.entry.id) == ["oil"])
+            #expect(try await store.search("oil", limit: 10, user: nil).map(\.entry.id) == ["oil"])
             _ = try await store.prune(RetentionPolicy(maxAge: .zero, maxPerFeed: 0), now: Date().addingTimeInterval(60))
-            #expect(try await store.search("oil", limit: 10).isEmpty)
+            #expect(try await store.search("oil", limit: 10, user: nil).isEmpty)
         }
     }
 
@@ -77,12 +77,12 @@ import Testing
         ]
         try await populated(kind) { store async throws in
             for text in hostile {
-                _ = try await store.search(text, limit: 10)
+                _ = try await store.search(text, limit: 10, user: nil)
             }
-            #expect(try await store.search("\"oil", limit: 10).map(\.entry.id) == ["oil"])
-            #expect(try await store.search("NEAR(oil", limit: 10).isEmpty)
-            #expect(try await store.search("", limit: 10).isEmpty)
-            #expect(try await store.search("*", limit: 10).isEmpty)
+            #expect(try await store.search("\"oil", limit: 10, user: nil).map(\.entry.id) == ["oil"])
+            #expect(try await store.search("NEAR(oil", limit: 10, user: nil).isEmpty)
+            #expect(try await store.search("", limit: 10, user: nil).isEmpty)
+            #expect(try await store.search("*", limit: 10, user: nil).isEmpty)
         }
     }
 }

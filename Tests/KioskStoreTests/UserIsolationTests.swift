@@ -63,4 +63,16 @@ import Testing
             #expect(unread.map(\.entry.id) == ["urn:2"])
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func searchFindsOnlyWhatTheUserFollows(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: ["a", "shared"]) { store in
+            try await store.follow(["shared"], user: Self.other)
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "urn:p", title: "Private harvest report")]), for: "a")
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "urn:s", title: "Shared harvest notes")]), for: "shared")
+            #expect(try await store.search("harvest", limit: 10, user: .owner).count == 2)
+            #expect(try await store.search("harvest", limit: 10, user: Self.other).map(\.entry.id) == ["urn:s"])
+            #expect(try await store.search("private", limit: 10, user: Self.other).isEmpty)
+        }
+    }
 }

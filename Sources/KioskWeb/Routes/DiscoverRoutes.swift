@@ -79,7 +79,7 @@ struct DiscoverRoutes: Sendable {
     private func searchSaved(_ text: String, page: Int, user: UserID) async -> Outcome {
         guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
         do {
-            let hits = try await shared.dependencies.store.search(text, limit: 50)
+            let hits = try await shared.dependencies.store.search(text, limit: 50, user: user)
             var names: [SourceID: String] = [:]
             for subscription in try await shared.dependencies.reader.subscriptions(user: user) {
                 names[subscription.id] = subscription.displayName

@@ -119,6 +119,32 @@ import Testing
         }
     }
 
+    @Test func aRefreshShowsTheLastCopyAtOnceAndItsOutcomeWhenItLands() async throws {
+        try await withSampleSources { server, catalogue, fetcher in
+            let facts = CachedResource(name: "Facts", url: catalogue.factsURL, fetcher: fetcher) { body in
+                try FactsParser.parse(Data(body.bytes))
+            }
+            // Nothing cached yet: the first answer is the source's.
+            let first = await facts.current(refresh: true)
+            #expect(first.value?.rows.count == 13 && !first.refreshing)
+            // A slow source: the refresh answers with the last copy, marked, and goes on.
+            await server.control.setLatency(.seconds(2), for: .facts)
+            let meanwhile = await facts.current(refresh: true)
+            #expect(meanwhile.refreshing)
+            #expect(meanwhile.value?.rows.count == 13)
+            let again = await facts.current(refresh: true)
+            #expect(again.refreshing, "a second tap joins the refresh under way")
+            let landed = await facts.settled()
+            #expect(!landed.refreshing && landed.value?.rows.count == 13 && landed.error == nil)
+            #expect(await server.control.requestCount(for: .facts) == 2, "one refresh, however many taps")
+            // A refresh that fails keeps the last copy, and says why.
+            await server.control.setFault(.serverError, for: .facts)
+            _ = await facts.current(refresh: true)
+            let failed = await facts.settled()
+            #expect(failed.value?.rows.count == 13 && failed.error != nil)
+        }
+    }
+
     @Test func aSubscriberThatFallsBehindIsResynced() async throws {
         let hub = EventHub()
         let subscription = await hub.subscribe(bufferSize: 4)

@@ -5,7 +5,8 @@ import json
 import time
 
 from harness import (
-    REPO, count, find, find_all, js, mark_items, marked_items_left, open_page, scroll_to, tap, text_of, wait_until,
+    REPO, count, find, find_all, is_shown, js, mark_items, marked_items_left, open_page, scroll_to, tap, text_of,
+    wait_until,
 )
 
 
@@ -113,6 +114,26 @@ def test_refresh_fetches_the_facts_again(phone, kiosk):
                "the list was not reloaded")
     assert text_of(phone, "h1#facts-title") == "About Canada"
     assert find_all(phone, "button#refresh")
+
+
+def test_a_slow_refresh_shows_the_last_copy_at_once_and_its_outcome_when_it_lands(phone, kiosk):
+    open_page(phone, kiosk, "/facts", "facts")
+    wait_until(phone, lambda d: count(d, "#facts li.fact") == len(ROWS), "no facts")
+    kiosk.latency("facts", 8000)  # the source takes 8 s to answer
+    before = kiosk.source_count("facts")
+    # Asked directly, the page answers with the last copy long before the source does.
+    started = time.monotonic()
+    reply = kiosk.get("/facts?refresh=1")
+    assert reply.status == 200 and "Refreshing" in reply.text and "About Canada" in reply.text
+    assert time.monotonic() - started < 6, "the page waited for the slow source"
+    # In the browser: the button keeps the facts on screen, says a refresh is under way, and
+    # draws the outcome when it lands (the refresh asked for above, which the tap joins).
+    tap(phone, find(phone, "button#refresh"))
+    wait_until(phone, lambda d: is_shown(d, "#refresh-status"), "no word of the refresh under way", 6)
+    assert count(phone, "#facts li.fact") == len(ROWS)
+    wait_until(phone, lambda d: not is_shown(d, "#refresh-status") and kiosk.source_count("facts") > before,
+               "the outcome never landed", 30)
+    assert count(phone, "#facts li.fact") == len(ROWS)
 
 
 def test_pulling_facts_down_shows_a_spinner_until_the_refresh_lands(phone, kiosk):

@@ -35,10 +35,31 @@ public actor CachedResource<Value: Sendable> {
     public var cached: Value? { last }
 
     /// What a screen shows: the value as last read, at once; from the source when there is none
-    /// yet or when the reader asked to refresh.
+    /// yet. When the reader asked to refresh and there is a value, it comes at once too, marked
+    /// `refreshing`, while the refresh goes on (a slow source never holds the page); `settled()`
+    /// gives the outcome when it lands.
     public func current(refresh: Bool) async -> Loaded<Value> {
-        if !refresh, let last { return Loaded(value: last, error: nil) }
-        return await load()
+        guard let last else { return await load() }
+        guard refresh else { return Loaded(value: last, error: nil) }
+        if inFlight == nil {
+            let task = Task { await self.refresh() }
+            inFlight = task
+            Task {
+                _ = await task.value
+                self.finished(task)
+            }
+        }
+        return Loaded(value: last, error: nil, refreshing: true)
+    }
+
+    /// The outcome of the refresh under way (or the value as last read when none is).
+    public func settled() async -> Loaded<Value> {
+        if let inFlight { return await inFlight.value }
+        return Loaded(value: last, error: nil)
+    }
+
+    private func finished(_ task: Task<Loaded<Value>, Never>) {
+        if inFlight == task { inFlight = nil }
     }
 
     private func refresh() async -> Loaded<Value> {

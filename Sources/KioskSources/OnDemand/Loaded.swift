@@ -3,9 +3,12 @@
 public struct Loaded<Value: Sendable>: Sendable {
     public var value: Value?
     public var error: SourceError?
+    /// A refresh is under way: this is the value as last read, shown meanwhile.
+    public var refreshing: Bool
 
-    public init(value: Value?, error: SourceError?) {
+    public init(value: Value?, error: SourceError?, refreshing: Bool = false) {
         self.value = value
         self.error = error
+        self.refreshing = refreshing
     }
 }

@@ -266,19 +266,27 @@ function setBusy(element, busy) {
   element.classList.toggle("is-busy", busy);
 }
 
-/** Reloads the screen's content in place from `url` (facts, albums). */
+/** Reloads the screen's content in place from `url` (facts, albums). The server answers at once
+ * with what it has; when that says a refresh goes on (`[data-refreshing]`), the outcome is asked
+ * for (`?landed=1`) and drawn when it lands. The screen stays usable all along. */
 async function refreshMain(url) {
   const main = $("#main");
   setBusy(main, true);
   try {
-    const response = await fetch(url, { headers: { Accept: "text/html" } });
-    const html = await response.text();
-    const page = new DOMParser().parseFromString(html, "text/html");
-    const fresh = $("#main", page);
-    if (fresh) {
+    let next = url;
+    while (next) {
+      const response = await fetch(next, { headers: { Accept: "text/html" } });
+      const html = await response.text();
+      const page = new DOMParser().parseFromString(html, "text/html");
+      const fresh = $("#main", page);
+      if (!fresh) break;
+      // A pull-to-refresh spinner stays until the outcome lands, across the redraw.
+      const pulling = $(".pull-indicator")?.classList.contains("is-refreshing");
       main.replaceChildren(...Array.from(fresh.childNodes).map((node) => document.adoptNode(node)));
+      if (pulling) $(".pull-indicator")?.classList.add("is-refreshing");
       document.title = page.title;
       setupScreen();
+      next = next !== url || !$("[data-refreshing]", main) ? null : url.replace("refresh=1", "landed=1");
     }
   } catch (error) {
     const banner = $("#api-error");

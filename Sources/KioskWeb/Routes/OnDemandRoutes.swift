@@ -10,9 +10,11 @@ struct OnDemandRoutes: Sendable {
     func register(on router: Router<KioskRequestContext>) {
         let dependencies = shared.dependencies
         router.get("facts") { request, context in
-            // A cached sheet shows at once; the refresh button asks for a fresh one.
-            let facts = await dependencies.facts.current(refresh: Self.refresh(request))
-            return FactsPage(sheet: facts.value, error: facts.error, images: dependencies.signer).page.response(for: context)
+            // A cached sheet shows at once, also while a refresh (the button) goes on; `?landed`
+            // is that refresh's outcome, when it lands.
+            let facts = await Self.load(dependencies.facts, request)
+            return FactsPage(sheet: facts.value, error: facts.error, images: dependencies.signer, refreshing: facts.refreshing)
+                .page.response(for: context)
         }
         router.get("jokes") { _, context in JokesPage().page.response(for: context) }
         router.post("jokes/next") { _, context in
@@ -25,10 +27,10 @@ struct OnDemandRoutes: Sendable {
         }
         let albumRows = RenderCache<AlbumChart?>()
         router.get("albums") { request, context in
-            let albums = await dependencies.albums.current(refresh: Self.refresh(request))
+            let albums = await Self.load(dependencies.albums, request)
             let signer = dependencies.signer
             let rows = await albumRows.html(for: albums.value) { AlbumsPage.rows($0, images: signer) }
-            return AlbumsPage(rows: rows, error: albums.error).page.response(for: context)
+            return AlbumsPage(rows: rows, error: albums.error, refreshing: albums.refreshing).page.response(for: context)
         }
         router.get("albums/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
@@ -38,9 +40,12 @@ struct OnDemandRoutes: Sendable {
         }
     }
 
-    /// `?refresh` (the refresh button, pull-to-refresh): ask the source instead of the cache.
-    private static func refresh(_ request: Request) -> Bool {
-        request.uri.queryParameters.get("refresh") != nil
+    /// `?refresh` (the refresh button, pull-to-refresh): the cached value at once while the source
+    /// is asked; `?landed`: the outcome of that refresh; else the cached value.
+    private static func load<Value>(_ resource: CachedResource<Value>, _ request: Request) async -> Loaded<Value> {
+        let query = request.uri.queryParameters
+        if query.get("landed") != nil { return await resource.settled() }
+        return await resource.current(refresh: query.get("refresh") != nil)
     }
 }
 

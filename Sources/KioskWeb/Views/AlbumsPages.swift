@@ -6,6 +6,8 @@ import KioskSources
 struct AlbumsPage: Sendable {
     var rows: RenderedHTML
     var error: SourceError?
+    /// A refresh goes on behind what is shown.
+    var refreshing = false
 
     var page: Page {
         Page(
@@ -13,6 +15,7 @@ struct AlbumsPage: Sendable {
             content: [
                 ScreenHeader(title: "Top Albums").node,
                 ErrorBanner(id: "api-error", message: error.map { "Top Albums could not be refreshed: \($0.description)" }).node,
+                RefreshStatus(refreshing: refreshing).node,
                 el("ol", .id("albums"), .class("albums")) { Node.rendered(rows) },
             ])
     }

@@ -56,6 +56,19 @@ struct ErrorBanner: Sendable {
     }
 }
 
+/// Said while a refresh goes on behind the data shown (`[data-refreshing]`: the script then asks
+/// for the outcome, `?landed=1`, and draws it when it lands).
+struct RefreshStatus: Sendable {
+    var refreshing: Bool
+
+    var node: Node {
+        el("p", .id("refresh-status"), .class("refresh-status muted"), .role("status"),
+            .flag("data-refreshing", refreshing), .flag("hidden", !refreshing)) {
+            refreshing ? "Refreshing… the last copy is shown meanwhile." : ""
+        }
+    }
+}
+
 /// A refresh button (the same action as pull-to-refresh on touch screens).
 struct RefreshButton: Sendable {
     var node: Node {

@@ -7,6 +7,8 @@ struct FactsPage: Sendable {
     var sheet: FactSheet?
     var error: SourceError?
     var images: ImageSigner
+    /// A refresh goes on behind what is shown.
+    var refreshing = false
 
     var page: Page {
         let rows = (sheet?.rows ?? []).filter { ($0.title ?? $0.description ?? $0.imageURL) != nil }
@@ -16,6 +18,7 @@ struct FactsPage: Sendable {
                 ScreenHeader(title: sheet?.title ?? "Facts", titleID: "facts-title", trailing: [RefreshButton().node]).node,
                 el("div", .class("pull-indicator"), .aria("hidden", "true")) { el("span", .class("spinner")) },
                 ErrorBanner(id: "api-error", message: error.map { "Facts could not be refreshed: \($0.description)" }).node,
+                RefreshStatus(refreshing: refreshing).node,
                 el("ul", .id("facts"), .class("facts")) {
                     for fact in rows {
                         el("li", .class("fact")) {

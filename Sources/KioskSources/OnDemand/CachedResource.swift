@@ -23,13 +23,22 @@ public actor CachedResource<Value: Sendable> {
 
     /// The current value, refreshed from the source. Concurrent callers share one fetch.
     public func load() async -> Loaded<Value> {
-        if let inFlight { return await inFlight.value }
-        let task = Task { await self.refresh() }
-        inFlight = task
-        let result = await task.value
-        inFlight = nil
-        return result
+        await (inFlight ?? startRefresh()).value
     }
+
+    /// Starts the one refresh (callers join it while it runs); it clears itself before its
+    /// outcome is handed out, so whoever has the outcome can start the next one.
+    private func startRefresh() -> Task<Loaded<Value>, Never> {
+        let task = Task {
+            let outcome = await self.refresh()
+            self.refreshEnded()
+            return outcome
+        }
+        inFlight = task
+        return task
+    }
+
+    private func refreshEnded() { inFlight = nil }
 
     /// The value as last read, without asking the source.
     public var cached: Value? { last }
@@ -41,14 +50,7 @@ public actor CachedResource<Value: Sendable> {
     public func current(refresh: Bool) async -> Loaded<Value> {
         guard let last else { return await load() }
         guard refresh else { return Loaded(value: last, error: nil) }
-        if inFlight == nil {
-            let task = Task { await self.refresh() }
-            inFlight = task
-            Task {
-                _ = await task.value
-                self.finished(task)
-            }
-        }
+        if inFlight == nil { _ = startRefresh() }
         return Loaded(value: last, error: nil, refreshing: true)
     }
 
@@ -58,9 +60,6 @@ public actor CachedResource<Value: Sendable> {
         return Loaded(value: last, error: nil)
     }
 
-    private func finished(_ task: Task<Loaded<Value>, Never>) {
-        if inFlight == task { inFlight = nil }
-    }
 
     private func refresh() async -> Loaded<Value> {
         guard let url else { return Loaded(value: last, error: .notConfigured(name)) }

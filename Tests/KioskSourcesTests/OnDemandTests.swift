@@ -145,6 +145,25 @@ import Testing
         }
     }
 
+    @Test func aCategoryPageIsFetchedOnceForEveryoneWaitingAndCancelledWhenAllGiveUp() async throws {
+        try await withSampleSources { server, catalogue, fetcher in
+            let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher)
+            await server.control.setLatency(.seconds(2), for: .newsAPI)
+            let before = await server.control.requestCount(for: .newsAPI)
+            let leaving = Task { await discover.headlines(category: "science") }
+            let staying = Task { await discover.headlines(category: "science") }
+            try await Task.sleep(for: .milliseconds(300))
+            leaving.cancel()  // one reader taps away; the other still waits
+            #expect((try? await staying.value.get())?.articles.isEmpty == false)
+            #expect(await server.control.requestCount(for: .newsAPI) == before + 1, "one request for both")
+            // Everyone gives up: the request is cancelled, not waited out.
+            let abandoned = Task { await discover.headlines(category: "health") }
+            try await Task.sleep(for: .milliseconds(300))
+            abandoned.cancel()
+            if case .failure(.superseded) = await abandoned.value {} else { Issue.record("the abandoned request was not cancelled") }
+        }
+    }
+
     @Test func aSubscriberThatFallsBehindIsResynced() async throws {
         let hub = EventHub()
         let subscription = await hub.subscribe(bufferSize: 4)

@@ -180,3 +180,22 @@ def test_scrolling_keeps_loading_until_the_end_and_keeps_the_readers_place(phone
         count = article_count(phone)
     assert count > 30, f"only {count} articles loaded"
     assert find(phone, "#articles").get_attribute("data-has-more") == "false" or count >= 100
+
+
+def test_a_slow_news_api_shows_the_screen_at_once_and_tapping_away_and_back_joins_the_request(phone, kiosk):
+    kiosk.latency("newsAPI", 3000)
+    before = kiosk.source_count("newsAPI")
+    started = time.monotonic()
+    reply = kiosk.get("/discover?category=science")
+    assert reply.status == 200 and 'id="discover-loading"' in reply.text
+    assert time.monotonic() - started < 2.5, "the page waited for the slow API"
+    # In the browser: the screen (tab bar, categories) at once, saying it is loading...
+    phone.get(kiosk.url("/discover?category=health"))
+    wait_until(phone, lambda d: is_shown(d, "#discover-loading"), "no loading state", 2.5)
+    assert is_shown(phone, "nav.categories")
+    # ...tapped away and back before the API answers: the request under way is joined.
+    phone.get(kiosk.url("/facts"))
+    phone.get(kiosk.url("/discover?category=health"))
+    wait_until(phone, lambda d: count(d, "#articles li") > 0, "the articles never came", 15)
+    assert not is_shown(phone, "#discover-loading")
+    assert kiosk.source_count("newsAPI") > before

@@ -13,15 +13,48 @@ public actor DiscoverService {
     private let settings: NewsAPISettings
     private let fetcher: any Fetching
     private var searches: [String: (id: UUID, task: Task<Result<DiscoverPage, SourceError>, Never>)] = [:]
+    /// Category pages being fetched, shared by everyone asking for the same page meanwhile (a
+    /// reader who taps away and back joins the request under way instead of queueing another).
+    private var headlineRequests: [String: (task: Task<Result<DiscoverPage, SourceError>, Never>, waiters: Set<UUID>)] = [:]
 
     public init(settings: NewsAPISettings, fetcher: any Fetching) {
         self.settings = settings
         self.fetcher = fetcher
     }
 
-    /// Page `page` (1-based) of a category's top headlines.
+    /// Page `page` (1-based) of a category's top headlines. Callers asking for the same page while
+    /// it is fetched share the request; when every one of them has given up (cancelled: the page
+    /// was left), the request is cancelled too.
     public func headlines(category: String, page: Int = 1) async -> Result<DiscoverPage, SourceError> {
-        await fetchPage(path: "top-headlines", query: [URLQueryItem(name: "category", value: category)], page: page)
+        let key = "\(category)\u{1F}\(page)"
+        let waiter = UUID()
+        let task: Task<Result<DiscoverPage, SourceError>, Never>
+        if let shared = headlineRequests[key] {
+            task = shared.task
+            headlineRequests[key]?.waiters.insert(waiter)
+        } else {
+            task = Task {
+                await self.fetchPage(path: "top-headlines", query: [URLQueryItem(name: "category", value: category)], page: page)
+            }
+            headlineRequests[key] = (task, [waiter])
+        }
+        let result = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            Task { await self.abandon(key, waiter) }
+        }
+        // The first to have the outcome clears the entry: a later request fetches afresh.
+        if headlineRequests[key]?.task == task { headlineRequests[key] = nil }
+        return result
+    }
+
+    /// One caller gave up on a shared request; the last one to give up cancels it.
+    private func abandon(_ key: String, _ waiter: UUID) {
+        guard headlineRequests[key]?.waiters.remove(waiter) != nil else { return }
+        if headlineRequests[key]?.waiters.isEmpty == true {
+            headlineRequests[key]?.task.cancel()
+            headlineRequests[key] = nil
+        }
     }
 
     /// Page `page` of a search. A newer search by the same `client` cancels this one.

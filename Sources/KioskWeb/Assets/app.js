@@ -458,6 +458,14 @@ function setupDiscover() {
   moreButton.addEventListener("click", loadMore);
 
   const refresh = () => load(list.dataset.query, 1, false);
+  // The news API was slow: the screen came at once, without its list; ask for it now.
+  if (list.dataset.loading !== undefined) {
+    const loading = $("#discover-loading");
+    load(list.dataset.query, 1, false).finally(() => {
+      if (loading) loading.hidden = true;
+      delete list.dataset.loading;
+    });
+  }
   $("#refresh")?.addEventListener("click", refresh);
   setupPullToRefresh(refresh);
 }

@@ -12,7 +12,31 @@ struct DiscoverRoutes: Sendable {
     func register(on router: Router<KioskRequestContext>) {
         router.get("discover") { request, context in
             let query = query(request)
-            let result = await load(query, page: 1, client: context.clientID, user: context.user)
+            // The list comes with the page when the news API answers within a second; else the
+            // screen shows at once, saying it is loading, and its script asks for the list (and
+            // joins the request under way, which lives a few seconds more for it).
+            let box = OutcomeBox()
+            let loading = Task {
+                let outcome = await load(query, page: 1, client: context.clientID, user: context.user)
+                await box.set(outcome)
+                return outcome
+            }
+            var result: Outcome?
+            for _ in 0..<20 {
+                result = await box.outcome
+                if result != nil { break }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            guard let result else {
+                Task {
+                    try? await Task.sleep(for: .seconds(5))
+                    loading.cancel()
+                }
+                return DiscoverScreenPage(
+                    query: query, rows: ArticleRows(articles: [], images: shared.dependencies.signer), page: 0,
+                    hasMore: false, error: nil, hasAPIKey: hasAPIKey, saved: nil, loading: true
+                ).document.response(for: context)
+            }
             let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
             return DiscoverScreenPage(
                 query: query, rows: rows, page: 1, hasMore: result.hasMore, error: result.error, hasAPIKey: hasAPIKey,
@@ -22,7 +46,13 @@ struct DiscoverRoutes: Sendable {
         router.get("discover/results") { request, context in
             let query = query(request)
             let page = max(1, min(request.uri.queryParameters.get("page", as: Int.self) ?? 1, 100))
-            let result = await load(query, page: page, client: context.clientID, user: context.user)
+            // A reader who leaves (the connection closes) gives up on the request: cancelled, the
+            // news API is no longer asked on their behalf.
+            let client = context.clientID
+            let user = context.user
+            let result = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                await load(query, page: page, client: client, user: user)
+            }
             let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
             let body = DiscoverResults(
                 html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,
@@ -49,7 +79,13 @@ struct DiscoverRoutes: Sendable {
             hasAPIKey: hasAPIKey)
     }
 
-    private struct Outcome {
+    /// The first page's outcome, once it is there.
+    private actor OutcomeBox {
+        var outcome: Outcome?
+        func set(_ value: Outcome) { outcome = value }
+    }
+
+    private struct Outcome: Sendable {
         var articles: [Article] = []
         var saved: SavedRows?
         var hasMore = false

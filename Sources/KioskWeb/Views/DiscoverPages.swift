@@ -112,6 +112,9 @@ struct DiscoverScreenPage: Sendable {
     /// Whether NewsAPI can be searched (else every search is of saved news).
     var hasAPIKey: Bool
     var saved: SavedRows?
+    /// The news API has not answered yet: the screen shows at once, saying so, and the script
+    /// loads the list.
+    var loading = false
 
     var document: Page {
         let searchText: String = if case .search(let text, _) = query { text } else { "" }
@@ -150,10 +153,16 @@ struct DiscoverScreenPage: Sendable {
                 el("div", .class("pull-indicator"), .aria("hidden", "true")) { el("span", .class("spinner")) }
                 ErrorBanner(id: "api-error", message: error).node
                 el("ul", .id("articles"), .class("articles"), .data("query", query.queryString), .data("page", String(page)),
-                    .data("has-more", hasMore ? "true" : "false"), .aria("busy", "false"), .aria("label", "Articles")) {
+                    .data("has-more", hasMore ? "true" : "false"), .aria("busy", loading ? "true" : "false"),
+                    .flag("data-loading", loading), .aria("label", "Articles")) {
                     if let saved { saved.items } else { rows.items }
                 }
-                el("p", .class("empty-state"), .flag("hidden", !((saved?.hits.isEmpty ?? rows.articles.isEmpty) && error == nil))) {
+                el("p", .id("discover-loading"), .class("loading-state muted"), .role("status"), .flag("hidden", !loading)) {
+                    el("span", .class("spinner"), .aria("hidden", "true"))
+                    el("span") { loading ? "Loading the news…" : "" }
+                }
+                el("p", .class("empty-state"),
+                    .flag("hidden", loading || !((saved?.hits.isEmpty ?? rows.articles.isEmpty) && error == nil))) {
                     "No articles."
                 }
                 el("div", .id("load-more"), .class("load-more"), .flag("hidden", !hasMore)) {

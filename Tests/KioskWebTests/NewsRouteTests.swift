@@ -10,6 +10,35 @@ import Testing
 
 /// `/news` and its detail pages, drawn from the live hub (fed by hand here).
 @Suite struct NewsRouteTests {
+    @Test func aHugeFeedShowsAPageAndOlderOnesOnDemandAndEveryChangeStaysSmall() async throws {
+        try await withKioskApp { kiosk in
+            let entries = (1...250).reversed().map(SampleEntries.plain)
+            try await kiosk.run { client, live in
+                try await kiosk.waitForBroadcaster()
+                let (_, frames) = await live.subscribe(after: nil)
+                let (log, reader) = FrameLog.collecting(frames)
+                defer { reader.cancel() }
+                await kiosk.hub.publish(.changed(.business, entries))
+                let changed = try await eventually { await log.events.contains { $0.event == "changed" } }
+                try #require(changed)
+                let event = try #require(await log.events.first { $0.event == "changed" })
+                #expect(HTMLInspection.count("entry-link", in: event.text) == NewsList.shown, "a page of rows, whatever the feed holds")
+                #expect(event.text.contains("more-entries") && event.text.utf8.count < 100_000)
+                let html = try await client.text("/news")
+                let list = try #require(HTMLInspection.element(id: "news-list", in: html))
+                #expect(HTMLInspection.count(#"<li class="entry""#, in: list) == NewsList.shown)
+                #expect(list.contains("Plain headline 250") && !list.contains("Plain headline 150<"))
+                #expect(list.contains(#"href="/news/older?feed=business&amp;from=100""#))
+                let older = try await client.text("/news/older?feed=business&from=100")
+                let rows = try #require(HTMLInspection.element(id: "older-list", in: older))
+                #expect(HTMLInspection.count(#"<li class="entry""#, in: rows) == 100)
+                #expect(rows.contains("Plain headline 150<") && older.contains(#"id="older-next""#))
+                let last = try await client.text("/news/older?feed=business&from=200")
+                #expect(HTMLInspection.count(#"<li class="entry""#, in: last) == 50 && !last.contains(#"id="older-next""#))
+            }
+        }
+    }
+
     @Test func entriesPublishedBeforeAndAfterStartShowOnNews() async throws {
         try await withKioskApp { kiosk in
             await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(1)]))

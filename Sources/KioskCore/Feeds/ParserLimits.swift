@@ -13,6 +13,12 @@ public struct ParserLimits: Sendable, Hashable {
         self.maxEntries = maxEntries
     }
 
-    /// Defaults suited to feeds fetched from the web.
+    /// Defaults suited to reading any feed document once (`kiosk parse`, the corpus).
     public static let `default` = ParserLimits()
+
+    /// What a polled feed keeps: its first 1,000 entries (a feed lists its newest first). A feed
+    /// of 163,000 tiny items was taken as 100,000 entries, stored, held in memory and sent to
+    /// every open page at every change; no reader wants more than the reader keeps (retention's
+    /// cap per feed is 1,000 too).
+    public static let polled = ParserLimits(maxEntries: 1_000)
 }

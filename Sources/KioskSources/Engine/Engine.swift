@@ -81,7 +81,7 @@ public actor Engine: Service {
     public init(
         feeds: [PolledSource] = [], merged: [MergedSource] = [], fetcher: any Fetching, hub: EventHub,
         clock: any Clock<Duration> = ContinuousClock(), backoff: Backoff = Backoff(),
-        limits: ParserLimits = .default, maxConcurrentChecks: Int = 64, initialStates: [SourceID: SourceState] = [:],
+        limits: ParserLimits = .polled, maxConcurrentChecks: Int = 64, initialStates: [SourceID: SourceState] = [:],
         store: (any SourceStateStore)? = nil, logger: Logger = Logger(label: "kiosk.engine")
     ) {
         self.merged = merged

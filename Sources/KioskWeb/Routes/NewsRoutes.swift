@@ -12,6 +12,13 @@ struct NewsRoutes: Sendable {
             let feed = news.section(slug: request.uri.queryParameters.get("feed")) ?? .none
             return NewsPage(feed: feed, sections: news, state: await shared.live.snapshot()).page.response(for: context)
         }
+        router.get("news/older") { request, context in
+            let news = shared.dependencies.news
+            guard let feed = news.section(slug: request.uri.queryParameters.get("feed")) else { throw HTTPError(.notFound) }
+            let from = max(0, request.uri.queryParameters.get("from", as: Int.self) ?? NewsList.shown)
+            let state = await shared.live.snapshot()
+            return NewsOlderPage(feed: feed, sections: news, sources: state.sources, from: from).page.response(for: context)
+        }
         router.get("news/:source/:key") { _, context in
             let source = SourceID(context.parameters.get("source") ?? "")
             let key = context.parameters.get("key") ?? ""

@@ -17,7 +17,33 @@ struct NewsList: Sendable {
         return Array(zip(origins, list))
     }
 
+    /// Rows a list shows; older ones are a link away (`/news/older`). Every change sends the
+    /// list to every open page, so its size is bounded whatever a feed holds.
+    static let shown = 100
+
+    /// The rows from `offset` on, at most `shown` of them.
+    func items(from offset: Int) -> [Node] {
+        let all = rows
+        let start = min(max(0, offset), all.count)
+        return row(Array(all[start..<min(start + Self.shown, all.count)]))
+    }
+
+    /// What the live list shows: the newest `shown`, then a link to the older ones.
     var items: [Node] {
+        let all = rows
+        var nodes = row(Array(all.prefix(Self.shown)))
+        if all.count > Self.shown {
+            nodes.append(
+                el("li", .class("entry more-entries"), .data("key", "more")) {
+                    el("a", .class("button"), .href("/news/older?feed=\(feed.slug)&from=\(Self.shown)")) {
+                        "Older headlines (\(all.count - Self.shown) more)"
+                    }
+                })
+        }
+        return nodes
+    }
+
+    private func row(_ rows: [(part: SourceID, entry: Entry)]) -> [Node] {
         rows.map { part, entry in
             let key = EntryIdentity.key(of: entry)
             return el("li", .class("entry"), .data("key", key), .data("source", part.rawValue)) {
@@ -118,6 +144,37 @@ struct NewsDetailPage: Sendable {
                         }
                     }
                 }
+            ])
+    }
+}
+
+/// `/news/older?feed=…&from=N`: the headlines after the live list's first `NewsList.shown`, a
+/// page at a time (not live: what was there when it was asked for).
+struct NewsOlderPage: Sendable {
+    var feed: NewsSection
+    var sections: NewsSections
+    var sources: HubSnapshot
+    var from: Int
+
+    var page: Page {
+        let list = NewsList(feed: feed, sections: sections, sources: sources)
+        let total = list.rows.count
+        let next = from + NewsList.shown
+        return Page(
+            title: "Older headlines", kind: "news-older", tab: .news,
+            content: [
+                BackLink(href: "/news?feed=\(feed.slug)", label: "News").node,
+                ScreenHeader(title: "\(feed.label): older headlines").node,
+                el("ul", .id("older-list"), .class("entries"), .aria("label", "Older \(feed.label) news")) {
+                    list.items(from: from)
+                },
+                el("p", .class("muted older-range")) {
+                    total > from ? "\(from + 1)–\(min(next, total)) of \(total)" : "No older headlines."
+                },
+                next < total
+                    ? el("a", .class("button"), .id("older-next"), .href("/news/older?feed=\(feed.slug)&from=\(next)")) {
+                        "Older"
+                    } : Node.group([]),
             ])
     }
 }

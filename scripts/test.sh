@@ -20,5 +20,8 @@ scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
 echo "== tests"
 swift test --skip-build --disable-xctest
 
+echo "== fuzzing (libFuzzer + AddressSanitizer, 15 s per parser; scripts/fuzz.sh TARGET SECONDS for longer)"
+scripts/fuzz.sh all 15
+
 echo "== browser tests"
 KIOSK_BIN="$(swift build --show-bin-path)/kiosk" scripts/e2e.sh

@@ -55,8 +55,9 @@ if [ -z "$(ls -A "$corpus")" ]; then
         feedparser | html)
             cp Tests/KioskCoreTests/Fixtures/*.xml "$corpus"/
             if [ -d ../shared/corpus ]; then
+                # awk, not head: head stopping early would end find with SIGPIPE, which pipefail makes fatal.
                 find ../shared/corpus -type f \( -name '*.xml' -o -name '*.rss' -o -name '*.atom' -o -name '*.json' \) -size -64k \
-                    | head -n 400 | while read -r file; do cp "$file" "$corpus/$(echo "$file" | md5sum | cut -c1-16)"; done
+                    | awk 'NR <= 400' | while read -r file; do cp "$file" "$corpus/$(echo "$file" | md5sum | cut -c1-16)"; done
             fi
             ;;
         dates)

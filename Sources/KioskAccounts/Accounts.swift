@@ -95,8 +95,10 @@ public struct Accounts: Sendable {
         if let wait = await throttle.wait(account: name, address: address) { throw .throttled(retryAfter: wait) }
         let found = try await storing { try await store.credentials(name: name) }
         if let found {
-            if appPasswords, let app = try await storing({ try await store.useAppPassword(secretHash: Secret.hash(password)) }),
-                app.user == found.account.id
+            if appPasswords,
+                let app = try await storing({
+                    try await store.useAppPassword(secretHash: Secret.hash(password), user: found.account.id)
+                })
             {
                 await throttle.succeeded(account: name)
                 return (found.account, app)

@@ -83,9 +83,9 @@ enum AccountRows {
         return AppPassword(id: db.lastInsertedRowID, user: user, name: name, createdAt: now)
     }
 
-    static func useAppPassword(secretHash: String, now: Date, in db: Database) throws -> AppPassword? {
+    static func useAppPassword(secretHash: String, user: UserID, now: Date, in db: Database) throws -> AppPassword? {
         guard let row = try Row.fetchOne(
-            db, sql: "SELECT * FROM app_passwords WHERE secret_hash = ?", arguments: [secretHash])
+            db, sql: "SELECT * FROM app_passwords WHERE secret_hash = ? AND user_id = ?", arguments: [secretHash, user.rawValue])
         else { return nil }
         var found = appPassword(row)
         found.lastUsedAt = now

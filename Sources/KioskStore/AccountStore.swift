@@ -84,8 +84,9 @@ public protocol AccountStore: Sendable {
     /// Revokes an app password of `user` and every session opened with it; false if none.
     @discardableResult
     func removeAppPassword(_ id: Int64, user: UserID) async throws -> Bool
-    /// The app password with this hash, marked used now; nil if none (or revoked).
-    func useAppPassword(secretHash: String) async throws -> AppPassword?
+    /// The app password of `user` with this hash, marked used now; nil if none (revoked, or
+    /// another account's).
+    func useAppPassword(secretHash: String, user: UserID) async throws -> AppPassword?
 
     /// Remembers the (hashed) Fever API key of an app password.
     func setFeverKeyHash(_ hash: String, appPassword: Int64) async throws

@@ -307,8 +307,10 @@ public actor InMemoryStore: KioskStore {
         return true
     }
 
-    public func useAppPassword(secretHash: String) -> AppPassword? {
-        guard let index = appPasswordList.firstIndex(where: { $0.hash == secretHash }) else { return nil }
+    public func useAppPassword(secretHash: String, user: UserID) -> AppPassword? {
+        guard let index = appPasswordList.firstIndex(where: { $0.hash == secretHash && $0.password.user == user }) else {
+            return nil
+        }
         appPasswordList[index].password.lastUsedAt = Date()
         return appPasswordList[index].password
     }

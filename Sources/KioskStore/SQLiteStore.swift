@@ -256,9 +256,9 @@ public final class SQLiteStore: KioskStore {
         }
     }
 
-    public func useAppPassword(secretHash: String) async throws(StoreError) -> AppPassword? {
+    public func useAppPassword(secretHash: String, user: UserID) async throws(StoreError) -> AppPassword? {
         let now = now()
-        return try await write { db in try AccountRows.useAppPassword(secretHash: secretHash, now: now, in: db) }
+        return try await write { db in try AccountRows.useAppPassword(secretHash: secretHash, user: user, now: now, in: db) }
     }
 
     public func setFeverKeyHash(_ hash: String, appPassword: Int64) async throws(StoreError) {

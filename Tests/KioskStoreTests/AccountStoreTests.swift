@@ -215,7 +215,10 @@ import Testing
 
             // Using one marks it used, now.
             let before = Date().addingTimeInterval(-1)
-            let used = try #require(try await store.useAppPassword(secretHash: "phone-hash"))
+            // Named with another account, it is not that account's, and is not marked used.
+            #expect(try await store.useAppPassword(secretHash: "phone-hash", user: bob.id) == nil)
+            #expect(try await store.appPasswords(user: ada.id).allSatisfy { $0.lastUsedAt == nil })
+            let used = try #require(try await store.useAppPassword(secretHash: "phone-hash", user: ada.id))
             #expect(used.id == phone.id)
             #expect(used.user == ada.id)
             let usedAt = try #require(used.lastUsedAt)
@@ -223,7 +226,7 @@ import Testing
             let listed = try await store.appPasswords(user: ada.id)
             #expect(listed.first { $0.id == phone.id }?.lastUsedAt.map { nearlyEqual($0, usedAt) } == true)
             #expect(listed.first { $0.id == laptop.id }?.lastUsedAt == nil, "only the one used")
-            #expect(try await store.useAppPassword(secretHash: "no-such-hash") == nil)
+            #expect(try await store.useAppPassword(secretHash: "no-such-hash", user: ada.id) == nil)
 
             // Sessions opened with it, with another, and with the account password.
             try await store.saveSession(tokenHash: "with-phone", session(ada.id, .api, appPassword: phone.id))
@@ -235,12 +238,12 @@ import Testing
             #expect(try await store.removeAppPassword(phone.id, user: bob.id) == false)
             #expect(try await store.appPasswords(user: ada.id).count == 2)
             #expect(try await store.session(tokenHash: "with-phone") != nil)
-            #expect(try await store.useAppPassword(secretHash: "phone-hash") != nil)
+            #expect(try await store.useAppPassword(secretHash: "phone-hash", user: ada.id) != nil)
 
             // Its own user can, and the sessions opened with it end with it.
             #expect(try await store.removeAppPassword(phone.id, user: ada.id))
             #expect(try await store.appPasswords(user: ada.id).map(\.id) == [laptop.id])
-            #expect(try await store.useAppPassword(secretHash: "phone-hash") == nil)
+            #expect(try await store.useAppPassword(secretHash: "phone-hash", user: ada.id) == nil)
             #expect(try await store.session(tokenHash: "with-phone") == nil)
             #expect(try await store.session(tokenHash: "with-laptop") != nil)
             #expect(try await store.session(tokenHash: "web") != nil)
@@ -315,7 +318,7 @@ import Testing
             #expect(try await store.session(tokenHash: "ada-web") == nil)
             #expect(try await store.session(tokenHash: "ada-api") == nil)
             #expect(try await store.appPasswords(user: ada.id).isEmpty)
-            #expect(try await store.useAppPassword(secretHash: "ada-phone") == nil)
+            #expect(try await store.useAppPassword(secretHash: "ada-phone", user: ada.id) == nil)
             #expect(try await store.lastOpened(user: ada.id) == nil)
 
             // Bob's is untouched.

@@ -218,4 +218,22 @@ import Testing
             }
         }
     }
+
+    @Test func signingOutEndsThatSessionsEventStreamsOnly() async throws {
+        try await withBroadcaster { b in
+            let (_, leaving) = await b.live.subscribe(after: nil, user: UserID(2), session: "session-a")
+            let (_, staying) = await b.live.subscribe(after: nil, user: UserID(2), session: "session-b")
+            let (left, leftReader) = FrameLog.collecting(leaving)
+            let (stayed, stayedReader) = FrameLog.collecting(staying)
+            defer {
+                leftReader.cancel()
+                stayedReader.cancel()
+            }
+            await b.live.disconnect(session: "session-a")
+            let ended = try await eventually { await left.ended }
+            #expect(ended, "the signed-out session's stream ends")
+            #expect(await !stayed.ended, "another session of the same user keeps its stream")
+            #expect(await b.live.clientCount == 1)
+        }
+    }
 }

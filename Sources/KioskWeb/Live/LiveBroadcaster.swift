@@ -33,7 +33,7 @@ public actor LiveBroadcaster: Service {
     private let logger: Logger
     private var state = LiveState()
     private var replay: [SSEFrame] = []
-    private var clients: [UUID: (user: UserID, continuation: AsyncStream<SSEFrame>.Continuation)] = [:]
+    private var clients: [UUID: (user: UserID, session: String?, continuation: AsyncStream<SSEFrame>.Continuation)] = [:]
     /// Each user's last opened headline, read from the store the first time it is asked for.
     private var opened: [UserID: OpenedHeadline?] = [:]
     private var started = false
@@ -90,7 +90,8 @@ public actor LiveBroadcaster: Service {
 
     /// A client's event stream. `lastEventID` is the last sequence number it has seen (from the
     /// page it drew, or the browser's `Last-Event-ID` on reconnect).
-    public func subscribe(after lastEventID: UInt64?, user: UserID = .owner) async
+    /// `session` names the sign-in the page belongs to: signing out ends its streams.
+    public func subscribe(after lastEventID: UInt64?, user: UserID = .owner, session: String? = nil) async
         -> (id: UUID, frames: AsyncStream<SSEFrame>)
     {
         let lastOpened = await lastOpened(for: user)
@@ -105,8 +106,14 @@ public actor LiveBroadcaster: Service {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
-        clients[id] = (user, continuation)
+        clients[id] = (user, session, continuation)
         return (id, stream)
+    }
+
+    /// Ends every stream of a sign-in (its pages stop hearing anything the moment it signs out;
+    /// their browsers reconnect, and are refused).
+    public func disconnect(session: String) {
+        for (id, client) in clients where client.session == session { unsubscribe(id) }
     }
 
     /// Forgets a client whose connection ended (also done when its stream terminates).

@@ -54,6 +54,8 @@ struct AccountRoutes: Sendable {
             if let token = request.cookies[SignInMiddleware.cookieName]?.value {
                 try? await accounts.closeSession(token: token)
             }
+            // The session's open pages stop hearing its events at once.
+            if let session = context.csrf { await shared.live.disconnect(session: session) }
             var response = FormBody.redirect("/login")
             response.setCookie(sessionCookie("", request: request, context: context, expired: true))
             return response

@@ -16,7 +16,7 @@ struct EventsRoute: Sendable {
             let last =
                 (request.headers[.lastEventID].flatMap { UInt64($0) }
                 ?? request.uri.queryParameters.get("since").flatMap { UInt64($0) }).flatMap { $0 == 0 ? nil : $0 }
-            let (id, frames) = await live.subscribe(after: last, user: context.user)
+            let (id, frames) = await live.subscribe(after: last, user: context.user, session: context.csrf)
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

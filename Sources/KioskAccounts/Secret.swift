@@ -28,6 +28,15 @@ public enum Secret {
         Insecure.MD5.hash(data: Data("\(name):\(password)".utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Whether a token sent by a client is `expected`, compared in constant time (every byte is
+    /// looked at whatever matches), so timing tells nothing of how much of it was right.
+    public static func matches(_ sent: String, _ expected: String) -> Bool {
+        guard sent.utf8.count == expected.utf8.count, !expected.isEmpty else { return false }
+        var difference: UInt8 = 0
+        for (a, b) in zip(sent.utf8, expected.utf8) { difference |= a ^ b }
+        return difference == 0
+    }
+
     /// What the store keeps of a secret: SHA-256, hex.
     public static func hash(_ secret: String) -> String {
         SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()

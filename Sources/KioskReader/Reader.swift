@@ -96,13 +96,6 @@ public actor Reader {
         return list
     }
 
-    /// Forgets what was loaded of a user (their account was removed).
-    public func forget(_ user: UserID) {
-        lists[user] = nil
-        cachedCounts[user] = nil
-        undoable.removeAll { $0.user == user }
-    }
-
     // MARK: - Subscriptions
 
     /// The user's subscriptions, in the order they were added.

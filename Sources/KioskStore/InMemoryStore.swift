@@ -79,8 +79,7 @@ public actor InMemoryStore: KioskStore {
     }
 
     public func newestEntryID(sources: [SourceID]?, user: UserID) -> Int64 {
-        let only = sources.map(Set.init)
-        return visible(to: user).filter { only?.contains($0.source) ?? true }.map(\.id).max() ?? 0
+        newestEntryID(sources: sources, receivedBy: .distantFuture, user: user)
     }
 
     public func itemRefs(_ query: ItemQuery, user: UserID) -> [ItemRef] {

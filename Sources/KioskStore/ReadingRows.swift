@@ -75,10 +75,17 @@ enum ReadingRows {
         return found
     }
 
-    static func newestID(sources: [SourceID]?, user: UserID, in db: Database) throws -> Int64 {
+    /// The newest entry of `sources` (nil: every followed feed), received by `date` when given.
+    static func newestID(sources: [SourceID]?, receivedBy date: Date? = nil, user: UserID, in db: Database) throws
+        -> Int64
+    {
         // The newest first, down the ids, until one is followed (MAX with a filter reads them all).
         var sql = "SELECT e.id FROM entries e WHERE \(followed)"
         var arguments: StatementArguments = [user.rawValue]
+        if let date {
+            sql += " AND e.received_at <= ?"
+            _ = arguments.append(contentsOf: [date.timeIntervalSince1970])
+        }
         if let sources {
             guard !sources.isEmpty else { return 0 }
             sql += " AND e.source IN (\(databaseQuestionMarks(count: sources.count)))"
@@ -128,17 +135,6 @@ enum ReadingRows {
                     receivedAt: Date(timeIntervalSince1970: row["received_at"])))
         }
         return refs
-    }
-
-    static func newestID(sources: [SourceID]?, receivedBy date: Date, user: UserID, in db: Database) throws -> Int64 {
-        var sql = "SELECT e.id FROM entries e WHERE \(followed) AND e.received_at <= ?"
-        var arguments: StatementArguments = [user.rawValue, date.timeIntervalSince1970]
-        if let sources {
-            guard !sources.isEmpty else { return 0 }
-            sql += " AND e.source IN (\(databaseQuestionMarks(count: sources.count)))"
-            _ = arguments.append(contentsOf: StatementArguments(sources.map(\.rawValue)))
-        }
-        return try Int64.fetchOne(db, sql: sql + " ORDER BY e.id DESC LIMIT 1", arguments: arguments) ?? 0
     }
 
     static func unreadCounts(user: UserID, in db: Database) throws -> [SourceID: Int] {

@@ -206,8 +206,7 @@ public final class SQLiteStore: KioskStore {
     }
 
     public func credentials(name: String) async throws(StoreError) -> (account: Account, passwordHash: String)? {
-        let found = try await read { db in try AccountRows.credentials(name: name, in: db).map { Credentials($0.account, $0.passwordHash) } }
-        return found.map { ($0.account, $0.passwordHash) }
+        try await read { db in try AccountRows.credentials(name: name, in: db) }
     }
 
     public func addAccount(name: String, passwordHash: String, isAdmin: Bool) async throws(StoreError) -> Account {
@@ -268,10 +267,7 @@ public final class SQLiteStore: KioskStore {
     }
 
     public func feverCredentials(keyHash: String) async throws(StoreError) -> (account: Account, appPassword: AppPassword?)? {
-        let found = try await read { db in
-            try AccountRows.feverCredentials(keyHash: keyHash, in: db).map { FeverCredentials(account: $0.account, appPassword: $0.appPassword) }
-        }
-        return found.map { ($0.account, $0.appPassword) }
+        try await read { db in try AccountRows.feverCredentials(keyHash: keyHash, in: db) }
     }
 
     public func saveSession(tokenHash: String, _ session: StoredSession) async throws(StoreError) {
@@ -349,21 +345,4 @@ extension SQLiteStore {
     public func integrityCheck() async throws(StoreError) -> String {
         try await read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
-}
-
-/// An account and its hash, as one `Sendable` value out of a read.
-private struct Credentials: Sendable {
-    var account: Account
-    var passwordHash: String
-
-    init(_ account: Account, _ passwordHash: String) {
-        self.account = account
-        self.passwordHash = passwordHash
-    }
-}
-
-/// An account and the app password it signed in with, as one `Sendable` value out of a read.
-private struct FeverCredentials: Sendable {
-    var account: Account
-    var appPassword: AppPassword?
 }

@@ -8,8 +8,8 @@ import KioskStore
 import Logging
 
 /// The Fever API (version 3), for Reeder, Unread and the other apps that speak it, at
-/// `/api/fever` (clients add `?api`). Every request carries `api_key`, MD5 of `name:password`,
-/// for the account's password or an app password. Reads are named in the query (`groups`,
+/// `/api/fever` (clients add `?api`). Every request carries `api_key` in its body, MD5 of
+/// `name:app password` (app passwords only: see `Accounts.verifyFever`). Reads are named in the query (`groups`,
 /// `feeds`, `favicons`, `items` with `since_id`/`max_id`/`with_ids`, `unread_item_ids`,
 /// `saved_item_ids`, `links`); writes are `mark=item|feed|group`, `as=read|unread|saved|unsaved`,
 /// `id`, `before`. Feeds and groups (folders) get stable numbers from their ids and names.
@@ -136,7 +136,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         let entries: [StoredEntry]
         if let list = fields.first("with_ids") {
             let wanted = Array(list.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.prefix(Self.pageSize))
-            entries = try await store.storedEntries(ids: wanted, user: user).sorted { $0.id < $1.id }
+            entries = try await store.storedEntries(inOrder: Set(wanted).sorted(), user: user)
         } else {
             var query = ItemQuery(limit: Self.pageSize)
             if let since = fields.first("since_id").flatMap({ Int64($0) }) {
@@ -147,22 +147,17 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
             } else {
                 query.oldestFirst = true
             }
-            let refs = try await store.itemRefs(query, user: user)
-            let byID = Dictionary(
-                try await store.storedEntries(ids: refs.map(\.id), user: user).map { ($0.id, $0) },
-                uniquingKeysWith: { first, _ in first })
-            entries = refs.compactMap { byID[$0.id] }
+            entries = try await store.storedEntries(inOrder: try await store.itemRefs(query, user: user).map(\.id), user: user)
         }
         return entries.map { stored in
             let entry = stored.entry
-            let html = HTMLSanitizer(baseURL: entry.link).sanitize(entry.content ?? entry.summary ?? "")
             return .object([
                 "id": .int(stored.id), "feed_id": .int(Self.number(ofFeed: stored.source)),
-                "title": .string(entry.title.map { HTMLText.plainText(fromTitle: $0) } ?? ""),
-                "author": .string(entry.authors.compactMap(\.name).first ?? ""), "html": .string(html),
+                "title": .string(stored.syncTitle), "author": .string(stored.syncAuthor ?? ""),
+                "html": .string(stored.syncHTML()),
                 "url": .string(entry.link ?? ""), "is_saved": .int(stored.isStarred ? 1 : 0),
                 "is_read": .int(stored.isRead ? 1 : 0),
-                "created_on_time": .int(Int64((entry.published ?? entry.updated ?? stored.receivedAt).timeIntervalSince1970)),
+                "created_on_time": .int(Int64(stored.syncPublished.timeIntervalSince1970)),
             ])
         }
     }

@@ -25,13 +25,13 @@ enum AtomWriter {
 
     private static func entry(_ stored: StoredEntry, feedName: String?) -> String {
         let entry = stored.entry
-        let published = entry.published ?? entry.updated ?? stored.receivedAt
+        let published = stored.syncPublished
         var out = "<entry>"
         out += "<id>\(ItemID.long(stored.id))</id>"
-        out += "<title type=\"text\">\(XMLText.escaped(entry.title.map { HTMLText.plainText(fromTitle: $0) } ?? ""))</title>"
+        out += "<title type=\"text\">\(XMLText.escaped(stored.syncTitle))</title>"
         out += "<published>\(iso(published))</published><updated>\(iso(entry.updated ?? published))</updated>"
         if let link = entry.link { out += #"<link rel="alternate" type="text/html" href="\#(XMLText.escaped(link))"/>"# }
-        if let author = entry.authors.compactMap(\.name).first {
+        if let author = stored.syncAuthor {
             out += "<author><name>\(XMLText.escaped(author))</name></author>"
         }
         out += category("user/-/state/com.google/reading-list", label: "reading-list")
@@ -42,8 +42,7 @@ enum AtomWriter {
             out += category("user/-/state/com.google/fresh", label: "fresh")
         }
         if stored.isStarred { out += category("user/-/state/com.google/starred", label: "starred") }
-        let html = HTMLSanitizer(baseURL: entry.link).sanitize(entry.content ?? entry.summary ?? "")
-        out += "<content type=\"html\">\(XMLText.escaped(html))</content>"
+        out += "<content type=\"html\">\(XMLText.escaped(stored.syncHTML()))</content>"
         if let feedName { out += "<source><title>\(XMLText.escaped(feedName))</title></source>" }
         out += "</entry>"
         return out

@@ -146,7 +146,7 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
         let fields = FormFields(query: request.uri.query, body: body)
         if needsT {
             let sent = fields.first("T")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            guard Self.constantTimeEqual(sent, found.session.csrf) else {
+            guard Secret.matches(sent, found.session.csrf) else {
                 throw Self.badToken("The T token is missing or wrong: fetch a new one from /token.")
             }
         }
@@ -190,11 +190,6 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
     static func catchAll(_ context: Context) -> String {
         let raw = context.parameters.getCatchAll().joined(separator: "/")
         return raw.removingPercentEncoding ?? raw
-    }
-
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count, !b.isEmpty else { return false }
-        return zip(a.utf8, b.utf8).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     static func text(_ text: String, status: HTTPResponse.Status = .ok, now: Date) -> Response {

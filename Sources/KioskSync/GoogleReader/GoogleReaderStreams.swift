@@ -46,9 +46,7 @@ extension GoogleReaderAPI {
     /// `stream/items/contents`: the entries of every `i` (any id form), in the order asked.
     func itemContents(_ call: Call) async throws -> Response {
         let ids = Array(call.fields.all("i").compactMap(ItemID.parse).prefix(1_000))
-        let found = try await store.storedEntries(ids: ids, user: call.user)
-        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let ordered = ids.compactMap { byID[$0] }
+        let ordered = try await store.storedEntries(inOrder: ids, user: call.user)
         let page = ContentsPage(
             id: StreamID.readingList.text, updated: Int64(now().timeIntervalSince1970),
             items: try await items(ordered, user: call.user))
@@ -66,10 +64,7 @@ extension GoogleReaderAPI {
             var refs = try await store.itemRefs(query, user: call.user)
             more = refs.count > limit
             if more { refs.removeLast() }
-            let byID = Dictionary(
-                try await store.storedEntries(ids: refs.map(\.id), user: call.user).map { ($0.id, $0) },
-                uniquingKeysWith: { first, _ in first })
-            entries = refs.compactMap { byID[$0.id] }
+            entries = try await store.storedEntries(inOrder: refs.map(\.id), user: call.user)
         }
         let page = ContentsPage(
             id: stream, title: nil, updated: Int64(now().timeIntervalSince1970),
@@ -143,11 +138,7 @@ extension GoogleReaderAPI {
         var siteURL: String?
         if var query = try await itemQuery(call, stream: stream) {
             query.limit = limit
-            let refs = try await store.itemRefs(query, user: call.user)
-            let byID = Dictionary(
-                try await store.storedEntries(ids: refs.map(\.id), user: call.user).map { ($0.id, $0) },
-                uniquingKeysWith: { first, _ in first })
-            entries = refs.compactMap { byID[$0.id] }
+            entries = try await store.storedEntries(inOrder: try await store.itemRefs(query, user: call.user).map(\.id), user: call.user)
         } else {
             throw HTTPError(.notFound, message: "No such stream: \(stream)")
         }
@@ -217,15 +208,13 @@ extension GoogleReaderAPI {
             if stored.isRead { categories.append(StreamID.read.text) }
             if stored.isStarred { categories.append(StreamID.starred.text) }
             let links = entry.link.map { [ContentsPage.Link(href: $0, type: "text/html")] } ?? []
-            let html = HTMLSanitizer(baseURL: entry.link ?? site).sanitize(entry.content ?? entry.summary ?? "")
-            let published = entry.published ?? entry.updated ?? stored.receivedAt
+            let published = stored.syncPublished
             return ContentsPage.Item(
                 id: ItemID.long(stored.id), crawlTimeMsec: String(Int64(stored.receivedAt.timeIntervalSince1970 * 1000)),
                 timestampUsec: Self.microseconds(stored.receivedAt), published: Int64(published.timeIntervalSince1970),
                 updated: Int64((entry.updated ?? published).timeIntervalSince1970),
-                title: entry.title.map { HTMLText.plainText(fromTitle: $0) } ?? "",
-                author: entry.authors.compactMap(\.name).first, canonical: links, alternate: links,
-                summary: .init(content: html), categories: categories,
+                title: stored.syncTitle, author: stored.syncAuthor, canonical: links, alternate: links,
+                summary: .init(content: stored.syncHTML(base: site)), categories: categories,
                 origin: .init(
                     streamId: StreamID.feed(stored.source).text, title: subscription?.displayName ?? stored.source.rawValue,
                     htmlUrl: site))

@@ -70,11 +70,7 @@ struct SignInMiddleware: RouterMiddleware {
                 sent = String(pair.dropFirst("_csrf=".count)).removingPercentEncoding
             }
         }
-        guard let sent, sent.utf8.count == csrf.utf8.count else { return false }
-        // Compared in constant time: every byte is looked at whatever matches.
-        var difference: UInt8 = 0
-        for (a, b) in zip(sent.utf8, csrf.utf8) { difference |= a ^ b }
-        return difference == 0
+        return sent.map { Secret.matches($0, csrf) } ?? false
     }
 }
 
@@ -97,8 +93,6 @@ actor AccountPresence {
         return exists
     }
 
-    /// Forgets the answer (an account was just added or removed here).
-    func invalidate() { known = nil }
 }
 
 extension HTTPField.Name {

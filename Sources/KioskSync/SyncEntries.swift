@@ -1,0 +1,31 @@
+import Foundation
+import KioskCore
+import KioskStore
+
+// What every sync answer (Google Reader contents, newsboat's Atom, Fever items) says of an entry,
+// written once.
+
+extension StoredEntry {
+    /// The title as text (titles are text: tags only tags, entities decoded).
+    var syncTitle: String { entry.title.map { HTMLText.plainText(fromTitle: $0) } ?? "" }
+
+    var syncAuthor: String? { entry.authors.compactMap(\.name).first }
+
+    /// The entry's date: published, else updated, else when Kiosk received it.
+    var syncPublished: Date { entry.published ?? entry.updated ?? receivedAt }
+
+    /// The content (else the summary) through the allow-list sanitizer, relative links read
+    /// against the entry's link, else `base`.
+    func syncHTML(base: String? = nil) -> String {
+        HTMLSanitizer(baseURL: entry.link ?? base).sanitize(entry.content ?? entry.summary ?? "")
+    }
+}
+
+extension KioskStore {
+    /// The entries of `ids` that the user may read, in the order of `ids`.
+    func storedEntries(inOrder ids: [Int64], user: UserID) async throws -> [StoredEntry] {
+        let byID = Dictionary(
+            try await storedEntries(ids: ids, user: user).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
+    }
+}

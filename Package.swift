@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .library(name: "KioskStore", targets: ["KioskStore"]),
         .library(name: "KioskReader", targets: ["KioskReader"]),
+        .library(name: "KioskPostgres", targets: ["KioskPostgres"]),
+        .library(name: "KioskCluster", targets: ["KioskCluster"]),
         .library(name: "KioskAccounts", targets: ["KioskAccounts"]),
         .library(name: "KioskSync", targets: ["KioskSync"]),
         .library(name: "KioskWeb", targets: ["KioskWeb"]),
@@ -31,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "KioskCore"),
@@ -68,6 +71,32 @@ let package = Package(
                 "KioskSources",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The same store on PostgreSQL (postgres-nio), for several replicas sharing one database.
+        .target(
+            name: "KioskPostgres",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                "KioskStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Replicas on one PostgreSQL: feed leases (each feed checked once), the change log and
+        // LISTEN/NOTIFY fan-out that keeps every replica's pages live.
+        .target(
+            name: "KioskCluster",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                "KioskStore",
+                "KioskPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The user's own reader: subscriptions, feed discovery, OPML, read and star state.
@@ -114,6 +143,9 @@ let package = Package(
                 "KioskReader",
                 "KioskAccounts",
                 "KioskSync",
+                "KioskPostgres",
+                "KioskCluster",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -126,7 +158,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Assets")]
+            resources: [.copy("Assets")],
+            swiftSettings: [.define("POSTGRES_STORE_PENDING")]
         ),
         // Shared by the tests and the benchmarks: hostile and oversized documents, the hub event log.
         .target(name: "KioskTesting", dependencies: ["KioskCore", "KioskSources"]),
@@ -198,12 +231,34 @@ let package = Package(
             name: "KioskStoreTests",
             dependencies: [
                 "KioskStore",
+                "KioskPostgres",
                 "KioskSources",
                 "KioskDemo",
                 "KioskTesting",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "KioskPostgresTests",
+            dependencies: [
+                "KioskPostgres",
+                "KioskStore",
+                "KioskSources",
+                "KioskCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "KioskClusterTests",
+            dependencies: [
+                "KioskCluster",
+                "KioskPostgres",
+                "KioskStore",
+                "KioskSources",
+                "KioskCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -34,4 +34,16 @@ struct DataLocation: ParsableArguments {
     func databaseURL(_ file: ConfigFile) -> URL {
         file.database.map { URL(fileURLWithPath: $0) } ?? dataDirectoryURL(file).appendingPathComponent("kiosk.sqlite")
     }
+
+    /// The PostgreSQL database, when one is configured: `KIOSK_DATABASE_URL`, else the config
+    /// file's `database` when it is a `postgres://` URL. Nil: SQLite.
+    func postgresURL(_ file: ConfigFile) -> String? {
+        if let url = ProcessInfo.processInfo.environment["KIOSK_DATABASE_URL"], !url.isEmpty { return url }
+        guard let database = file.database, Self.isPostgresURL(database) else { return nil }
+        return database
+    }
+
+    static func isPostgresURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
 }

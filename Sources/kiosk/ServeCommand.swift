@@ -32,6 +32,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Log every check, not only changes and failures.")
     var verbose = false
 
+    @Option(help: "Read a sample-sources server already running at this URL (kiosk demo-sources) instead of the live sources; replicas of a cluster share one.")
+    var demoSources: String?
+
+    @Option(help: "This replica's name in feed leases and the live log (with a PostgreSQL database; default: host name and process id).")
+    var replicaName: String?
+
+    @Option(help: "Seconds a replica holds a feed it checks; one that dies loses its feeds after this (default 30).")
+    var leaseSeconds: Int?
+
     func run() async throws {
         var logger = Logger(label: "kiosk")
         logger.logLevel = verbose ? .debug : .info
@@ -69,13 +78,25 @@ struct ServeCommand: AsyncParsableCommand {
                 logger.info("demo sources", metadata: ["url": "\(base)"])
                 catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey ?? "demo")
             }
+            if let demoSources {
+                guard let base = URL(string: demoSources), base.scheme == "http" || base.scheme == "https" else {
+                    throw StartupError("--demo-sources needs an http URL, not \(demoSources)")
+                }
+                catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey ?? "demo")
+            }
             catalogue = file.sources?.apply(to: catalogue) ?? catalogue
-            let appConfig = AppConfig(
+            var appConfig = AppConfig(
                 ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
-                dataDirectory: location.dataDirectoryURL(file), databasePath: file.database.map { URL(fileURLWithPath: $0) },
+                dataDirectory: location.dataDirectoryURL(file), databasePath: file.database.flatMap { DataLocation.isPostgresURL($0) ? nil : URL(fileURLWithPath: $0) },
                 maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) },
                 allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention,
                 allowedHosts: file.allowedHosts ?? [], trustedProxies: file.trustedProxies ?? [])
+            appConfig.postgresURL = location.postgresURL(file)
+            appConfig.replicaName = replicaName
+            if let leaseSeconds {
+                guard (1...3_600).contains(leaseSeconds) else { throw StartupError("--lease-seconds must be 1 to 3600") }
+                appConfig.leaseDuration = .seconds(leaseSeconds)
+            }
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
             if !HostPolicy.isLoopback(host) {

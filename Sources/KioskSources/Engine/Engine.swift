@@ -28,6 +28,8 @@ public actor Engine: Service {
     private var random: SystemRandomNumberGenerator
     private var states: [SourceID: SourceState] = [:]
     private let store: (any SourceStateStore)?
+    /// Who may check which feed when replicas share the database; nil: this engine checks all.
+    private let coordinator: (any CheckCoordinator)?
     /// Store failures already logged, so a full disk is one warning, not one per check.
     private var storeProblems: Set<String> = []
     /// The feeds polled now, each under the generation of the loop that owns it.
@@ -82,7 +84,8 @@ public actor Engine: Service {
         feeds: [PolledSource] = [], merged: [MergedSource] = [], fetcher: any Fetching, hub: EventHub,
         clock: any Clock<Duration> = ContinuousClock(), backoff: Backoff = Backoff(),
         limits: ParserLimits = .polled, maxConcurrentChecks: Int = 64, initialStates: [SourceID: SourceState] = [:],
-        store: (any SourceStateStore)? = nil, logger: Logger = Logger(label: "kiosk.engine")
+        store: (any SourceStateStore)? = nil, coordinator: (any CheckCoordinator)? = nil,
+        logger: Logger = Logger(label: "kiosk.engine")
     ) {
         self.merged = merged
         self.checker = FeedChecker(fetcher: fetcher, limits: limits)
@@ -94,6 +97,7 @@ public actor Engine: Service {
         self.limiter = CheckLimiter(limit: maxConcurrentChecks)
         self.states = initialStates
         self.store = store
+        self.coordinator = coordinator
         (pokes, poke) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // What `subscribe` does, inlined: a synchronous initializer cannot call into the actor.
         for feed in feeds {
@@ -200,6 +204,17 @@ public actor Engine: Service {
         var wakes = loop.wakes.makeAsyncIterator()
         var pauses: UInt64 = 0
         while !Task.isCancelled {
+            if let coordinator {
+                // Replicas: check only with the feed's lease, from the state as stored.
+                guard let interval = await interval(of: loop) else { return }
+                switch await coordinator.claim(loop.id, interval: interval) {
+                case .notBefore(let wait):
+                    guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
+                    continue
+                case .granted(let stored):
+                    await adopt(stored, for: loop.id)
+                }
+            }
             await limiter.acquire()
             guard let start = await begin(loop) else {
                 await limiter.release()
@@ -214,6 +229,7 @@ public actor Engine: Service {
                 return
             }
             guard let wait = await record(outcome, of: start.feed, by: loop) else { return }
+            await coordinator?.finished(loop.id, nextIn: wait)
             guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
         }
     }
@@ -255,6 +271,19 @@ public actor Engine: Service {
                 wait = planned
             }
         }
+    }
+
+    /// The current interval of `loop`'s feed; nil when the loop no longer owns it.
+    private func interval(of loop: Loop) -> Duration? {
+        guard owns(loop) else { return nil }
+        return subscriptions[loop.id]?.feed.interval
+    }
+
+    /// Takes the stored state of a feed this replica was granted (another may have checked it
+    /// since), so the check compares with, and sends the validators of, the latest answer.
+    private func adopt(_ stored: SourceState?, for id: SourceID) {
+        guard let stored else { return }
+        states[id] = stored
     }
 
     /// The check's start: the feed's current definition and what it remembers, or nil when

@@ -26,6 +26,13 @@ public struct AppConfig: Sendable {
     /// Addresses of the reverse proxies in front of Kiosk: only their `X-Forwarded-Proto` is
     /// believed (it makes the session cookie `Secure`).
     public var trustedProxies: [String]
+    /// A `postgres://` URL: the data lives in PostgreSQL, shared with other replicas, instead of
+    /// the SQLite file.
+    public var postgresURL: String?
+    /// This replica's name in feed leases and the live log (default: host name and process id).
+    public var replicaName: String?
+    /// How long a replica holds a feed it checks; one that dies loses its feeds after this.
+    public var leaseDuration: Duration = .seconds(30)
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,

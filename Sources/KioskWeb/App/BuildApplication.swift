@@ -25,7 +25,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         }, readerChanges: dependencies.readerChanges,
         // News sources are everyone's; a reader's own feed is heard of by its followers only.
         isPublic: { [news = dependencies.news] in news.section(showing: $0) != nil || news.shows($0) },
-        logger: logger)
+        sharedLog: dependencies.sharedLog, merged: dependencies.merged, logger: logger)
     // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
     let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())

@@ -11,8 +11,15 @@ extension WebDependencies {
     /// The real thing: one HTTP client for every source, the SQLite store, the polling engine
     /// writing through it, the image pipeline with its disk cache, and the proxy's signing key.
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
-        let existed = try prepareDataFiles(config)
-        let store = try openStore(at: config.database, existed: existed, logger: logger)
+        let backend: StoreBackend
+        if let url = config.postgresURL {
+            try createDataDirectory(config)
+            backend = try await .postgres(url, config: config, logger: logger)
+        } else {
+            let existed = try prepareDataFiles(config)
+            backend = StoreBackend(store: try openStore(at: config.database, existed: existed, logger: logger))
+        }
+        let store = backend.store
         let accounts = Accounts(store: store, hasher: .bcrypt())
         // Zero set-up is for loopback only: beyond it, nobody gets in without an account.
         if !config.servesLocalOwner, (try? await accounts.exist()) != true {
@@ -41,7 +48,9 @@ extension WebDependencies {
         let imageFetcher = HTTPFetcher(client: client, destinations: DestinationGuard(trusting: trusted))
         let hub = EventHub()
         // The engine starts with no feeds: the reader hands it every subscription.
-        let engine = Engine(merged: catalogue.merged, fetcher: fetcher, hub: hub, store: store, logger: logger)
+        let engine = Engine(
+            merged: catalogue.merged, fetcher: fetcher, hub: hub, store: store, coordinator: backend.coordinator,
+            logger: logger)
         let changes = ReaderChanges()
         let policy = AddressPolicy(allowsPrivateHosts: config.allowsPrivateFeeds, trusting: ImageSigner.sources(of: catalogue))
         let reader = Reader(
@@ -58,7 +67,7 @@ extension WebDependencies {
         // The News labels and announcements use each feed's own name (users may rename theirs).
         for feed in (try? await store.feeds()) ?? [] { names[feed.id] = feed.displayName }
         for merged in catalogue.merged { names[merged.id] = merged.name }
-        return WebDependencies(
+        var dependencies = WebDependencies(
             hub: hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
             albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
@@ -71,8 +80,12 @@ extension WebDependencies {
             services: [
                 HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger),
                 RetentionService(store: store, policy: config.retention, logger: logger),
-            ],
+            ] + backend.services,
             accounts: accounts)
+        dependencies.sharedLog = backend.sharedLog
+        dependencies.merged = catalogue.merged
+        dependencies.notReady = backend.notReady
+        return dependencies
     }
 
     /// A reader over `store` whose feeds nobody polls (page tests feed the hub by hand,
@@ -97,17 +110,22 @@ extension WebDependencies {
 /// database's mode, and would create it 0644).
 /// - Returns: whether the database existed before.
 func prepareDataFiles(_ config: AppConfig) throws(StartupError) -> Bool {
-    do {
-        try PrivateFiles.createDirectory(config.dataDirectory)
-    } catch {
-        throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
-    }
+    try createDataDirectory(config)
     do {
         try PrivateFiles.createDirectory(config.database.deletingLastPathComponent())
         return try !PrivateFiles.createEmptyFile(config.database)
     } catch {
         // The store says it better, with what it can still do (a read-only disk: serve what it has).
         return FileManager.default.fileExists(atPath: config.database.path)
+    }
+}
+
+/// The data directory (images, the proxy's key), 0700.
+func createDataDirectory(_ config: AppConfig) throws(StartupError) {
+    do {
+        try PrivateFiles.createDirectory(config.dataDirectory)
+    } catch {
+        throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
     }
 }
 

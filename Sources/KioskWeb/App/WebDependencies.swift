@@ -29,6 +29,13 @@ public struct WebDependencies: Sendable {
     public var services: [any Service]
     /// Accounts, sign-in and sessions.
     public var accounts: Accounts
+    /// Replicas: the log every page event goes through (see `LiveBroadcaster`); nil alone.
+    public var sharedLog: (any SharedLog)?
+    /// The merged News sources, which replicas recompute from their parts.
+    public var merged: [MergedSource] = []
+    /// Why this Kiosk cannot take requests now (its database is away), or nil when it can:
+    /// `/readyz`, for a load balancer.
+    public var notReady: @Sendable () async -> String? = { nil }
 
     public init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,

@@ -13,6 +13,10 @@ import ServiceLifecycle
 /// kept so a client that reconnects with `Last-Event-ID` gets exactly what it missed, or a resync
 /// when that is too old. A client that falls behind is disconnected rather than slowing anyone:
 /// its browser reconnects and resumes.
+///
+/// Replicas sharing a database (`sharedLog`) number events alike: what a check found and what a
+/// user did go through the shared log, and every replica, this one included, sends them on as
+/// the log delivers them, under the log's ids. Only the activity indicator stays local, unnumbered.
 public actor LiveBroadcaster: Service {
     /// Renders the list a page shows for `source`, or nil when no page shows that source.
     public typealias ListRenderer = @Sendable (_ source: SourceID, _ sources: HubSnapshot) -> RenderedHTML?
@@ -37,6 +41,12 @@ public actor LiveBroadcaster: Service {
     /// Each user's last opened headline, read from the store the first time it is asked for.
     private var opened: [UserID: OpenedHeadline?] = [:]
     private var started = false
+    /// Replicas: the log every page event goes through; nil for one Kiosk alone.
+    private let sharedLog: (any SharedLog)?
+    /// The merged sources, recomputed here from delivered parts when replicas share the work.
+    private let merged: [MergedSource]
+    /// Sources this replica's engine is checking now: their outcomes are this replica's to log.
+    private var inCheck: Set<SourceID> = []
 
     /// - Parameters:
     ///   - names: each source's display name, for announcements and errors.
@@ -46,7 +56,8 @@ public actor LiveBroadcaster: Service {
         hub: EventHub, store: any KioskStore, names: [SourceID: String], renderList: @escaping ListRenderer,
         readerChanges: ReaderChanges? = nil, isPublic: @escaping @Sendable (SourceID) -> Bool = { _ in true },
         heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
-        firstSequence: UInt64? = nil, logger: Logger = Logger(label: "kiosk.live")
+        firstSequence: UInt64? = nil, sharedLog: (any SharedLog)? = nil, merged: [MergedSource] = [],
+        logger: Logger = Logger(label: "kiosk.live")
     ) {
         self.hub = hub
         self.store = store
@@ -58,6 +69,8 @@ public actor LiveBroadcaster: Service {
         self.clientBuffer = clientBuffer
         self.replayLimit = replayLimit
         self.logger = logger
+        self.sharedLog = sharedLog
+        self.merged = merged
         // Numbers start at this run's start time in ms, so an id from before a restart is always
         // older than anything this run can replay: such a browser is resynced, never half-served.
         state.sequence = firstSequence ?? UInt64(max(0, Date().timeIntervalSince1970 * 1000))
@@ -75,6 +88,9 @@ public actor LiveBroadcaster: Service {
                     }
                 }
                 group.addTask { await self.beat() }
+                if let log = self.sharedLog {
+                    group.addTask { await log.follow { item in await self.deliver(item) } }
+                }
             }
         }
         finishAll()
@@ -178,7 +194,7 @@ public actor LiveBroadcaster: Service {
         if let last = await lastOpened(for: user), last.path == path, last.title == title { return state.sequence }
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
         opened[user] = .some(headline)
-        broadcast(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)), to: [user])
+        await publish(event: "opened", json: LiveJSON.encode(OpenedMessage(title: title, path: path)), to: [user])
         let sequence = state.sequence
         do {
             try await store.setLastOpened(headline, user: user)
@@ -192,7 +208,7 @@ public actor LiveBroadcaster: Service {
 
     /// Tells every open page what the user changed in their reader (in any tab or, later,
     /// through a sync client): rows restyle, counts refresh.
-    private func announce(_ change: ReaderChange) {
+    private func announce(_ change: ReaderChange) async {
         let message: ReaderMessage
         switch change {
         case .subscriptions:
@@ -201,7 +217,7 @@ public actor LiveBroadcaster: Service {
         case .read(_, let ids, let isRead): message = ReaderMessage(kind: "read", ids: ids, value: isRead)
         case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: "starred", ids: ids, value: isStarred)
         }
-        broadcast(event: "reader", json: LiveJSON.encode(message), to: [change.user])
+        await publish(event: "reader", json: LiveJSON.encode(message), to: [change.user])
     }
 
     // MARK: - From the hub
@@ -209,6 +225,12 @@ public actor LiveBroadcaster: Service {
     private func relay(_ subscription: HubSubscription) async {
         for await update in subscription {
             switch update {
+            case .resync(let snapshot) where sharedLog != nil && started:
+                // Replicas: entries come from the log; the hub's are only this replica's view.
+                state.sources.checking = snapshot.checking
+                inCheck = snapshot.checking
+            case .event(let event) where sharedLog != nil:
+                await relayToLog(event)
             case .resync(let snapshot):
                 state.sources = snapshot
                 state.lists = [:]
@@ -223,14 +245,16 @@ public actor LiveBroadcaster: Service {
         }
     }
 
-    private func apply(_ event: EngineEvent, audience: Set<UserID>?) {
+    /// Folds `event` in and tells the pages; `id` is the log's number on replicas (nil: the next
+    /// of this broadcaster's own).
+    private func apply(_ event: EngineEvent, audience: Set<UserID>?, id frameID: UInt64? = nil) {
         let before = state.entries[event.source]
         state.sources.apply(event)
         switch event.kind {
         case .checking(let id):
-            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)), to: audience)
+            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: true)), to: audience, id: frameID)
         case .idle(let id):
-            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)), to: audience)
+            broadcast(event: "activity", json: LiveJSON.encode(ActivityMessage(source: id.rawValue, checking: false)), to: audience, id: frameID)
         case .changed(let id, let entries, _):
             let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
             let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
@@ -239,10 +263,90 @@ public actor LiveBroadcaster: Service {
             let message = ChangedMessage(
                 source: id.rawValue, html: list?.markup, count: entries.count, added: added,
                 name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-            broadcast(event: "changed", json: LiveJSON.encode(message), to: audience)
+            broadcast(event: "changed", json: LiveJSON.encode(message), to: audience, id: frameID)
         case .failed(let id, let error):
             let message = FailedMessage(source: id.rawValue, name: names[id] ?? id.rawValue, message: error.description)
-            broadcast(event: "failed", json: LiveJSON.encode(message), to: audience)
+            broadcast(event: "failed", json: LiveJSON.encode(message), to: audience, id: frameID)
+        }
+    }
+
+    // MARK: - Replicas
+
+    /// One engine event on a replica: activity goes to pages at once, unnumbered; a check's
+    /// outcome goes to the shared log; a warm start's state is taken in quietly.
+    private func relayToLog(_ event: EngineEvent) async {
+        let audience = await audience(of: event.source)
+        switch event.kind {
+        case .checking(let id), .idle(let id):
+            if case .checking = event.kind { inCheck.insert(id) } else { inCheck.remove(id) }
+            state.sources.apply(event)
+            let message = ActivityMessage(source: id.rawValue, checking: event.kind == .checking(id))
+            send(SSEFrame(id: nil, event: "activity", json: LiveJSON.encode(message), audience: audience))
+        case .changed(let id, _, _), .failed(let id, _):
+            if let merge = merged.first(where: { $0.id == id }) {
+                // Recomputed from the parts as the log delivers them; before any, the warm start's.
+                if !merge.parts.contains(where: inCheck.contains) { takeQuietly(event) }
+                return
+            }
+            guard inCheck.contains(id) else { return takeQuietly(event) }
+            let record: SharedLogRecord = if case .changed = event.kind { .changed(id) } else { .failed(id) }
+            do {
+                try await sharedLog?.append(record)
+            } catch {
+                // The database is away: this replica's pages still hear it, unnumbered.
+                logger.warning("cannot write to the live log", metadata: ["error": "\(error)"])
+                apply(event, audience: audience, id: nil)
+            }
+        }
+    }
+
+    /// Folds an event into the state without telling any page (they draw it when they load).
+    private func takeQuietly(_ event: EngineEvent) {
+        state.sources.apply(event)
+        if case .changed(let id, _, _) = event.kind { state.lists[id] = renderList(id, state.sources) }
+    }
+
+    /// What the shared log delivers, in order, under its ids.
+    private func deliver(_ item: SharedLogItem) async {
+        switch item {
+        case .start(let id):
+            state.sequence = UInt64(max(0, id))
+            replay.removeAll()
+        case .changed(let id, let source, let entries):
+            let sequence = UInt64(max(0, id))
+            state.sequence = sequence
+            let audience = await audience(of: source)
+            apply(EngineEvent(sequence: state.sources.sequence + 1, kind: .changed(source, entries)), audience: audience, id: sequence)
+            for merge in merged where merge.parts.contains(source) {
+                let event = EngineEvent(sequence: state.sources.sequence + 1, kind: merge.changed(state.entries))
+                apply(event, audience: await self.audience(of: merge.id), id: sequence)
+            }
+        case .failed(let id, let source, let error):
+            let sequence = UInt64(max(0, id))
+            state.sequence = sequence
+            apply(EngineEvent(sequence: state.sources.sequence + 1, kind: .failed(source, error)), audience: await audience(of: source), id: sequence)
+        case .frame(let id, let event, let json, let users):
+            let sequence = UInt64(max(0, id))
+            state.sequence = sequence
+            let audience = users.map { Set($0.map(UserID.init)) }
+            if event == "reader", json.contains(#""kind":"subscriptions""#) { followers = [:] }
+            if event == "opened", let user = audience?.first,
+                let message = try? JSONDecoder().decode(OpenedMessage.self, from: Data(json.utf8))
+            {
+                opened[user] = .some(OpenedHeadline(title: message.title, path: message.path, openedAt: Date()))
+            }
+            broadcast(event: event, json: json, to: audience, id: sequence)
+        }
+    }
+
+    /// A page event: numbered here, or, on replicas, through the shared log.
+    private func publish(event: String, json: String, to audience: Set<UserID>?) async {
+        guard let sharedLog else { return broadcast(event: event, json: json, to: audience) }
+        do {
+            try await sharedLog.append(.frame(event: event, json: json, audience: audience.map { $0.map(\.rawValue).sorted() }))
+        } catch {
+            logger.warning("cannot write to the live log", metadata: ["error": "\(error)"])
+            send(SSEFrame(id: nil, event: event, json: json, audience: audience))
         }
     }
 
@@ -277,9 +381,9 @@ public actor LiveBroadcaster: Service {
         return SSEFrame(id: state.sequence, event: "resync", json: LiveJSON.encode(message), audience: [user])
     }
 
-    private func broadcast(event: String, json: String, to audience: Set<UserID>? = nil) {
-        state.sequence += 1
-        let frame = SSEFrame(id: state.sequence, event: event, json: json, audience: audience)
+    private func broadcast(event: String, json: String, to audience: Set<UserID>? = nil, id: UInt64? = nil) {
+        if id == nil { state.sequence += 1 }
+        let frame = SSEFrame(id: id ?? state.sequence, event: event, json: json, audience: audience)
         remember(frame)
         send(frame)
     }

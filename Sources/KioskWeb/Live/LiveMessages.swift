@@ -28,7 +28,7 @@ struct FailedMessage: Encodable {
 }
 
 /// `opened`: the last headline opened, for Home in every tab.
-struct OpenedMessage: Encodable {
+struct OpenedMessage: Codable {
     var title: String
     var path: String
 }

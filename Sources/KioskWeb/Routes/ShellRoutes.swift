@@ -15,7 +15,18 @@ struct ShellRoutes: Sendable {
                 signedInAs: context.account?.name
             ).page.response(for: context)
         }
+        // Alive: the process answers. Ready: it can serve (its database answers), for a load balancer.
         router.get("healthz") { _, _ in "ok\n" }
+        router.get("readyz") { _, _ in
+            if let reason = await shared.dependencies.notReady() {
+                return Response(
+                    status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(string: "not ready: \(reason)\n")))
+            }
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: "ready\n")))
+        }
         router.get("offline") { _, _ in MessagePage.offline.page.response }
         router.get("static/**") { request, context in
             let path = context.parameters.getCatchAll().joined(separator: "/")

@@ -1,0 +1,164 @@
+import Foundation
+import KioskCore
+import KioskSources
+import Logging
+import PostgresNIO
+
+// Appends take a transaction-level advisory lock, so ids commit in the order they are drawn: a
+// reader that has seen id n has seen every id below it, and "everything after n" is the whole
+// gap. Each append notifies the channel at its commit; each replica keeps one connection
+// listening, and on every notification (and after every reconnect) reads what follows the last
+// id it delivered.
+
+/// The shared live log on PostgreSQL: the `SharedLog` of replicas.
+public struct ChangeLog: SharedLog {
+    private let client: PostgresClient
+    /// This replica's name, kept with what it appends (for the logs).
+    private let origin: String
+    private let loadState: @Sendable (SourceID) async throws -> SourceState?
+    /// Records kept for replay; older ones go.
+    private let keep: Int64
+    private let logger: Logger
+
+    static let channel = "kiosk_live"
+    /// The advisory lock key appends are serialised on ("KIOSKLOG").
+    static let appendLock: Int64 = 0x4B49_4F53_4B4C_4F47
+
+    public init(
+        client: PostgresClient, origin: String, keep: Int64 = 100_000,
+        loadState: @escaping @Sendable (SourceID) async throws -> SourceState?, logger: Logger
+    ) {
+        self.client = client
+        self.origin = origin
+        self.keep = keep
+        self.loadState = loadState
+        self.logger = logger
+    }
+
+    public func append(_ record: SharedLogRecord) async throws {
+        let kind: String
+        var source: String?
+        var event: String?
+        var json: String?
+        var audience: [Int64]?
+        switch record {
+        case .changed(let id):
+            kind = "changed"
+            source = id.rawValue
+        case .failed(let id):
+            kind = "failed"
+            source = id.rawValue
+        case .frame(let name, let body, let users):
+            kind = "frame"
+            event = name
+            json = body
+            audience = users
+        }
+        let at = Date().timeIntervalSince1970
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO live_log (at, origin, kind, source, event, json, audience)
+                VALUES (\(at), \(origin), \(kind), \(source), \(event), \(json), \(audience))
+                """, logger: logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
+        }
+    }
+
+    /// The newest id (0 when the log is empty).
+    public func newestID() async throws -> Int64 {
+        let rows = try await client.query("SELECT COALESCE(max(id), 0)::int8 FROM live_log", logger: logger)
+        var newest: Int64 = 0
+        for try await id in rows.decode(Int64.self) { newest = id }
+        return newest
+    }
+
+    public func follow(_ deliver: @escaping @Sendable (SharedLogItem) async -> Void) async {
+        var last: Int64?
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                if last == nil {
+                    let newest = try await newestID()
+                    last = newest
+                    await deliver(.start(newest))
+                }
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        failures = 0
+                        // Whatever was appended while nobody listened (a reconnect) comes first.
+                        last = try await deliverAfter(last ?? 0, to: deliver)
+                        for try await _ in notifications {
+                            last = try await deliverAfter(last ?? 0, to: deliver)
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                failures += 1
+                if failures == 1 {
+                    logger.warning("the live log's connection dropped; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+            // Back off a little (a restarting database), at most 2 s: pages wait for this.
+            try? await Task.sleep(for: .milliseconds(min(2_000, 100 * (1 << min(failures, 5)))))
+        }
+    }
+
+    /// Delivers every record after `last`, in order; returns the last id delivered.
+    private func deliverAfter(_ last: Int64, to deliver: @Sendable (SharedLogItem) async -> Void) async throws -> Int64 {
+        var last = last
+        while true {
+            let rows = try await client.query(
+                """
+                SELECT id, kind, source, event, json, audience FROM live_log
+                WHERE id > \(last) ORDER BY id LIMIT 500
+                """, logger: logger)
+            var count = 0
+            for try await (id, kind, source, event, json, audience) in rows.decode(
+                (Int64, String, String?, String?, String?, [Int64]?).self)
+            {
+                count += 1
+                last = id
+                if let item = await item(id: id, kind: kind, source: source, event: event, json: json, audience: audience) {
+                    await deliver(item)
+                }
+            }
+            if count < 500 { break }
+        }
+        if last % 1_000 == 0 { await prune(before: last - keep) }
+        return last
+    }
+
+    /// A record as pages need it: a source's entries or error read from the store.
+    private func item(id: Int64, kind: String, source: String?, event: String?, json: String?, audience: [Int64]?) async
+        -> SharedLogItem?
+    {
+        switch kind {
+        case "changed", "failed":
+            guard let source else { return nil }
+            let sourceID = SourceID(source)
+            let state: SourceState?
+            do {
+                state = try await loadState(sourceID)
+            } catch {
+                logger.warning("cannot read a changed source", metadata: ["source": "\(source)", "error": "\(error)"])
+                return nil
+            }
+            if kind == "changed" { return .changed(id: id, sourceID, state?.entries ?? []) }
+            guard let error = state?.lastError else { return nil }
+            return .failed(id: id, sourceID, error)
+        case "frame":
+            guard let event, let json else { return nil }
+            return .frame(id: id, event: event, json: json, audience: audience)
+        default:
+            return nil
+        }
+    }
+
+    private func prune(before id: Int64) async {
+        guard id > 0 else { return }
+        _ = try? await client.query("DELETE FROM live_log WHERE id < \(id)", logger: logger)
+    }
+}

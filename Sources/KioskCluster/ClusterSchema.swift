@@ -1,0 +1,57 @@
+import Logging
+import PostgresNIO
+
+// The tables replicas coordinate through, beside the store's own (KioskPostgres). Created under
+// an advisory lock, so replicas starting together do it once; every statement may run again.
+
+/// The cluster's own tables: feed leases and the live log.
+public enum ClusterSchema {
+    /// The advisory lock key of the cluster's migration ("KIOSKCLU").
+    static let lockKey: Int64 = 0x4B49_4F53_4B43_4C55
+
+    static let statements: [PostgresQuery] = [
+        """
+        CREATE TABLE IF NOT EXISTS feed_leases (
+            feed TEXT PRIMARY KEY,
+            next_due DOUBLE PRECISION NOT NULL DEFAULT 0,
+            owner TEXT,
+            lease_until DOUBLE PRECISION,
+            checks BIGINT NOT NULL DEFAULT 0,
+            last_checked DOUBLE PRECISION
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS live_log (
+            id BIGSERIAL PRIMARY KEY,
+            at DOUBLE PRECISION NOT NULL,
+            origin TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            source TEXT,
+            event TEXT,
+            json TEXT,
+            audience BIGINT[]
+        )
+        """,
+    ]
+
+    /// Creates what is missing.
+    public static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+        try await client.withConnection { connection in
+            try await connection.query("SELECT pg_advisory_lock(\(lockKey))", logger: logger)
+            do {
+                for statement in statements { try await connection.query(statement, logger: logger) }
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(\(lockKey))", logger: logger)
+        }
+    }
+}
+
+extension Duration {
+    /// Seconds as a floating-point number, for SQL.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import KioskCluster
+import KioskCore
+import KioskSources
+import PostgresNIO
+import Testing
+
+/// Replicas claiming the same feeds: one check per interval, and a dead replica's feeds taken over.
+@Suite struct FeedLeasesTests {
+    private func leases(_ client: PostgresClient, _ owner: String, lease: Duration = .seconds(30), state: SourceState? = nil)
+        -> FeedLeases
+    {
+        FeedLeases(client: client, owner: owner, leaseDuration: lease, loadState: { _ in state }, logger: TestDatabase.logger)
+    }
+
+    @Test func onlyOneOfThreeReplicasClaimingAtOnceGetsTheFeed() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let replicas = ["a", "b", "c"].map { leases(client, $0) }
+                for round in 0..<20 {
+                    let feed = SourceID("feed-\(round)")
+                    let claims = await withTaskGroup(of: CheckClaim.self) { group in
+                        for replica in replicas { group.addTask { await replica.claim(feed, interval: .seconds(60)) } }
+                        return await group.reduce(into: []) { $0.append($1) }
+                    }
+                    #expect(claims.filter { if case .granted = $0 { true } else { false } }.count == 1)
+                }
+            }
+        }
+    }
+
+    @Test func aCheckedFeedIsNotDueForAnyReplicaUntilItsNextCheck() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let stored = SourceState(entries: [Entry(id: "x", title: "stored by another replica")])
+                let a = leases(client, "a", state: stored)
+                let b = leases(client, "b")
+                guard case .granted(let state) = await a.claim("news", interval: .seconds(60)) else {
+                    Issue.record("the first claim should be granted")
+                    return
+                }
+                #expect(state == stored)  // the stored state comes with the lease
+                // Held: the other replica waits about the lease's length.
+                guard case .notBefore(let held) = await b.claim("news", interval: .seconds(60)) else {
+                    Issue.record("a held feed was granted twice")
+                    return
+                }
+                #expect(held > .seconds(20) && held <= .seconds(31))
+                await a.finished("news", nextIn: .seconds(60))
+                // Released, and due in a minute: still nobody's.
+                guard case .notBefore(let wait) = await b.claim("news", interval: .seconds(60)) else {
+                    Issue.record("a feed checked a moment ago was granted again")
+                    return
+                }
+                #expect(wait > .seconds(50) && wait <= .seconds(61))
+                await a.finished("news", nextIn: .zero)  // not a's any more: changes nothing
+                guard case .notBefore = await a.claim("news", interval: .seconds(60)) else {
+                    Issue.record("a release by a replica without the lease counted")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func aReplicaThatDiesLosesItsFeedsWhenTheLeaseExpires() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let dead = leases(client, "dead", lease: .milliseconds(700))
+                let alive = leases(client, "alive")
+                guard case .granted = await dead.claim("feed", interval: .seconds(5)) else {
+                    Issue.record("the first claim should be granted")
+                    return
+                }
+                // "dead" never finishes its check.
+                guard case .notBefore(let wait) = await alive.claim("feed", interval: .seconds(5)) else {
+                    Issue.record("a leased feed was granted twice")
+                    return
+                }
+                try await Task.sleep(for: max(wait, .milliseconds(750)))
+                guard case .granted = await alive.claim("feed", interval: .seconds(5)) else {
+                    Issue.record("an expired lease was not taken over")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func migratingTwiceAndConcurrentlyIsSafe() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<3 { group.addTask { try await ClusterSchema.migrate(client, logger: TestDatabase.logger) } }
+                    try await group.waitForAll()
+                }
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@ public struct DemoConfiguration: Sendable {
         .business: .milliseconds(100), .entertainment: .milliseconds(800), .environment: .seconds(2),
         .facts: .milliseconds(300), .albums: .milliseconds(500), .newsAPI: .milliseconds(400),
         .jokes: .milliseconds(700), .images: .milliseconds(30),
+        .samples: .milliseconds(20),
     ]
 
     /// Different primes, so the three feeds change at different moments.

@@ -16,6 +16,9 @@ public enum DemoSource: String, CaseIterable, Sendable {
     case jokes
     /// Generated PNG artwork and news images.
     case images
+    /// Many small generated feeds (`/samples/N.xml`), for clusters and benchmarks that need a
+    /// thousand feeds; counted per path.
+    case samples
 
     /// Where the source lives on the demo server; for `newsAPI` and `images`, the prefix of its paths.
     public var path: String {
@@ -28,6 +31,7 @@ public enum DemoSource: String, CaseIterable, Sendable {
         case .newsAPI: "/newsapi/v2/"
         case .jokes: "/switter/api/joke"
         case .images: "/images/"
+        case .samples: "/samples/"
         }
     }
 
@@ -45,6 +49,8 @@ public enum DemoSource: String, CaseIterable, Sendable {
             self = .newsAPI
         } else if path.hasPrefix(DemoSource.images.path) {
             self = .images
+        } else if path.hasPrefix(DemoSource.samples.path) {
+            self = .samples
         } else if let source = DemoSource.allCases.first(where: { $0.path == path }) {
             self = source
         } else {

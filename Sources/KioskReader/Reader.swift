@@ -13,6 +13,8 @@ public actor Reader {
 
     private let store: any KioskStore
     private let scheduler: any FeedScheduler
+    /// The feeds handed to the scheduler at the last start or reload (reload stops the others).
+    private var scheduled: Set<SourceID> = []
     private let finder: FeedFinder
     private let policy: AddressPolicy
     private let onChange: ChangeHandler
@@ -80,7 +82,19 @@ public actor Reader {
         // The local owner (also the first account) has the News sources from the first moment;
         // every other user gets them when first seen.
         _ = try await list(for: .owner)
-        for feed in try await storing({ try await self.store.feeds() }) { await scheduler.subscribe(feed.polledSource) }
+        let all = try await storing { try await self.store.feeds() }
+        for feed in all { await scheduler.subscribe(feed.polledSource) }
+        scheduled = Set(all.map(\.id))
+    }
+
+    /// Reads the subscriptions again after another replica changed them: the users' lists are
+    /// read anew, and the engine polls exactly the feeds anyone follows.
+    public func reload() async throws(ReaderError) {
+        lists = [:]
+        let all = try await storing { try await self.store.feeds() }
+        for feed in all { await scheduler.subscribe(feed.polledSource) }  // a feed already polled: no-op
+        for gone in scheduled.subtracting(all.map(\.id)) { await scheduler.unsubscribe(gone) }
+        scheduled = Set(all.map(\.id))
     }
 
     /// The user's subscriptions, loading them (and giving them what everyone follows) the first time.

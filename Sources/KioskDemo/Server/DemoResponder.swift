@@ -80,6 +80,8 @@ struct DemoResponder: HTTPResponder {
         case .images:
             let segments = request.uri.path.dropFirst(DemoSource.images.path.count).split(separator: "/")
             return await images.respond(segments: segments)
+        case .samples:
+            return SampleFeeds.reply(path: request.uri.path, headers: request.headers, conditional: conditional)
         }
     }
 

@@ -25,7 +25,14 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         }, readerChanges: dependencies.readerChanges,
         // News sources are everyone's; a reader's own feed is heard of by its followers only.
         isPublic: { [news = dependencies.news] in news.section(showing: $0) != nil || news.shows($0) },
-        sharedLog: dependencies.sharedLog, merged: dependencies.merged, logger: logger)
+        sharedLog: dependencies.sharedLog, merged: dependencies.merged,
+        subscriptionsChanged: { [reader = dependencies.reader, logger] in
+            do {
+                try await reader.reload()
+            } catch {
+                logger.warning("cannot read the subscriptions again", metadata: ["error": "\(error)"])
+            }
+        }, logger: logger)
     // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
     let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: SecurityHeadersMiddleware())

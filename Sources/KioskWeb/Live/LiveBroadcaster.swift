@@ -47,6 +47,8 @@ public actor LiveBroadcaster: Service {
     private let merged: [MergedSource]
     /// Sources this replica's engine is checking now: their outcomes are this replica's to log.
     private var inCheck: Set<SourceID> = []
+    /// Called when another replica's user changed their subscriptions (the reader reads them anew).
+    private let subscriptionsChanged: @Sendable () async -> Void
 
     /// - Parameters:
     ///   - names: each source's display name, for announcements and errors.
@@ -57,7 +59,7 @@ public actor LiveBroadcaster: Service {
         readerChanges: ReaderChanges? = nil, isPublic: @escaping @Sendable (SourceID) -> Bool = { _ in true },
         heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
         firstSequence: UInt64? = nil, sharedLog: (any SharedLog)? = nil, merged: [MergedSource] = [],
-        logger: Logger = Logger(label: "kiosk.live")
+        subscriptionsChanged: @escaping @Sendable () async -> Void = {}, logger: Logger = Logger(label: "kiosk.live")
     ) {
         self.hub = hub
         self.store = store
@@ -71,6 +73,7 @@ public actor LiveBroadcaster: Service {
         self.logger = logger
         self.sharedLog = sharedLog
         self.merged = merged
+        self.subscriptionsChanged = subscriptionsChanged
         // Numbers start at this run's start time in ms, so an id from before a restart is always
         // older than anything this run can replay: such a browser is resynced, never half-served.
         state.sequence = firstSequence ?? UInt64(max(0, Date().timeIntervalSince1970 * 1000))
@@ -329,7 +332,10 @@ public actor LiveBroadcaster: Service {
             let sequence = UInt64(max(0, id))
             state.sequence = sequence
             let audience = users.map { Set($0.map(UserID.init)) }
-            if event == "reader", json.contains(#""kind":"subscriptions""#) { followers = [:] }
+            if event == "reader", json.contains(#""kind":"subscriptions""#) {
+                followers = [:]
+                await subscriptionsChanged()
+            }
             if event == "opened", let user = audience?.first,
                 let message = try? JSONDecoder().decode(OpenedMessage.self, from: Data(json.utf8))
             {

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Kiosk as a cluster on this machine, all on loopback: Debian's PostgreSQL (scripts/postgres.sh),
+# one sample-sources server, N replicas of Kiosk sharing the database, and Debian's haproxy in
+# front (health-checked on /readyz, event streams kept open). Stopped by the PIDs it recorded.
+#
+# Usage:
+#   scripts/cluster.sh start [options]   start everything; prints the URL to open
+#   scripts/cluster.sh stop [--dir DIR]  stop everything it started
+# Options (start):
+#   --dir DIR            where the cluster keeps its state and logs (default .cluster/)
+#   --replicas N         replicas (default 3)
+#   --port P             haproxy's port, the one to open (default 8080); replicas use P+1..P+N
+#   --db-port P          PostgreSQL's port (default 55440)
+#   --demo-port P        the sample sources' port (default 8090)
+#   --config FILE        a config file every replica reads (e.g. extra feeds)
+#   --lease-seconds S    how long a replica holds a feed it checks (default 30)
+# KIOSK_BIN names the kiosk binary; otherwise it is built (swift build --product kiosk).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command="${1:-}"
+shift || true
+dir=".cluster"
+replicas=3
+port=8080
+db_port=55440
+demo_port=8090
+config=""
+lease=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dir) dir="$2"; shift 2 ;;
+        --replicas) replicas="$2"; shift 2 ;;
+        --port) port="$2"; shift 2 ;;
+        --db-port) db_port="$2"; shift 2 ;;
+        --demo-port) demo_port="$2"; shift 2 ;;
+        --config) config="$2"; shift 2 ;;
+        --lease-seconds) lease="$2"; shift 2 ;;
+        *) echo "cluster: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+stop() {
+    if [ -f "$dir/pids" ]; then
+        while read -r name pid; do
+            kill "$pid" 2>/dev/null && echo "stopped $name ($pid)" || true
+        done <"$dir/pids"
+        # Give them a moment to end their streams and leases, then make sure.
+        sleep 1
+        while read -r _ pid; do kill -9 "$pid" 2>/dev/null || true; done <"$dir/pids"
+        rm -f "$dir/pids"
+    fi
+    [ -d "$dir/pg" ] && scripts/postgres.sh stop "$dir/pg" && echo "stopped PostgreSQL"
+    return 0
+}
+
+wait_for() {  # URL, what
+    for _ in $(seq 1 240); do
+        curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+        sleep 0.25
+    done
+    echo "cluster: $2 did not come up ($1); see $dir/*.log" >&2
+    return 1
+}
+
+case "$command" in
+    start)
+        if ! command -v haproxy >/dev/null 2>&1; then
+            sudo=""
+            [ "$(id -u)" -eq 0 ] || sudo="sudo"
+            echo "installing: haproxy"
+            $sudo apt-get update -qq
+            DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends haproxy
+        fi
+        bin="${KIOSK_BIN:-}"
+        if [ -z "$bin" ]; then
+            swift build --product kiosk
+            bin="$(swift build --show-bin-path)/kiosk"
+        fi
+        mkdir -p "$dir"
+        stop >/dev/null 2>&1 || true
+        url="$(scripts/postgres.sh start "$dir/pg" "$db_port" | tail -n 1)"
+        echo "PostgreSQL: $url"
+
+        "$bin" demo-sources --port "$demo_port" >"$dir/demo-sources.log" 2>&1 &
+        echo "demo-sources $!" >>"$dir/pids"
+        wait_for "http://127.0.0.1:$demo_port/_demo/stats" "the sample sources"
+
+        extra=()
+        [ -n "$config" ] && extra+=(--config "$config")
+        [ -n "$lease" ] && extra+=(--lease-seconds "$lease")
+        servers=""
+        for i in $(seq 1 "$replicas"); do
+            replica_port=$((port + i))
+            KIOSK_DATABASE_URL="$url" "$bin" --port "$replica_port" --data-directory "$dir/replica-$i" \
+                --demo-sources "http://127.0.0.1:$demo_port/" --replica-name "replica-$i" "${extra[@]}" \
+                >"$dir/replica-$i.log" 2>&1 &
+            echo "replica-$i $!" >>"$dir/pids"
+            servers+="    server replica-$i 127.0.0.1:$replica_port check inter 1s fall 2 rise 1"$'\n'
+        done
+        for i in $(seq 1 "$replicas"); do
+            wait_for "http://127.0.0.1:$((port + i))/readyz" "replica $i"
+        done
+
+        cat >"$dir/haproxy.cfg" <<EOF
+global
+    maxconn 20000
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 1h
+    timeout server 1h
+    # Event streams are long requests: held open, never buffered.
+    timeout tunnel 1h
+    timeout http-keep-alive 30s
+    option http-server-close
+frontend kiosk
+    bind 127.0.0.1:$port
+    default_backend replicas
+backend replicas
+    balance roundrobin
+    option httpchk GET /readyz
+    http-check expect status 200
+$servers
+EOF
+        haproxy -f "$dir/haproxy.cfg" -db >"$dir/haproxy.log" 2>&1 &
+        echo "haproxy $!" >>"$dir/pids"
+        wait_for "http://127.0.0.1:$port/readyz" "haproxy"
+        echo "Kiosk cluster: http://127.0.0.1:$port/ ($replicas replicas on ports $((port + 1))-$((port + replicas)), sample sources on $demo_port)"
+        echo "stop it with: scripts/cluster.sh stop${dir:+ --dir $dir}"
+        ;;
+    stop) stop ;;
+    *)
+        sed -n '6,17p' "$0" >&2
+        exit 2
+        ;;
+esac

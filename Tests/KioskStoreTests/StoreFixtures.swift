@@ -1,7 +1,9 @@
 import Foundation
 import KioskCore
+import KioskPostgres
 import KioskSources
 import KioskStore
+import PostgresNIO
 
 /// Entries and states shared by the store tests.
 enum Fixtures {
@@ -25,14 +27,16 @@ enum Fixtures {
     }
 }
 
-/// The two stores the shared promises are checked against.
+/// The stores the shared promises are checked against.
 enum StoreKind: String, CaseIterable, Sendable {
     case sqlite
     case inMemory
+    /// PostgreSQL at `KIOSK_TEST_DATABASE_URL`, each test in a schema of its own.
+    case postgres
 }
 
-/// Runs `body` with a fresh store of `kind` (a SQLite file in its own temporary directory,
-/// removed afterwards).
+/// Runs `body` with a fresh store of `kind` (a SQLite file in its own temporary directory, or
+/// a PostgreSQL schema of its own, removed afterwards).
 /// `following`: feeds the local owner follows from the start (reading lists show only those).
 func withStore<T>(
     _ kind: StoreKind, following: [SourceID] = [], _ body: (any KioskStore) async throws -> T
@@ -49,6 +53,87 @@ func withStore<T>(
             try await store.follow(following)
             return try await body(store)
         }
+    case .postgres:
+        return try await withPostgresStore { store in
+            try await store.follow(following)
+            return try await body(store)
+        }
+    }
+}
+
+/// Why a PostgreSQL test cannot run: said in the test's failure, never skipped silently.
+struct TestDatabaseMissing: Error, CustomStringConvertible {
+    var description: String {
+        "KIOSK_TEST_DATABASE_URL is not set: the PostgreSQL store tests need a server. Run "
+            + "`scripts/postgres.sh start /tmp/kpg 55432` and export the URL it prints, e.g. "
+            + "`export KIOSK_TEST_DATABASE_URL=postgres://kiosk@127.0.0.1:55432/kiosk`"
+    }
+}
+
+/// At most this many PostgreSQL tests hold a database schema at once: the suite runs ~150 in
+/// parallel, and the test server allows 300 connections.
+private let postgresTestSlots = TestSlots(count: 24)
+
+/// A counting semaphore for tests.
+actor TestSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) { free = count }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+/// Runs `body` with a `PostgresStore` on a schema of its own (`kiosk_test_<random>`) in the
+/// database at `KIOSK_TEST_DATABASE_URL`: its client's connections start with that schema as
+/// their `search_path`, so every table the store makes and reads is the test's alone. The schema
+/// is dropped afterwards, whatever happened. Fails (never skips) when the URL is not set.
+func withPostgresStore<T>(_ body: (PostgresStore) async throws -> T) async throws -> T {
+    guard let url = ProcessInfo.processInfo.environment["KIOSK_TEST_DATABASE_URL"], !url.isEmpty else {
+        throw TestDatabaseMissing()
+    }
+    await postgresTestSlots.acquire()
+    let schema = "kiosk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+    var configuration = try PostgresURL.configuration(url)
+    configuration.options.minimumConnections = 0
+    configuration.options.maximumConnections = 4
+    configuration.options.additionalStartupParameters.append(("search_path", schema))
+    let client = PostgresClient(configuration: configuration)
+    let runner = Task { await client.run() }
+    do {
+        // The name is ours (letters and digits), never input.
+        try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
+        let store = PostgresStore(client: client)
+        let result: T
+        do {
+            try await store.migrate()
+            result = try await body(store)
+        } catch {
+            _ = try? await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+            throw error
+        }
+        try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
+        runner.cancel()
+        await postgresTestSlots.release()
+        return result
+    } catch {
+        runner.cancel()
+        await postgresTestSlots.release()
+        throw error
     }
 }
 

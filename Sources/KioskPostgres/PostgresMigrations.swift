@@ -1,0 +1,61 @@
+import Logging
+import PostgresNIO
+
+/// The schema's history, in order, recorded in `schema_migrations` (one row per step applied), so
+/// a migration runs only the steps a database has not seen, each in its own transaction.
+enum PostgresMigrations {
+    /// One named step: its statements run in one transaction with the row that records it.
+    struct Step: Sendable {
+        var name: String
+        var statements: [String]
+    }
+
+    static let steps: [Step] = [
+        Step(name: "sources", statements: PostgresSchema.sources),
+        Step(name: "subscriptions", statements: PostgresSchema.subscriptions),
+        Step(name: "app_state", statements: PostgresSchema.appState),
+        // Several users, each with their own feeds and read state; a feed fetched once for all.
+        Step(name: "accounts", statements: PostgresSchema.accounts),
+    ]
+
+    /// The advisory lock every migration holds: replicas starting together migrate one at a
+    /// time. Its second half is the schema's name, so databases in other schemas of the same
+    /// server (the tests' own) never wait for each other.
+    static let lockClass: Int32 = 0x4B_696F  // "Kio"
+
+    /// Applies the steps `session`'s database lacks, under the advisory lock (taken on this one
+    /// connection, released before returning, or with the connection if it dies).
+    static func migrate(_ session: PostgresSession) async throws {
+        try await session.execute("SELECT pg_advisory_lock(\(lockClass), hashtext(current_schema()))")
+        do {
+            try await applyMissing(session)
+        } catch {
+            try? await session.execute("SELECT pg_advisory_unlock(\(lockClass), hashtext(current_schema()))")
+            throw error
+        }
+        try await session.execute("SELECT pg_advisory_unlock(\(lockClass), hashtext(current_schema()))")
+    }
+
+    private static func applyMissing(_ session: PostgresSession) async throws {
+        try await session.execute("CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY)")
+        let applied = Set(try await session.rows("SELECT name FROM schema_migrations") { try $0.get("name", as: String.self) })
+        for step in steps where !applied.contains(step.name) {
+            session.logger.info("migrating", metadata: ["step": "\(step.name)"])
+            try await session.connection.withTransaction(logger: session.logger) { connection in
+                let inner = PostgresSession(connection: connection, logger: session.logger)
+                for statement in step.statements {
+                    try await inner.execute(PostgresQuery(unsafeSQL: statement))
+                }
+                try await inner.execute("INSERT INTO schema_migrations (name) VALUES (\(step.name))")
+            }
+        }
+    }
+
+    /// Whether every step has been applied (the copier refuses a database that is behind).
+    static func isComplete(_ session: PostgresSession) async throws -> Bool {
+        let exists = try await session.value("SELECT to_regclass('schema_migrations') IS NOT NULL", as: Bool.self) ?? false
+        guard exists else { return false }
+        let applied = Set(try await session.rows("SELECT name FROM schema_migrations") { try $0.get("name", as: String.self) })
+        return steps.allSatisfy { applied.contains($0.name) }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import KioskCore
+import KioskSources
+import PostgresNIO
+
+/// The SQL side of `SourceState`: one `sources` row plus the source's entries.
+enum PostgresSourceRows {
+    /// Writes `state` for `id` in one statement, so atomically and in one round trip: its row
+    /// upserted, its entries replaced (`PostgresEntryRows.replaceSQL`) or, for a source never
+    /// fetched, removed. 100,000 feeds saved one by one cost 100,000 round trips, not 800,000.
+    static func save(_ state: SourceState, for id: SourceID, now: Date, in session: PostgresSession) async throws {
+        let errorJSON = try state.lastError.map { error in
+            String(decoding: try JSONEncoder().encode(error), as: UTF8.self)
+        }
+        var builder = PostgresQueryBuilder()
+        let values = [
+            builder.bind(id.rawValue), builder.bind(PostgresText.clean(state.validators.etag)),
+            builder.bind(PostgresText.clean(state.validators.lastModified)),
+            builder.bind(state.lastSuccess?.timeIntervalSince1970), builder.bind(state.lastFailure?.timeIntervalSince1970),
+            builder.bind(PostgresText.clean(state.lastError?.description)), builder.bind(PostgresText.clean(errorJSON)),
+            builder.bind(state.failures), builder.bind(state.entries != nil),
+        ]
+        let source = values[0]
+        builder.append(
+            """
+            WITH upsert AS (
+                INSERT INTO sources (id, etag, last_modified, last_success, last_failure, last_error,
+                    last_error_json, failures, has_entries)
+                VALUES (\(values.joined(separator: ", ")))
+                ON CONFLICT (id) DO UPDATE SET
+                    etag = excluded.etag, last_modified = excluded.last_modified,
+                    last_success = excluded.last_success, last_failure = excluded.last_failure,
+                    last_error = excluded.last_error, last_error_json = excluded.last_error_json,
+                    failures = excluded.failures, has_entries = excluded.has_entries
+            ),
+
+            """)
+        if let entries = state.entries {
+            let feed = builder.bind(try PostgresEntryRows.feedRows(entries, received: now))
+            let received = builder.bind(now.timeIntervalSince1970)
+            builder.append(PostgresEntryRows.replaceSQL(source: source, feed: feed, received: received))
+        } else {
+            builder.append(PostgresEntryRows.removeAllSQL(source: source))
+        }
+        try await session.execute(builder.query)
+    }
+
+    /// Every source's remembered state, entries included.
+    static func loadAll(in session: PostgresSession) async throws -> [SourceID: SourceState] {
+        let entries = try await PostgresEntryRows.load(of: nil, in: session)
+        var states: [SourceID: SourceState] = [:]
+        let decoder = JSONDecoder()
+        try await session.forEachRow("SELECT * FROM sources") { row in
+            let id = SourceID(rawValue: try row.get("id"))
+            states[id] = try state(row, entries: entries[id, default: []], decoder: decoder)
+        }
+        return states
+    }
+
+    /// One source's state, as `loadAll` gives it; nil if the source is unknown.
+    static func load(_ id: SourceID, in session: PostgresSession) async throws -> SourceState? {
+        let decoder = JSONDecoder()
+        let rows = try await session.rows("SELECT * FROM sources WHERE id = \(id.rawValue)") { row in
+            try state(row, entries: [], decoder: decoder)
+        }
+        guard var found = rows.first else { return nil }
+        if found.entries != nil {
+            found.entries = try await PostgresEntryRows.load(of: id, in: session)[id, default: []]
+        }
+        return found
+    }
+
+    private static func state(_ row: PostgresRandomAccessRow, entries: [Entry], decoder: JSONDecoder) throws
+        -> SourceState
+    {
+        let hasEntries: Bool = try row.get("has_entries")
+        return SourceState(
+            entries: hasEntries ? entries : nil,
+            validators: Validators(etag: try row.get("etag"), lastModified: try row.get("last_modified")),
+            failures: try row.get("failures"),
+            lastError: lastError(message: try row.get("last_error"), json: try row.get("last_error_json"), decoder: decoder),
+            lastSuccess: date(try row.get("last_success")),
+            lastFailure: date(try row.get("last_failure")))
+    }
+
+    /// The stored error, rebuilt exactly from its JSON, or from its message alone as
+    /// `.unreadable(message)` when that JSON is missing or unreadable (as SQLite's store).
+    private static func lastError(message: String?, json: String?, decoder: JSONDecoder) -> SourceError? {
+        if let json, let stored = try? decoder.decode(SourceError.self, from: Data(json.utf8)) {
+            return stored
+        }
+        return message.map { .unreadable($0) }
+    }
+
+    private static func date(_ seconds: Double?) -> Date? {
+        seconds.map { Date(timeIntervalSince1970: $0) }
+    }
+}

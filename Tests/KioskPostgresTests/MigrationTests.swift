@@ -1,0 +1,81 @@
+import Foundation
+import KioskCore
+import KioskPostgres
+import KioskSources
+import KioskStore
+import PostgresNIO
+import Testing
+
+/// The schema's migrations: idempotent, and safe for replicas starting together.
+@Suite struct MigrationTests {
+    private static let tables = [
+        "app_state", "entries", "entry_states", "schema_migrations", "sessions", "sources", "subscriptions",
+        "user_feeds", "user_marks", "users", "app_passwords",
+    ].sorted()
+
+    private func tables(_ client: PostgresClient) async throws -> [String] {
+        var names: [String] = []
+        let rows = try await client.query(
+            "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
+        for try await (name) in rows.decode(String.self) { names.append(name) }
+        return names
+    }
+
+    private func steps(_ client: PostgresClient) async throws -> [String] {
+        var names: [String] = []
+        for try await (name) in try await client.query("SELECT name FROM schema_migrations ORDER BY name").decode(String.self) {
+            names.append(name)
+        }
+        return names
+    }
+
+    @Test func migratingTwiceChangesNothingTheSecondTime() async throws {
+        try await TestDatabase.withClients(1) { clients in
+            let store = PostgresStore(client: clients[0])
+            #expect(try await store.isMigrated() == false)
+            try await store.migrate()
+            #expect(try await store.isMigrated())
+            #expect(try await tables(clients[0]) == Self.tables)
+            let applied = try await steps(clients[0])
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "1", title: "One")]), for: "a")
+            try await store.migrate()
+            #expect(try await steps(clients[0]) == applied)
+            #expect(try await store.entries(for: "a").map(\.title) == ["One"], "data survives a second migration")
+        }
+    }
+
+    @Test func threeReplicasMigratingAtOnceAllSucceedOnce() async throws {
+        try await TestDatabase.withClients(3) { clients in
+            let stores = clients.map { PostgresStore(client: $0) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for store in stores {
+                    group.addTask { try await store.migrate() }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await tables(clients[0]) == Self.tables)
+            let applied = try await steps(clients[0])
+            #expect(applied == ["accounts", "app_state", "sources", "subscriptions"])
+            for store in stores {
+                #expect(try await store.isMigrated())
+            }
+            // Every replica works on the one schema.
+            try await stores[0].saveSourceState(SourceState(entries: [Entry(id: "1", title: "One")]), for: "a")
+            #expect(try await stores[2].entries(for: "a").map(\.title) == ["One"])
+        }
+    }
+
+    @Test func copiedIdsAreNeverGivenAgainOnceSequencesAreReset() async throws {
+        try await TestDatabase.withStore { store, client in
+            try await client.query(
+                """
+                INSERT INTO users (id, name, password_hash, created_at) VALUES (41, 'copied', 'h', 0)
+                """)
+            try await store.resetSequences()
+            let added = try await store.addAccount(name: "new", passwordHash: "h", isAdmin: false)
+            #expect(added.id == UserID(42))
+            try await store.resetSequences()  // idempotent
+            #expect(try await store.addAccount(name: "newer", passwordHash: "h", isAdmin: false).id == UserID(43))
+        }
+    }
+}

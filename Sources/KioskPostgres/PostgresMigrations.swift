@@ -16,6 +16,7 @@ enum PostgresMigrations {
         Step(name: "app_state", statements: PostgresSchema.appState),
         // Several users, each with their own feeds and read state; a feed fetched once for all.
         Step(name: "accounts", statements: PostgresSchema.accounts),
+        Step(name: "entries_by_source_id", statements: PostgresSchema.entriesBySourceID),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -170,4 +170,10 @@ enum PostgresSchema {
             FOR EACH ROW EXECUTE FUNCTION user_marks_source_deleted()
         """,
     ]
+
+    /// A feed's newest entry (`MAX(id)`, where a mark-all-read stops) and its entries after a
+    /// mark, read from an index instead of every row of the feed.
+    static let entriesBySourceID: [String] = [
+        "CREATE INDEX entries_by_source_id ON entries (source, id)"
+    ]
 }

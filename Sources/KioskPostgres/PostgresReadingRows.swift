@@ -24,8 +24,15 @@ enum PostgresReadingRows {
         entries e
         LEFT JOIN user_marks m ON m.user_id = \(user) AND m.source = e.source
         LEFT JOIN entry_states s ON s.user_id = \(user) AND s.entry_id = e.id
-        WHERE e.source IN (SELECT source FROM user_feeds WHERE user_id = \(user))
+        WHERE \(followed(user: user))
         """
+    }
+
+    /// Only a filter (`e.source || ''` matches no index, as SQLite's `+e.source`): the ids, the
+    /// feeds asked for or the list's order choose the rows, never "every entry of every followed
+    /// feed" (on fresh statistics the planner did that for 150 ids: 42 ms instead of 1).
+    static func followed(user: String) -> String {
+        "(e.source || '') IN (SELECT source FROM user_feeds WHERE user_id = \(user))"
     }
 
     static func list(_ filter: EntryFilter, user: UserID, in session: PostgresSession) async throws -> [StoredEntry] {
@@ -80,7 +87,7 @@ enum PostgresReadingRows {
         if let sources, sources.isEmpty { return 0 }
         var builder = PostgresQueryBuilder()
         let id = builder.bind(user.rawValue)
-        builder.append("SELECT e.id FROM entries e WHERE e.source IN (SELECT source FROM user_feeds WHERE user_id = \(id))")
+        builder.append("SELECT e.id FROM entries e WHERE \(followed(user: id))")
         if let date {
             let seconds = builder.bind(date.timeIntervalSince1970)
             builder.append(" AND e.received_at <= \(seconds)")

@@ -158,8 +158,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Assets")],
-            swiftSettings: [.define("POSTGRES_STORE_PENDING")]
+            resources: [.copy("Assets")]
         ),
         // Shared by the tests and the benchmarks: hostile and oversized documents, the hub event log.
         .target(name: "KioskTesting", dependencies: ["KioskCore", "KioskSources"]),
@@ -167,6 +166,8 @@ let package = Package(
             name: "kiosk",
             dependencies: [
                 "KioskAccounts",
+                "KioskPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "KioskCore",
                 "KioskSources",
                 "KioskDemo",

@@ -14,6 +14,7 @@
 #   --demo-port P        the sample sources' port (default 8090)
 #   --config FILE        a config file every replica reads (e.g. extra feeds)
 #   --lease-seconds S    how long a replica holds a feed it checks (default 30)
+#   --frozen             the sample feeds change only when told to (POST /_demo/advance)
 # KIOSK_BIN names the kiosk binary; otherwise it is built (swift build --product kiosk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,7 @@ db_port=55440
 demo_port=8090
 config=""
 lease=""
+frozen=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="$2"; shift 2 ;;
@@ -36,6 +38,7 @@ while [ $# -gt 0 ]; do
         --demo-port) demo_port="$2"; shift 2 ;;
         --config) config="$2"; shift 2 ;;
         --lease-seconds) lease="$2"; shift 2 ;;
+        --frozen) frozen=(--frozen); shift ;;
         *) echo "cluster: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -54,9 +57,13 @@ stop() {
     return 0
 }
 
-wait_for() {  # URL, what
-    for _ in $(seq 1 240); do
+wait_for() {  # URL, what, PID
+    for _ in $(seq 1 2400); do
         curl -fsS -o /dev/null "$1" 2>/dev/null && return 0
+        if ! kill -0 "$3" 2>/dev/null; then
+            echo "cluster: $2 exited; see $dir/*.log" >&2
+            return 1
+        fi
         sleep 0.25
     done
     echo "cluster: $2 did not come up ($1); see $dir/*.log" >&2
@@ -79,32 +86,40 @@ case "$command" in
         fi
         mkdir -p "$dir"
         stop >/dev/null 2>&1 || true
+        # Every open page holds a connection on haproxy and one on a replica: take what the
+        # system allows (root may raise the hard limit).
+        ulimit -Hn 1048576 2>/dev/null || true
+        ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+        maxconn=$((($(ulimit -n) - 1000) / 2))
         url="$(scripts/postgres.sh start "$dir/pg" "$db_port" | tail -n 1)"
         echo "PostgreSQL: $url"
 
-        "$bin" demo-sources --port "$demo_port" >"$dir/demo-sources.log" 2>&1 &
-        echo "demo-sources $!" >>"$dir/pids"
-        wait_for "http://127.0.0.1:$demo_port/_demo/stats" "the sample sources"
+        "$bin" demo-sources --port "$demo_port" "${frozen[@]}" >"$dir/demo-sources.log" 2>&1 &
+        demo_pid=$!
+        echo "demo-sources $demo_pid" >>"$dir/pids"
+        wait_for "http://127.0.0.1:$demo_port/_demo/stats" "the sample sources" "$demo_pid"
 
         extra=()
         [ -n "$config" ] && extra+=(--config "$config")
         [ -n "$lease" ] && extra+=(--lease-seconds "$lease")
         servers=""
+        replica_pids=()
         for i in $(seq 1 "$replicas"); do
             replica_port=$((port + i))
             KIOSK_DATABASE_URL="$url" "$bin" --port "$replica_port" --data-directory "$dir/replica-$i" \
                 --demo-sources "http://127.0.0.1:$demo_port/" --replica-name "replica-$i" "${extra[@]}" \
                 >"$dir/replica-$i.log" 2>&1 &
+            replica_pids+=($!)
             echo "replica-$i $!" >>"$dir/pids"
             servers+="    server replica-$i 127.0.0.1:$replica_port check inter 1s fall 2 rise 1"$'\n'
         done
         for i in $(seq 1 "$replicas"); do
-            wait_for "http://127.0.0.1:$((port + i))/readyz" "replica $i"
+            wait_for "http://127.0.0.1:$((port + i))/readyz" "replica $i" "${replica_pids[$((i - 1))]}"
         done
 
         cat >"$dir/haproxy.cfg" <<EOF
 global
-    maxconn 20000
+    maxconn $maxconn
 defaults
     mode http
     timeout connect 5s
@@ -124,14 +139,15 @@ backend replicas
 $servers
 EOF
         haproxy -f "$dir/haproxy.cfg" -db >"$dir/haproxy.log" 2>&1 &
-        echo "haproxy $!" >>"$dir/pids"
-        wait_for "http://127.0.0.1:$port/readyz" "haproxy"
+        haproxy_pid=$!
+        echo "haproxy $haproxy_pid" >>"$dir/pids"
+        wait_for "http://127.0.0.1:$port/readyz" "haproxy" "$haproxy_pid"
         echo "Kiosk cluster: http://127.0.0.1:$port/ ($replicas replicas on ports $((port + 1))-$((port + replicas)), sample sources on $demo_port)"
         echo "stop it with: scripts/cluster.sh stop${dir:+ --dir $dir}"
         ;;
     stop) stop ;;
     *)
-        sed -n '6,17p' "$0" >&2
+        sed -n '6,18p' "$0" >&2
         exit 2
         ;;
 esac

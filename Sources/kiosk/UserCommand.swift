@@ -26,12 +26,13 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await UserCommand.running {
                 let password = try UserCommand.password(fromStdin: passwordStdin)
-                let accounts = try UserCommand.open(location)
-                let first = try await !accounts.exist()
-                let account = try await accounts.add(name: name, password: password, isAdmin: admin)
-                print("Added \(account.name)\(admin ? " (admin)" : "").")
-                if first && account.id == .owner {
-                    print("This first account has the local owner's subscriptions and reading state. Kiosk now asks everyone to sign in.")
+                try await UserCommand.withAccounts(location) { accounts in
+                    let first = try await !accounts.exist()
+                    let account = try await accounts.add(name: name, password: password, isAdmin: admin)
+                    print("Added \(account.name)\(admin ? " (admin)" : "").")
+                    if first && account.id == .owner {
+                        print("This first account has the local owner's subscriptions and reading state. Kiosk now asks everyone to sign in.")
+                    }
                 }
             }
         }
@@ -46,7 +47,7 @@ struct UserCommand: AsyncParsableCommand {
         func run() async throws {
             try await UserCommand.running {
                 let password = try UserCommand.password(fromStdin: passwordStdin)
-                try await UserCommand.open(location).changePassword(name: name, to: password)
+                try await UserCommand.withAccounts(location) { try await $0.changePassword(name: name, to: password) }
                 print("Password changed for \(name).")
             }
         }
@@ -60,7 +61,7 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UserCommand.running {
-                let forgotten = try await UserCommand.open(location).remove(name: name)
+                let forgotten = try await UserCommand.withAccounts(location) { try await $0.remove(name: name) }
                 print("Removed \(name)\(forgotten.isEmpty ? "" : "; \(forgotten.count) feeds nobody else follows went too").")
             }
         }
@@ -72,15 +73,26 @@ struct UserCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await UserCommand.running {
-                let accounts = try await UserCommand.open(location).list()
+                let accounts = try await UserCommand.withAccounts(location) { try await $0.list() }
                 if accounts.isEmpty { print("No accounts: Kiosk serves the local owner, on loopback only.") }
                 for account in accounts { print(account.name + (account.isAdmin ? "\tadmin" : "")) }
             }
         }
     }
 
-    static func open(_ location: DataLocation) throws -> Accounts {
+    /// Runs `body` with the accounts where serving with the same flags keeps them: the SQLite
+    /// file, or the PostgreSQL database (`KIOSK_DATABASE_URL`, or the config file's `database`).
+    static func withAccounts<T: Sendable>(_ location: DataLocation, _ body: (Accounts) async throws -> T) async throws -> T {
         let file = try location.configFile()
+        if let url = location.postgresURL(file) {
+            return try await PostgresCommandSupport.withStore(url: url) { store, _ in
+                try await body(Accounts(store: store, hasher: .bcrypt()))
+            }
+        }
+        return try await body(try open(location, file: file))
+    }
+
+    private static func open(_ location: DataLocation, file: ConfigFile) throws -> Accounts {
         let database = location.databaseURL(file)
         // Created private (0700 folders, 0600 file), as serving creates them: this may run first.
         umask(0o077)

@@ -204,18 +204,24 @@ public actor Engine: Service {
         var wakes = loop.wakes.makeAsyncIterator()
         var pauses: UInt64 = 0
         while !Task.isCancelled {
+            await limiter.acquire()
             if let coordinator {
-                // Replicas: check only with the feed's lease, from the state as stored.
-                guard let interval = await interval(of: loop) else { return }
+                // Replicas: check only with the feed's lease, from the state as stored. The claim
+                // counts against the limit too, so 100,000 feeds starting at once queue here, not
+                // in the database's pool.
+                guard let interval = await interval(of: loop) else {
+                    await limiter.release()
+                    return
+                }
                 switch await coordinator.claim(loop.id, interval: interval) {
                 case .notBefore(let wait):
+                    await limiter.release()
                     guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
                     continue
                 case .granted(let stored):
                     await adopt(stored, for: loop.id)
                 }
             }
-            await limiter.acquire()
             guard let start = await begin(loop) else {
                 await limiter.release()
                 return

@@ -19,9 +19,6 @@ struct StoreBackend: Sendable {
     /// PostgreSQL at `url`: connected, migrated (under advisory locks, so replicas may start
     /// together), with this replica's leases and live log.
     static func postgres(_ url: String, config: AppConfig, logger: Logger) async throws -> StoreBackend {
-        #if POSTGRES_STORE_PENDING
-        throw StartupError("PostgreSQL support is not built yet")
-        #else
         let configuration: PostgresClient.Configuration
         do {
             configuration = try PostgresURL.configuration(url)
@@ -63,7 +60,6 @@ struct StoreBackend: Sendable {
                     return "the database does not answer"
                 }
             })
-        #endif
     }
 }
 

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import KioskPostgres
+import KioskWeb
+
+/// `kiosk migrate-to-postgres URL`: moves an installation's SQLite data (accounts, feeds,
+/// entries, reading state, sessions) into an empty PostgreSQL database, for running replicas.
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate-to-postgres",
+        abstract: "Copy this installation's SQLite database into an empty PostgreSQL database (stop Kiosk first).")
+
+    @OptionGroup var location: DataLocation
+
+    @Argument(help: "The PostgreSQL database, postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.")
+    var url: String
+
+    func run() async throws {
+        try await UserCommand.running {
+            let file = try location.configFile()
+            let source = location.databaseURL(file)
+            guard FileManager.default.fileExists(atPath: source.path) else {
+                throw ValidationError("No SQLite database at \(source.path) (give the flags you serve with).")
+            }
+            try await PostgresCommandSupport.withStore(url: url) { store, client in
+                try await SQLiteToPostgres.copy(from: source, to: store, client: client) { table, rows in
+                    print("\(table): \(rows) rows")
+                }
+            }
+            print("Copied \(source.path) into the PostgreSQL database. Serve with KIOSK_DATABASE_URL set to it (or \"database\": the URL in the config file).")
+        }
+    }
+}

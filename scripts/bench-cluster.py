@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Benchmarks Kiosk as a cluster on this machine (scripts/cluster.sh: PostgreSQL, three replicas,
+haproxy, one sample-sources server), and prints figures for docs/PERFORMANCE.md:
+
+  polling  FEEDS sample feeds at INTERVAL across the replicas: checks/s achieved against the
+           goal (FEEDS / INTERVAL), CPU of each replica and of PostgreSQL, the database's
+           transactions/s
+  fanout   PAGES event streams spread over the replicas (through haproxy): the time from a
+           change entering the live log until every page has it
+
+Usage: scripts/bench-cluster.py [--feeds 100000] [--interval 300] [--seconds 60] [--pages 10000]
+KIOSK_BIN names the kiosk binary (build a release one: swift build -c release --product kiosk
+--scratch-path .build-bench); the cluster lives in /tmp/kiosk-bench-cluster and is stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DIR = Path("/tmp/kiosk-bench-cluster")
+PORT, DB_PORT, DEMO_PORT = 18080, 55450, 18090
+DB_URL = f"postgres://kiosk@127.0.0.1:{DB_PORT}/kiosk"
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cluster(*args: str) -> None:
+    subprocess.run([str(REPO / "scripts/cluster.sh"), *args, "--dir", str(DIR)], check=True, cwd=REPO)
+
+
+def get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=30) as reply:
+        return reply.read()
+
+
+def sql(query: str) -> str:
+    return subprocess.run(["psql", DB_URL, "-tAc", query], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def pids() -> dict[str, int]:
+    found = {}
+    for line in (DIR / "pids").read_text().splitlines():
+        name, pid = line.split()
+        found[name] = int(pid)
+    return found
+
+
+def postgres_pids() -> list[int]:
+    """Every process of the bench's PostgreSQL (its postmaster and backends)."""
+    master = int((DIR / "pg/data/postmaster.pid").read_text().split()[0])
+    result = [master]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == master:
+                    result.append(int(entry.name))
+            except (OSError, ValueError, IndexError):
+                pass
+    return result
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICKS
+    except OSError:
+        return 0.0
+
+
+def samples_checked() -> int:
+    stats = json.loads(get(f"http://127.0.0.1:{DEMO_PORT}/_demo/stats"))
+    return int(stats["sources"].get("samples", 0))
+
+
+def polling(feeds: int, interval: int, seconds: int) -> None:
+    print(f"== polling: {feeds} feeds every {interval} s across 3 replicas (goal {feeds / interval:.0f} checks/s)")
+    # Past the start: every feed's first check, which is the start's work, not the steady state.
+    deadline = time.monotonic() + 1800
+    while time.monotonic() < deadline:
+        done = int(sql("SELECT count(*) FROM feed_leases WHERE checks > 0") or 0)
+        if done >= feeds:
+            break
+        print(f"   first checks: {done}/{feeds}", flush=True)
+        time.sleep(10)
+    processes = pids()
+    watched = {name: pid for name, pid in processes.items() if name.startswith("replica")}
+    pg = postgres_pids()
+    before = {name: cpu_seconds(pid) for name, pid in watched.items()}
+    pg_before = sum(cpu_seconds(pid) for pid in pg)
+    commits_before = int(sql("SELECT xact_commit FROM pg_stat_database WHERE datname = 'kiosk'"))
+    checks_before = samples_checked()
+    started = time.monotonic()
+    time.sleep(seconds)
+    elapsed = time.monotonic() - started
+    checks = samples_checked() - checks_before
+    commits = int(sql("SELECT xact_commit FROM pg_stat_database WHERE datname = 'kiosk'")) - commits_before
+    pg_now = postgres_pids()
+    pg_cpu = sum(cpu_seconds(pid) for pid in pg_now) - pg_before
+    print(f"   checks: {checks / elapsed:.0f}/s over {elapsed:.0f} s (goal {feeds / interval:.0f}/s)")
+    for name, pid in watched.items():
+        print(f"   {name}: CPU {100 * (cpu_seconds(pid) - before[name]) / elapsed:.0f}% of a core")
+    print(f"   PostgreSQL: CPU {100 * pg_cpu / elapsed:.0f}% of a core, {commits / elapsed:.0f} transactions/s")
+    twice = sql(f"SELECT count(*) FROM feed_leases WHERE checks > 1 + ({seconds} + 1800) / {interval}")
+    print(f"   feeds checked more often than their interval allows: {twice}")
+
+
+async def fanout(pages: int) -> None:
+    print(f"== fan-out: one change to {pages} pages spread over 3 replicas (through haproxy)")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    title = f"Fanout {time.time_ns()}"
+    needle = title.encode()
+    arrived: list[float] = []
+    connected = 0
+    ready = asyncio.Event()
+
+    async def page() -> None:
+        nonlocal connected
+        reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
+        writer.write(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+        await writer.drain()
+        buffer = b""
+        counted = False
+        try:
+            while True:
+                chunk = await reader.read(65536)
+                if not chunk:
+                    return
+                if not counted and b"retry:" in chunk:
+                    counted = True
+                    connected += 1
+                    if connected == pages:
+                        ready.set()
+                buffer = (buffer + chunk)[-(len(needle) + 65536):]
+                if needle in buffer:
+                    arrived.append(time.time())
+                    return
+        finally:
+            writer.close()
+
+    tasks = []
+    for _ in range(pages):
+        tasks.append(asyncio.create_task(page()))
+        if len(tasks) % 500 == 0:
+            await asyncio.sleep(0.05)
+    try:
+        await asyncio.wait_for(ready.wait(), 300)
+    except asyncio.TimeoutError:
+        print(f"   only {connected} of {pages} pages connected")
+    print(f"   {connected} pages connected")
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{DEMO_PORT}/_demo/advance?source=business&title={title.replace(' ', '%20')}", method="POST")
+    urllib.request.urlopen(req, timeout=10).read()
+    done, pending = await asyncio.wait(tasks, timeout=120)
+    for task in pending:
+        task.cancel()
+    logged = float(sql(
+        f"SELECT at FROM live_log WHERE kind = 'changed' AND source = 'business' ORDER BY id DESC LIMIT 1") or 0)
+    if not arrived:
+        print("   no page got the change")
+        return
+    delays = sorted(t - logged for t in arrived)
+    print(f"   {len(arrived)}/{connected} pages got it; after it was logged: first {delays[0] * 1000:.0f} ms, "
+          f"median {delays[len(delays) // 2] * 1000:.0f} ms, last {delays[-1] * 1000:.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--feeds", type=int, default=100_000)
+    parser.add_argument("--interval", type=int, default=300)
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--pages", type=int, default=10_000)
+    parser.add_argument("--only", choices=["polling", "fanout"])
+    args = parser.parse_args()
+    if "KIOSK_BIN" not in os.environ:
+        sys.exit("set KIOSK_BIN to a release kiosk binary (swift build -c release --product kiosk --scratch-path .build-bench)")
+    DIR.mkdir(parents=True, exist_ok=True)
+    config = DIR / "feeds.json"
+    feeds = [{"id": f"s{n}", "name": f"Sample {n}", "url": f"http://127.0.0.1:{DEMO_PORT}/samples/{n}.xml",
+              "intervalSeconds": args.interval} for n in range(args.feeds)]
+    config.write_text(json.dumps({"ownerName": "Bench", "sources": {"feeds": feeds}}))
+    started = time.monotonic()
+    cluster("start", "--port", str(PORT), "--db-port", str(DB_PORT), "--demo-port", str(DEMO_PORT),
+            "--config", str(config), "--frozen")
+    print(f"cluster up in {time.monotonic() - started:.0f} s")
+    try:
+        if args.only in (None, "polling"):
+            polling(args.feeds, args.interval, args.seconds)
+        if args.only in (None, "fanout"):
+            asyncio.run(fanout(args.pages))
+    finally:
+        cluster("stop")
+
+
+if __name__ == "__main__":
+    main()

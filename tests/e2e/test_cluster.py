@@ -1,0 +1,269 @@
+"""Kiosk as a cluster, for real: scripts/cluster.sh starts Debian's PostgreSQL, one sample-sources
+server, three replicas and haproxy in front, with 1,000 sample feeds besides the News sources.
+
+What a user of a cluster counts on: no feed fetched twice within its interval; a replica killed
+with SIGKILL loses nothing (its feeds are taken over once its leases expire); a change found by
+any replica reaches a page on another within a second; a page that reconnects to another replica
+with its Last-Event-ID gets exactly what it missed; PostgreSQL restarted under load costs nothing
+committed, and the replicas serve what they have meanwhile.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import (REPO, WAIT, free_port, http, js, kiosk_binary, make_driver, open_page,
+                     token, wait_live, wait_until)
+
+FEEDS = 1_000
+INTERVAL = 15  # seconds, each sample feed's
+LEASE = 5  # seconds a replica holds a feed it checks
+
+
+class Cluster:
+    def __init__(self, workdir: Path):
+        self.dir = workdir / "cluster"
+        self.port = free_port()
+        self.db_port = free_port()
+        self.demo_port = free_port()
+        self.replica_ports = [self.port + i for i in (1, 2, 3)]
+        self.db_url = f"postgres://kiosk@127.0.0.1:{self.db_port}/kiosk"
+        self.started = 0.0
+
+    def run(self, *args: str) -> str:
+        env = dict(os.environ, KIOSK_BIN=str(kiosk_binary()))
+        done = subprocess.run([str(REPO / "scripts/cluster.sh"), *args, "--dir", str(self.dir)],
+                              env=env, cwd=REPO, capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            raise RuntimeError(f"cluster.sh {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}\n" + self.logs())
+        return done.stdout
+
+    def start(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        config = self.dir / "feeds.json"
+        feeds = [{"id": f"sample-{n}", "name": f"Sample {n}",
+                  "url": f"http://127.0.0.1:{self.demo_port}/samples/{n}.xml", "intervalSeconds": INTERVAL}
+                 for n in range(FEEDS)]
+        config.write_text(json.dumps({"ownerName": "Ada Lovelace", "sources": {"feeds": feeds}}))
+        self.run("start", "--port", str(self.port), "--db-port", str(self.db_port),
+                 "--demo-port", str(self.demo_port), "--config", str(config),
+                 "--lease-seconds", str(LEASE), "--frozen")
+        self.started = time.monotonic()
+
+    def stop(self) -> None:
+        self.run("stop")
+
+    def logs(self) -> str:
+        out = []
+        for log in sorted(self.dir.glob("*.log")):
+            lines = log.read_text(errors="replace").splitlines()
+            serious = [line for line in lines if re.search(r"\b(warning|error|critical)\b", line)][-10:]
+            out.append(f"--- {log.name}: {len(lines)} lines; last warnings/errors:\n" + "\n".join(serious))
+        return "\n".join(out)
+
+    def replica(self, n: int) -> str:
+        return f"http://127.0.0.1:{self.replica_ports[n - 1]}"
+
+    def pid(self, name: str) -> int:
+        for line in (self.dir / "pids").read_text().splitlines():
+            label, pid = line.split()
+            if label == name:
+                return int(pid)
+        raise KeyError(name)
+
+    def sql(self, query: str) -> str:
+        done = subprocess.run(["psql", self.db_url, "-tAc", query], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def stats(self) -> dict:
+        reply = http("GET", f"http://127.0.0.1:{self.demo_port}/_demo/stats")
+        assert reply.status == 200
+        return reply.json()
+
+    def sample_counts(self) -> dict[str, int]:
+        return {path: n for path, n in self.stats()["paths"].items() if path.startswith("/samples/")}
+
+    def advance(self, title: str) -> None:
+        reply = http("POST", f"http://127.0.0.1:{self.demo_port}/_demo/advance?source=business&title="
+                     + title.replace(" ", "%20"))
+        assert reply.status == 200, reply.text
+
+
+@pytest.fixture(scope="module")
+def cluster(workdir: Path):
+    c = Cluster(workdir)
+    c.start()
+    try:
+        yield c
+    finally:
+        try:
+            c.stop()
+        except Exception as error:  # noqa: BLE001 - the tests' own outcome matters more
+            print(f"stopping the cluster: {error}")
+
+
+def wait_for(condition, message: str, timeout: float = 60.0, poll: float = 0.5):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(poll)
+    raise AssertionError(f"after {timeout:.0f} s: {message}")
+
+
+def test_every_replica_is_ready_and_haproxy_serves_the_app(cluster):
+    for n in (1, 2, 3):
+        assert http("GET", cluster.replica(n) + "/readyz").status == 200
+    page = http("GET", f"http://127.0.0.1:{cluster.port}/news")
+    assert page.status == 200 and "Business" in page.text
+
+
+def test_no_feed_is_checked_twice_within_its_interval(cluster):
+    # Every sample feed checked at least once, then long enough for two more intervals.
+    wait_for(lambda: len(cluster.sample_counts()) == FEEDS, "not every sample feed was checked", timeout=120)
+    time.sleep(2 * INTERVAL + 3)
+    counts = cluster.sample_counts()
+    elapsed = time.monotonic() - cluster.started
+    most = 1 + int(elapsed // INTERVAL)
+    over = {path: n for path, n in counts.items() if n > most}
+    assert not over, f"{len(over)} feeds checked more than {most} times in {elapsed:.0f} s: {list(over.items())[:5]}"
+    # And the work is shared: every replica checked some.
+    owners = cluster.sql("SELECT count(DISTINCT origin) FROM live_log")
+    assert len(counts) == FEEDS
+    assert int(owners) == 3, f"only {owners} replicas checked feeds"
+
+
+def test_a_change_found_by_one_replica_reaches_a_page_on_another_within_a_second(cluster):
+    drivers = [make_driver("phone"), make_driver("phone")]
+    try:
+        for n, driver in enumerate(drivers, start=1):
+            driver.get(cluster.replica(n) + "/news")
+            wait_until(driver, lambda d: js(d, "return document.body && document.body.dataset.page") == "news",
+                       "no News page")
+            wait_live(driver)
+            # Note the moment the new title lands in the list, by the page's own clock.
+            js(driver, """
+                window.__landed = {};
+                new MutationObserver(() => {
+                  for (const a of document.querySelectorAll('#news-list li')) {
+                    const t = a.innerText;
+                    if (t.includes('Cluster ') && !window.__landed[t]) window.__landed[t] = Date.now();
+                  }
+                }).observe(document.body, {subtree: true, childList: true, characterData: true});
+            """)
+        title = f"Cluster {token()}"
+        cluster.advance(title)
+        row = wait_for(lambda: cluster.sql(
+            "SELECT origin || ' ' || (at * 1000)::bigint FROM live_log WHERE kind = 'changed' AND source = 'business' "
+            "ORDER BY id DESC LIMIT 1"), "no replica logged the change", timeout=30, poll=0.2)
+        origin, logged_ms = row.split()[0], int(row.split()[1])
+        checked_others = 0
+        for n, driver in enumerate(drivers, start=1):
+            landed = wait_until(driver, lambda d: js(d, """
+                const k = Object.keys(window.__landed).find(t => t.includes(arguments[0]));
+                return k ? window.__landed[k] : null;""", title), f"{title} never reached replica {n}'s page", 30)
+            if origin != f"replica-{n}":
+                checked_others += 1
+                assert landed - logged_ms < 1000, f"replica {n} showed it {landed - logged_ms} ms after {origin} found it"
+        assert checked_others >= 1
+    finally:
+        for driver in drivers:
+            driver.quit()
+
+
+def _events(url: str, last_event_id: str, seconds: float) -> list[tuple[str, str]]:
+    """The (id, event) pairs an event stream sends in `seconds`, resuming after `last_event_id`."""
+    host, port = url.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=seconds)
+    connection.request("GET", "/events", headers={"Last-Event-ID": last_event_id, "Accept": "text/event-stream"})
+    response = connection.getresponse()
+    assert response.status == 200
+    frames: list[tuple[str, str]] = []
+    current: dict[str, str] = {}
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            line = response.fp.readline().decode().rstrip("\n")
+            if line == "":
+                if "event" in current:
+                    frames.append((current.get("id", ""), current["event"]))
+                current = {}
+                continue
+            field, _, value = line.partition(": ")
+            current[field] = value
+    except (TimeoutError, OSError):
+        pass
+    finally:
+        connection.close()
+    return frames
+
+
+def test_a_page_that_moves_to_another_replica_gets_exactly_what_it_missed(cluster):
+    # The page was drawn by replica 1 at its current place in the log...
+    page = http("GET", cluster.replica(1) + "/news").text
+    since = re.search(r'data-seq="(\d+)"', page).group(1)
+    # ...then misses two changes while away...
+    for _ in range(2):
+        before = int(cluster.sql("SELECT COALESCE(max(id), 0) FROM live_log"))
+        cluster.advance(f"Missed {token()}")
+        wait_for(lambda: int(cluster.sql("SELECT COALESCE(max(id), 0) FROM live_log")) > before, "no change logged", 30, 0.2)
+    time.sleep(1)  # every replica has read the log by now
+    expected = cluster.sql(f"SELECT string_agg(id::text, ' ' ORDER BY id) FROM live_log WHERE id > {since}").split()
+    # ...and reconnects to replica 2 with its Last-Event-ID.
+    frames = _events(cluster.replica(2), since, 3)
+    numbered = [(i, e) for i, e in frames if i]
+    assert all(e != "resync" for _, e in frames), frames
+    got = []
+    for i, _ in numbered:
+        if not got or got[-1] != i:  # a merged list's frame shares its part's id
+            got.append(i)
+    assert got[:len(expected)] == expected, f"expected the log's {expected}, got {numbered}"
+
+
+def test_a_replica_killed_loses_its_feeds_to_the_others_within_the_lease(cluster):
+    os.kill(cluster.pid("replica-3"), 9)
+    killed = time.time()
+    before = cluster.sample_counts()
+    # Its leases expire on their own; after an interval and the lease, every feed was checked again.
+    time.sleep(INTERVAL + LEASE + 5)
+    held = cluster.sql(
+        f"SELECT count(*) FROM feed_leases WHERE owner = 'replica-3' AND lease_until > extract(epoch FROM now())")
+    assert held == "0", f"replica-3 still holds {held} leases {time.time() - killed:.0f} s after it died"
+    after = cluster.sample_counts()
+    stale = [path for path in before if after.get(path, 0) <= before[path]]
+    assert not stale, f"{len(stale)} feeds were not checked again after replica-3 died: {stale[:5]}"
+    assert http("GET", f"http://127.0.0.1:{cluster.port}/news").status == 200  # haproxy routes around it
+
+
+def test_postgresql_restarted_under_load_loses_nothing_committed(cluster):
+    title = f"Before restart {token()}"
+    cluster.advance(title)
+    wait_for(lambda: title in http("GET", cluster.replica(1) + "/news").text, "the change never arrived", 30, 0.3)
+    subprocess.run([str(REPO / "scripts/postgres.sh"), "stop", str(cluster.dir / "pg")], check=True, timeout=120)
+    try:
+        # While it is down: not ready, yet every page still served from what the replicas have.
+        wait_for(lambda: http("GET", cluster.replica(1) + "/readyz", timeout=5).status == 503, "still ready", 20, 0.5)
+        for n in (1, 2):
+            page = http("GET", cluster.replica(n) + "/news", timeout=10)
+            assert page.status == 200 and title in page.text
+    finally:
+        subprocess.run([str(REPO / "scripts/postgres.sh"), "start", str(cluster.dir / "pg"), str(cluster.db_port)],
+                       check=True, timeout=120, capture_output=True)
+    for n in (1, 2):
+        wait_for(lambda: http("GET", cluster.replica(n) + "/readyz", timeout=5).status == 200, f"replica {n} not ready again", 60)
+    # What was committed is there, and live updates flow again through the new connections.
+    assert cluster.sql(f"SELECT count(*) FROM entries WHERE title = '{title}'") != "0"
+    after = f"After restart {token()}"
+    cluster.advance(after)
+    for n in (1, 2):
+        wait_for(lambda: after in http("GET", cluster.replica(n) + "/news").text, f"replica {n} missed {after}", 40, 0.5)

@@ -11,6 +11,7 @@
 #   --replicas N         replicas (default 3)
 #   --port P             haproxy's port, the one to open (default 8080); replicas use P+1..P+N
 #   --db-port P          PostgreSQL's port (default 55440)
+#   --db-dir DIR         PostgreSQL's folder (default DIR/pg; as root, the postgres user must reach it)
 #   --demo-port P        the sample sources' port (default 8090)
 #   --config FILE        a config file every replica reads (e.g. extra feeds)
 #   --lease-seconds S    how long a replica holds a feed it checks (default 30)
@@ -28,6 +29,7 @@ db_port=55440
 demo_port=8090
 config=""
 lease=""
+db_dir=""
 frozen=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
         --replicas) replicas="$2"; shift 2 ;;
         --port) port="$2"; shift 2 ;;
         --db-port) db_port="$2"; shift 2 ;;
+        --db-dir) db_dir="$2"; shift 2 ;;
         --demo-port) demo_port="$2"; shift 2 ;;
         --config) config="$2"; shift 2 ;;
         --lease-seconds) lease="$2"; shift 2 ;;
@@ -42,6 +45,8 @@ while [ $# -gt 0 ]; do
         *) echo "cluster: unknown option $1" >&2; exit 2 ;;
     esac
 done
+
+db_dir="${db_dir:-$dir/pg}"
 
 stop() {
     if [ -f "$dir/pids" ]; then
@@ -53,7 +58,7 @@ stop() {
         while read -r _ pid; do kill -9 "$pid" 2>/dev/null || true; done <"$dir/pids"
         rm -f "$dir/pids"
     fi
-    [ -d "$dir/pg" ] && scripts/postgres.sh stop "$dir/pg" && echo "stopped PostgreSQL"
+    [ -d "$db_dir" ] && scripts/postgres.sh stop "$db_dir" && echo "stopped PostgreSQL"
     return 0
 }
 
@@ -91,7 +96,7 @@ case "$command" in
         ulimit -Hn 1048576 2>/dev/null || true
         ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
         maxconn=$((($(ulimit -n) - 1000) / 2))
-        url="$(scripts/postgres.sh start "$dir/pg" "$db_port" | tail -n 1)"
+        url="$(scripts/postgres.sh start "$db_dir" "$db_port" | tail -n 1)"
         echo "PostgreSQL: $url"
 
         "$bin" demo-sources --port "$demo_port" "${frozen[@]}" >"$dir/demo-sources.log" 2>&1 &
@@ -147,7 +152,7 @@ EOF
         ;;
     stop) stop ;;
     *)
-        sed -n '6,18p' "$0" >&2
+        sed -n '6,19p' "$0" >&2
         exit 2
         ;;
 esac

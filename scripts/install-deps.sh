@@ -5,7 +5,8 @@
 # Usage: scripts/install-deps.sh [runtime|tests]
 #   runtime  what building and running need: libsqlite3-dev (GRDB links SQLite)
 #   tests    (the default) that, plus the browser tests' python3, python3-venv, chromium,
-#            chromium-driver and fonts, newsboat and tmux (the sync test), and selenium + pytest in a virtualenv at .venv-e2e/
+#            chromium-driver and fonts, newsboat and tmux (the sync test), postgresql and haproxy
+#            (the cluster tests), and selenium + pytest in a virtualenv at .venv-e2e/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,9 @@ if [ "$mode" = tests ]; then
     # newsboat, a real Google Reader API client, synced against Kiosk (driven through tmux).
     installed newsboat || need_apt+=(newsboat)
     installed tmux || need_apt+=(tmux)
+    # The cluster: Debian's PostgreSQL (the store's contract tests run on it too) and haproxy.
+    installed postgresql || need_apt+=(postgresql)
+    installed haproxy || need_apt+=(haproxy)
 fi
 
 if ((${#need_apt[@]})); then

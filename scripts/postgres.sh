@@ -55,6 +55,10 @@ case "$command" in
         dir="$(cd "$dir" && pwd)"
         [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
         chmod 700 "$dir"
+        if ! as_owner test -x "$dir"; then
+            echo "postgres.sh: the postgres user cannot reach $dir (a folder above it is private); use a folder it can, e.g. under /tmp" >&2
+            exit 1
+        fi
         if [ ! -f "$dir/data/PG_VERSION" ]; then
             as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
                 cat "$dir/initdb.log" >&2

@@ -32,6 +32,8 @@ public enum ClusterSchema {
             audience BIGINT[]
         )
         """,
+        // Which replica checked each feed last: for operators, and to see the work shared.
+        "ALTER TABLE feed_leases ADD COLUMN IF NOT EXISTS checked_by TEXT",
     ]
 
     /// Creates what is missing.

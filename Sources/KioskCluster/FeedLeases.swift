@@ -82,7 +82,7 @@ public struct FeedLeases: CheckCoordinator {
             try await client.query(
                 """
                 UPDATE feed_leases SET next_due = extract(epoch FROM clock_timestamp()) + \(wait.seconds),
-                    owner = NULL, lease_until = NULL, checks = checks + 1,
+                    owner = NULL, lease_until = NULL, checks = checks + 1, checked_by = owner,
                     last_checked = extract(epoch FROM clock_timestamp())
                 WHERE feed = \(id.rawValue) AND owner = \(owner)
                 """, logger: logger)

@@ -87,8 +87,21 @@ actor AccountPresence {
     func accountsExist() async -> Bool {
         let now = ContinuousClock.now
         if let known, now - known.at < .seconds(1) { return known.exists }
-        // A store that cannot answer counts as "accounts exist": fail closed.
-        let exists = (try? await accounts.exist()) ?? true
+        // A database that is away (a replica's PostgreSQL restarting) may not answer for a while:
+        // wait 2 s at most, then keep the last answer (nobody adds an account to a database
+        // nobody reaches). With no answer ever, fail closed: accounts exist.
+        let accounts = accounts
+        let answer: Bool? = await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { try? await accounts.exist() }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(2))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let exists = answer else { return known?.exists ?? true }
         known = (exists, now)
         return exists
     }

@@ -183,6 +183,8 @@ let package = Package(
             name: "kiosk-bench",
             dependencies: [
                 "KioskAccounts",
+                "KioskPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 "KioskCore",
                 "KioskTesting",
                 "KioskSources",

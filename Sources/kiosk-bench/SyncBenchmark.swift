@@ -11,6 +11,8 @@ import KioskWeb
 import Logging
 import NIOCore
 import NIOHTTP1
+import KioskPostgres
+import PostgresNIO
 import ServiceLifecycle
 
 /// `kiosk-bench sync`: the sync API's goals (issue "Accounts and sync"), on SQLite over loopback
@@ -33,14 +35,57 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "Timed runs of each sync (after one untimed warm-up).")
     var runs = 5
 
+    @Option(help: "Run on this PostgreSQL database instead of SQLite (in a schema of its own, dropped afterwards).")
+    var databaseURL: String?
+
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-sync-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let logger = Logger(label: "kiosk.bench") { _ in SwiftLogNoOpLogHandler() }
-        print("kiosk-bench sync: \(entries) entries in \(feeds) feeds, SQLite (WAL) in \(directory.path)")
+        guard let databaseURL else {
+            print("kiosk-bench sync: \(entries) entries in \(feeds) feeds, SQLite (WAL) in \(directory.path)")
+            print("  \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(SSEProcess.loadAverage() ?? "?")")
+            let store = try SQLiteStore(path: directory.appendingPathComponent("sync.sqlite"))
+            try await measure(store, directory: directory, logger: logger)
+            try store.close()
+            return
+        }
+        print("kiosk-bench sync: \(entries) entries in \(feeds) feeds, PostgreSQL")
         print("  \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(SSEProcess.loadAverage() ?? "?")")
+        var configuration = try PostgresURL.configuration(databaseURL)
+        let schema = "kiosk_bench_\(UInt32.random(in: 0...UInt32.max))"
+        try await Self.withClient(configuration, logger: logger) {
+            try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: logger)
+        }
+        configuration.options.additionalStartupParameters = [("search_path", schema)]
+        do {
+            try await Self.withClient(configuration, logger: logger) { client in
+                let store = PostgresStore(client: client, logger: logger)
+                try await store.migrate()
+                try await measure(store, directory: directory, logger: logger)
+            }
+        } catch {
+            print("failed: \(String(reflecting: error))")
+        }
+        configuration.options.additionalStartupParameters = []
+        try await Self.withClient(configuration, logger: logger) {
+            try await $0.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger)
+        }
+    }
 
-        let store = try SQLiteStore(path: directory.appendingPathComponent("sync.sqlite"))
+    static func withClient<T: Sendable>(
+        _ configuration: PostgresClient.Configuration, logger: Logger, _ body: (PostgresClient) async throws -> T
+    ) async throws -> T {
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+
+    private func measure(_ store: any KioskStore, directory: URL, logger: Logger) async throws {
         let reader = Reader(
             store: store, scheduler: IdleScheduler(),
             finder: FeedFinder(fetcher: NoFetcher(), policy: AddressPolicy()), policy: AddressPolicy())
@@ -121,7 +166,6 @@ struct SyncBenchmark: AsyncParsableCommand {
         await group.triggerGracefulShutdown()
         _ = await serverTask.result
         try await client.shutdown()
-        try store.close()
     }
 
     static func ms(_ duration: Duration) -> String {

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import (REPO, WAIT, free_port, http, js, kiosk_binary, make_driver, open_page,
-                     token, wait_live, wait_until)
+from harness import (REPO, WAIT, count, find, free_port, http, is_shown, js, kiosk_binary, make_driver,
+                     tap, token, wait_live, wait_until)
 
 FEEDS = 1_000
 INTERVAL = 15  # seconds, each sample feed's
@@ -189,6 +189,32 @@ def test_a_change_found_by_one_replica_reaches_a_page_on_another_within_a_second
             driver.quit()
 
 
+def test_a_feed_subscribed_on_one_replica_is_on_the_others_and_polled(cluster):
+    driver = make_driver("phone")
+    try:
+        driver.get(cluster.replica(1) + "/reader/add")
+        wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "reader-add", "no add page")
+        field = find(driver, "#address")
+        field.send_keys(f"http://127.0.0.1:{cluster.demo_port}/samples/424242.xml")
+        tap(driver, find(driver, "#find-feeds"))
+        wait_until(driver, lambda d: count(d, "#candidates article.candidate") > 0 or is_shown(d, "#add-error"),
+                   "finding the feed showed nothing", timeout=30)
+        tap(driver, find(driver, "#candidates button.subscribe"))
+        wait_until(driver, lambda d: "/reader/feed/" in d.current_url, "subscribing did not open the feed")
+        feed_path = js(driver, "return location.pathname")
+    finally:
+        driver.quit()
+    # Replica 2 lists it and shows its entries (its reader read the subscriptions again)...
+    wait_for(lambda: "Sample feed 424242" in http("GET", cluster.replica(2) + "/reader").text,
+             "replica 2's reader does not list the new feed", timeout=15, poll=0.5)
+    wait_for(lambda: "Sample 424242, item 1" in http("GET", cluster.replica(2) + feed_path).text,
+             "replica 2 does not show the new feed's entries", timeout=15, poll=0.5)
+    # ...and it is checked on its interval, by whichever replica holds it.
+    wait_for(lambda: cluster.sql("SELECT checks FROM feed_leases WHERE checked_by IS NOT NULL AND feed = "
+                                 f"'{feed_path.rsplit('/', 1)[1]}'") not in ("", "0"),
+             "the new feed's lease was never taken", timeout=30)
+
+
 def _events(url: str, last_event_id: str, seconds: float) -> list[tuple[str, str]]:
     """The (id, event) pairs an event stream sends in `seconds`, resuming after `last_event_id`."""
     host, port = url.removeprefix("http://").split(":")
@@ -238,6 +264,19 @@ def test_a_page_that_moves_to_another_replica_gets_exactly_what_it_missed(cluste
     assert got[:len(expected)] == expected, f"expected the log's {expected}, got {numbered}"
 
 
+def test_a_dropped_listening_connection_misses_no_change(cluster):
+    # Cut every replica's listening connection, then change something while they reconnect.
+    cut = cluster.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")
+    assert int(cut) >= 3, f"only {cut} listening connections were found"
+    title = f"While away {token()}"
+    cluster.advance(title)
+    for n in (1, 2, 3):
+        wait_for(lambda: title in http("GET", cluster.replica(n) + "/news").text,
+                 f"replica {n} never heard of {title}", timeout=30, poll=0.5)
+    listening = cluster.sql("SELECT count(*) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")
+    assert int(listening) >= 3, "the replicas did not listen again"
+
+
 def test_a_replica_killed_loses_its_feeds_to_the_others_within_the_lease(cluster):
     os.kill(cluster.pid("replica-3"), 9)
     killed = time.time()
@@ -248,7 +287,8 @@ def test_a_replica_killed_loses_its_feeds_to_the_others_within_the_lease(cluster
         f"SELECT count(*) FROM feed_leases WHERE owner = 'replica-3' AND lease_until > extract(epoch FROM now())")
     assert held == "0", f"replica-3 still holds {held} leases {time.time() - killed:.0f} s after it died"
     after = cluster.sample_counts()
-    stale = [path for path in before if after.get(path, 0) <= before[path]]
+    configured = {f"/samples/{n}.xml" for n in range(FEEDS)}  # every INTERVAL seconds
+    stale = [path for path in before if path in configured and after.get(path, 0) <= before[path]]
     assert not stale, f"{len(stale)} feeds were not checked again after replica-3 died: {stale[:5]}"
     assert http("GET", f"http://127.0.0.1:{cluster.port}/news").status == 200  # haproxy routes around it
 

@@ -35,46 +35,59 @@ public struct FeedLeases: CheckCoordinator {
     static let retryAfterFailure: Duration = .seconds(2)
 
     public func claim(_ id: SourceID, interval: Duration) async -> CheckClaim {
-        let feed = id.rawValue
         do {
-            try await client.query(
-                "INSERT INTO feed_leases (feed) VALUES (\(feed)) ON CONFLICT (feed) DO NOTHING", logger: logger)
-            let granted = try await client.query(
-                """
-                WITH candidate AS (
-                    SELECT feed FROM feed_leases
-                    WHERE feed = \(feed) AND next_due <= extract(epoch FROM clock_timestamp())
-                        AND (lease_until IS NULL OR lease_until <= extract(epoch FROM clock_timestamp()))
-                    FOR UPDATE SKIP LOCKED
-                )
-                UPDATE feed_leases SET owner = \(owner),
-                    lease_until = extract(epoch FROM clock_timestamp()) + \(leaseDuration.seconds)
-                FROM candidate WHERE feed_leases.feed = candidate.feed
-                RETURNING feed_leases.feed
-                """, logger: logger)
-            var won = false
-            for try await _ in granted { won = true }
-            if won {
-                do {
-                    return .granted(try await loadState(id))
-                } catch {
-                    logger.warning("cannot read a leased feed's state", metadata: ["source": "\(id)", "error": "\(error)"])
-                    return .granted(nil)
-                }
+            var answer = try await tryClaim(id)
+            if answer == nil {
+                // A feed no replica has seen yet: its row, due now.
+                try await client.query(
+                    "INSERT INTO feed_leases (feed) VALUES (\(id.rawValue)) ON CONFLICT (feed) DO NOTHING", logger: logger)
+                answer = try await tryClaim(id)
             }
-            let rows = try await client.query(
-                """
-                SELECT GREATEST(next_due, COALESCE(lease_until, 0)) - extract(epoch FROM clock_timestamp())::float8
-                FROM feed_leases WHERE feed = \(feed)
-                """, logger: logger)
-            var remaining = 0.0
-            for try await seconds in rows.decode(Double.self) { remaining = seconds }
-            // A row another replica was claiming at that instant reads as due: ask again soon.
-            return .notBefore(.milliseconds(Int64(max(0.2, remaining) * 1000)))
+            guard let (won, remaining, lastChecker) = answer else { return .notBefore(Self.retryAfterFailure) }
+            guard won else {
+                // A row another replica was claiming at that instant reads as due: ask again soon.
+                return .notBefore(.milliseconds(Int64(max(0.2, remaining) * 1000)))
+            }
+            // This replica checked it last: what it holds is what is stored.
+            if lastChecker == owner { return .granted(nil) }
+            do {
+                return .granted(try await loadState(id))
+            } catch {
+                logger.warning("cannot read a leased feed's state", metadata: ["source": "\(id)", "error": "\(error)"])
+                return .granted(nil)
+            }
         } catch {
             logger.warning("cannot claim a feed", metadata: ["source": "\(id)", "error": "\(String(reflecting: error))"])
             return .notBefore(Self.retryAfterFailure)
         }
+    }
+
+    /// One round trip: takes the feed if it is due and free; else says for how long it is not.
+    /// Nil when the feed has no row yet. (The outer query reads the row as it was before the
+    /// update, which is what a replica that lost needs.)
+    private func tryClaim(_ id: SourceID) async throws -> (won: Bool, remaining: Double, lastChecker: String?)? {
+        let feed = id.rawValue
+        let rows = try await client.query(
+            """
+            WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
+            candidate AS (
+                SELECT feed FROM feed_leases, now
+                WHERE feed = \(feed) AND next_due <= now.t AND (lease_until IS NULL OR lease_until <= now.t)
+                FOR UPDATE OF feed_leases SKIP LOCKED
+            ),
+            taken AS (
+                UPDATE feed_leases SET owner = \(owner), lease_until = (SELECT t FROM now) + \(leaseDuration.seconds)
+                FROM candidate WHERE feed_leases.feed = candidate.feed
+                RETURNING feed_leases.feed
+            )
+            SELECT EXISTS (SELECT 1 FROM taken),
+                GREATEST(next_due, COALESCE(lease_until, 0)) - (SELECT t FROM now), checked_by
+            FROM feed_leases WHERE feed = \(feed)
+            """, logger: logger)
+        for try await (won, remaining, lastChecker) in rows.decode((Bool, Double, String?).self) {
+            return (won, remaining, lastChecker)
+        }
+        return nil
     }
 
     public func finished(_ id: SourceID, nextIn wait: Duration) async {

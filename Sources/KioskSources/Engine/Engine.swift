@@ -25,6 +25,9 @@ public actor Engine: Service {
     private let backoff: Backoff
     private let logger: Logger
     private let limiter: CheckLimiter
+    /// The News sources' own slots (feeds checked every few seconds): thousands of reader feeds
+    /// waiting their turn never hold back the 5 s clocks.
+    private let fastLimiter: CheckLimiter
     private var random: SystemRandomNumberGenerator
     private var states: [SourceID: SourceState] = [:]
     private let store: (any SourceStateStore)?
@@ -95,6 +98,7 @@ public actor Engine: Service {
         self.logger = logger
         self.random = SystemRandomNumberGenerator()
         self.limiter = CheckLimiter(limit: maxConcurrentChecks)
+        self.fastLimiter = CheckLimiter(limit: 8)
         self.states = initialStates
         self.store = store
         self.coordinator = coordinator
@@ -204,6 +208,7 @@ public actor Engine: Service {
         var wakes = loop.wakes.makeAsyncIterator()
         var pauses: UInt64 = 0
         while !Task.isCancelled {
+            let limiter = await limiter(for: loop)
             await limiter.acquire()
             if let coordinator {
                 // Replicas: check only with the feed's lease, from the state as stored. The claim
@@ -277,6 +282,15 @@ public actor Engine: Service {
                 wait = planned
             }
         }
+    }
+
+    /// The fast lane for feeds checked more often than a minute (the News sources), the shared
+    /// one for the rest.
+    private func limiter(for loop: Loop) -> CheckLimiter {
+        guard let interval = subscriptions[loop.id]?.feed.interval, interval < Self.shortestHintedInterval else {
+            return limiter
+        }
+        return fastLimiter
     }
 
     /// The current interval of `loop`'s feed; nil when the loop no longer owns it.

@@ -17,6 +17,7 @@ enum PostgresMigrations {
         // Several users, each with their own feeds and read state; a feed fetched once for all.
         Step(name: "accounts", statements: PostgresSchema.accounts),
         Step(name: "entries_by_source_id", statements: PostgresSchema.entriesBySourceID),
+        Step(name: "entries_by_received", statements: PostgresSchema.entriesByReceived),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

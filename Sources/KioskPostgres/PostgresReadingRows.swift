@@ -12,14 +12,14 @@ enum PostgresReadingRows {
     /// Whether entry `e` is read, given the user's mark `m` and flags `s`.
     static let isRead =
         "(COALESCE(s.read, false) OR (e.id <= COALESCE(m.read_up_to, 0) AND NOT COALESCE(s.kept_unread, false)))"
-    private static let isUnread =
+    static let isUnread =
         "(NOT COALESCE(s.read, false) AND (e.id > COALESCE(m.read_up_to, 0) OR COALESCE(s.kept_unread, false)))"
     private static let columns =
         "e.id, e.source, e.key, e.json, \(isRead) AS is_read, COALESCE(s.starred, false) AS starred, e.received_at, e.sort_date"
 
     /// Entries with the user's mark and flags, only those of feeds the user follows; `user` is
     /// the placeholder of the user's id.
-    private static func from(user: String) -> String {
+    static func from(user: String) -> String {
         """
         entries e
         LEFT JOIN user_marks m ON m.user_id = \(user) AND m.source = e.source
@@ -98,39 +98,6 @@ enum PostgresReadingRows {
         }
         builder.append(" ORDER BY e.id DESC LIMIT 1")
         return try await session.value(builder.query, as: Int64.self) ?? 0
-    }
-
-    static func itemRefs(_ query: ItemQuery, user: UserID, in session: PostgresSession) async throws -> [ItemRef] {
-        if let sources = query.sources, sources.isEmpty { return [] }
-        var builder = PostgresQueryBuilder()
-        let id = builder.bind(user.rawValue)
-        builder.append("SELECT e.id, e.source, e.received_at FROM \(from(user: id))")
-        if let sources = query.sources {
-            let list = builder.bind(sources.map(\.rawValue))
-            builder.append(" AND e.source = ANY(\(list))")
-        }
-        if query.unreadOnly { builder.append(" AND \(isUnread)") }
-        if query.readOnly { builder.append(" AND \(isRead)") }
-        if query.starredOnly { builder.append(" AND s.starred") }
-        if let since = query.receivedSince {
-            let seconds = builder.bind(since.timeIntervalSince1970)
-            builder.append(" AND e.received_at >= \(seconds)")
-        }
-        if let before = query.receivedBefore {
-            let seconds = builder.bind(before.timeIntervalSince1970)
-            builder.append(" AND e.received_at < \(seconds)")
-        }
-        if let after = query.after {
-            let last = builder.bind(after)
-            builder.append(query.oldestFirst ? " AND e.id > \(last)" : " AND e.id < \(last)")
-        }
-        let limit = builder.bind(max(0, query.limit))
-        builder.append(" ORDER BY e.id \(query.oldestFirst ? "ASC" : "DESC") LIMIT \(limit)")
-        return try await session.rows(builder.query) { row in
-            ItemRef(
-                id: try row.get("id"), source: SourceID(rawValue: try row.get("source")),
-                receivedAt: Date(timeIntervalSince1970: try row.get("received_at")))
-        }
     }
 
     static func itemCount(user: UserID, in session: PostgresSession) async throws -> Int {

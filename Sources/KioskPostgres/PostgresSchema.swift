@@ -176,4 +176,10 @@ enum PostgresSchema {
     static let entriesBySourceID: [String] = [
         "CREATE INDEX entries_by_source_id ON entries (source, id)"
     ]
+
+    /// Entries received since a time (`ot`, a sync's "what is new since last time"): found by
+    /// this index instead of a walk through every entry; retention's age cut reads it too.
+    static let entriesByReceived: [String] = [
+        "CREATE INDEX entries_by_received ON entries (received_at)"
+    ]
 }

@@ -21,6 +21,14 @@ struct PostgresSession {
         }
     }
 
+    /// Every row of `query` as it streams in, its columns read by position (`row.decode`): for
+    /// long lists, where looking each column up by name costs more than the query.
+    func forEachPlainRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
+        for try await row in try await connection.query(query, logger: logger) {
+            try body(row)
+        }
+    }
+
     /// Every row of `query`, each made into a value by `transform`.
     func rows<T>(_ query: PostgresQuery, _ transform: (PostgresRandomAccessRow) throws -> T) async throws -> [T] {
         var list: [T] = []

@@ -148,7 +148,7 @@ public final class PostgresStore: KioskStore {
     }
 
     public func itemRefs(_ query: ItemQuery, user: UserID) async throws(StoreError) -> [ItemRef] {
-        try await connection { session in try await PostgresReadingRows.itemRefs(query, user: user, in: session) }
+        try await connection { session in try await PostgresItemRefs.itemRefs(query, user: user, in: session) }
     }
 
     public func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) async throws(StoreError)

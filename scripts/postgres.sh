@@ -76,7 +76,7 @@ case "$command" in
         done
         psql() { as_owner "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
         if [ "$(psql -tAc "SELECT 1 FROM pg_roles WHERE rolname = 'kiosk'" postgres)" != 1 ]; then
-            psql -c "CREATE ROLE kiosk LOGIN" postgres
+            psql -c "CREATE ROLE kiosk LOGIN CREATEDB" postgres
         fi
         if [ "$(psql -tAc "SELECT 1 FROM pg_database WHERE datname = 'kiosk'" postgres)" != 1 ]; then
             psql -c "CREATE DATABASE kiosk OWNER kiosk" postgres

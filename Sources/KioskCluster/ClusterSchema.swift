@@ -34,6 +34,9 @@ public enum ClusterSchema {
         """,
         // Which replica checked each feed last: for operators, and to see the work shared.
         "ALTER TABLE feed_leases ADD COLUMN IF NOT EXISTS checked_by TEXT",
+        // The feed's host, for politeness across replicas: leases held per host are counted.
+        "ALTER TABLE feed_leases ADD COLUMN IF NOT EXISTS host TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX IF NOT EXISTS feed_leases_held_by_host ON feed_leases (host, lease_until) WHERE owner IS NOT NULL",
     ]
 
     /// Creates what is missing.

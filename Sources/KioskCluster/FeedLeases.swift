@@ -16,17 +16,21 @@ public struct FeedLeases: CheckCoordinator {
     private let owner: String
     /// How long a claim holds a feed; a replica that dies loses its feeds after this.
     private let leaseDuration: Duration
+    /// Checks in flight at once per host, across every replica (one Kiosk alone keeps as many
+    /// connections per host).
+    private let perHost: Int
     /// The state another replica stored, read when a claim is granted.
     private let loadState: @Sendable (SourceID) async throws -> SourceState?
     private let logger: Logger
 
     public init(
-        client: PostgresClient, owner: String, leaseDuration: Duration = .seconds(30),
+        client: PostgresClient, owner: String, leaseDuration: Duration = .seconds(30), perHost: Int = 32,
         loadState: @escaping @Sendable (SourceID) async throws -> SourceState?, logger: Logger
     ) {
         self.client = client
         self.owner = owner
         self.leaseDuration = leaseDuration
+        self.perHost = max(1, perHost)
         self.loadState = loadState
         self.logger = logger
     }
@@ -34,14 +38,17 @@ public struct FeedLeases: CheckCoordinator {
     /// When the database cannot be asked: try again after this (the pages keep what they have).
     static let retryAfterFailure: Duration = .seconds(2)
 
-    public func claim(_ id: SourceID, interval: Duration) async -> CheckClaim {
+    public func claim(_ feed: PolledSource) async -> CheckClaim {
+        let id = feed.id
+        let host = Self.host(of: feed.url)
         do {
-            var answer = try await tryClaim(id)
+            var answer = try await tryClaim(id, host: host)
             if answer == nil {
                 // A feed no replica has seen yet: its row, due now.
                 try await client.query(
-                    "INSERT INTO feed_leases (feed) VALUES (\(id.rawValue)) ON CONFLICT (feed) DO NOTHING", logger: logger)
-                answer = try await tryClaim(id)
+                    "INSERT INTO feed_leases (feed, host) VALUES (\(id.rawValue), \(host)) ON CONFLICT (feed) DO NOTHING",
+                    logger: logger)
+                answer = try await tryClaim(id, host: host)
             }
             guard let (won, remaining, lastChecker) = answer else { return .notBefore(Self.retryAfterFailure) }
             guard won else {
@@ -65,7 +72,7 @@ public struct FeedLeases: CheckCoordinator {
     /// One round trip: takes the feed if it is due and free; else says for how long it is not.
     /// Nil when the feed has no row yet. (The outer query reads the row as it was before the
     /// update, which is what a replica that lost needs.)
-    private func tryClaim(_ id: SourceID) async throws -> (won: Bool, remaining: Double, lastChecker: String?)? {
+    private func tryClaim(_ id: SourceID, host: String) async throws -> (won: Bool, remaining: Double, lastChecker: String?)? {
         let feed = id.rawValue
         let rows = try await client.query(
             """
@@ -73,10 +80,13 @@ public struct FeedLeases: CheckCoordinator {
             candidate AS (
                 SELECT feed FROM feed_leases, now
                 WHERE feed = \(feed) AND next_due <= now.t AND (lease_until IS NULL OR lease_until <= now.t)
+                    AND (SELECT count(*) FROM feed_leases AS held
+                         WHERE held.host = \(host) AND held.owner IS NOT NULL AND held.lease_until > now.t) < \(perHost)
                 FOR UPDATE OF feed_leases SKIP LOCKED
             ),
             taken AS (
-                UPDATE feed_leases SET owner = \(owner), lease_until = (SELECT t FROM now) + \(leaseDuration.seconds)
+                UPDATE feed_leases SET owner = \(owner), host = \(host),
+                    lease_until = (SELECT t FROM now) + \(leaseDuration.seconds)
                 FROM candidate WHERE feed_leases.feed = candidate.feed
                 RETURNING feed_leases.feed
             )
@@ -88,6 +98,12 @@ public struct FeedLeases: CheckCoordinator {
             return (won, remaining, lastChecker)
         }
         return nil
+    }
+
+    /// Where politeness is counted: the host and port a feed is fetched from.
+    static func host(of url: URL) -> String {
+        guard let host = url.host?.lowercased() else { return "" }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     public func finished(_ id: SourceID, nextIn wait: Duration) async {

@@ -7,6 +7,10 @@ import Testing
 
 /// Replicas claiming the same feeds: one check per interval, and a dead replica's feeds taken over.
 @Suite struct FeedLeasesTests {
+    private func feed(_ id: SourceID, host: String = "example.com") -> PolledSource {
+        PolledSource(id: id, name: id.rawValue, url: URL(string: "https://\(host)/\(id.rawValue).xml")!, interval: .seconds(60))
+    }
+
     private func leases(_ client: PostgresClient, _ owner: String, lease: Duration = .seconds(30), state: SourceState? = nil)
         -> FeedLeases
     {
@@ -19,9 +23,9 @@ import Testing
                 try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
                 let replicas = ["a", "b", "c"].map { leases(client, $0) }
                 for round in 0..<20 {
-                    let feed = SourceID("feed-\(round)")
+                    let source = feed(SourceID("feed-\(round)"))
                     let claims = await withTaskGroup(of: CheckClaim.self) { group in
-                        for replica in replicas { group.addTask { await replica.claim(feed, interval: .seconds(60)) } }
+                        for replica in replicas { group.addTask { await replica.claim(source) } }
                         return await group.reduce(into: []) { $0.append($1) }
                     }
                     #expect(claims.filter { if case .granted = $0 { true } else { false } }.count == 1)
@@ -37,26 +41,26 @@ import Testing
                 let stored = SourceState(entries: [Entry(id: "x", title: "stored by another replica")])
                 let a = leases(client, "a", state: stored)
                 let b = leases(client, "b")
-                guard case .granted(let state) = await a.claim("news", interval: .seconds(60)) else {
+                guard case .granted(let state) = await a.claim(feed("news")) else {
                     Issue.record("the first claim should be granted")
                     return
                 }
                 #expect(state == stored)  // the stored state comes with the lease
                 // Held: the other replica waits about the lease's length.
-                guard case .notBefore(let held) = await b.claim("news", interval: .seconds(60)) else {
+                guard case .notBefore(let held) = await b.claim(feed("news")) else {
                     Issue.record("a held feed was granted twice")
                     return
                 }
                 #expect(held > .seconds(20) && held <= .seconds(31))
                 await a.finished("news", nextIn: .seconds(60))
                 // Released, and due in a minute: still nobody's.
-                guard case .notBefore(let wait) = await b.claim("news", interval: .seconds(60)) else {
+                guard case .notBefore(let wait) = await b.claim(feed("news")) else {
                     Issue.record("a feed checked a moment ago was granted again")
                     return
                 }
                 #expect(wait > .seconds(50) && wait <= .seconds(61))
                 await a.finished("news", nextIn: .zero)  // not a's any more: changes nothing
-                guard case .notBefore = await a.claim("news", interval: .seconds(60)) else {
+                guard case .notBefore = await a.claim(feed("news")) else {
                     Issue.record("a release by a replica without the lease counted")
                     return
                 }
@@ -70,18 +74,48 @@ import Testing
                 try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
                 let dead = leases(client, "dead", lease: .milliseconds(700))
                 let alive = leases(client, "alive")
-                guard case .granted = await dead.claim("feed", interval: .seconds(5)) else {
+                guard case .granted = await dead.claim(feed("feed")) else {
                     Issue.record("the first claim should be granted")
                     return
                 }
                 // "dead" never finishes its check.
-                guard case .notBefore(let wait) = await alive.claim("feed", interval: .seconds(5)) else {
+                guard case .notBefore(let wait) = await alive.claim(feed("feed")) else {
                     Issue.record("a leased feed was granted twice")
                     return
                 }
                 try await Task.sleep(for: max(wait, .milliseconds(750)))
-                guard case .granted = await alive.claim("feed", interval: .seconds(5)) else {
+                guard case .granted = await alive.claim(feed("feed")) else {
                     Issue.record("an expired lease was not taken over")
+                    return
+                }
+            }
+        }
+    }
+
+    @Test func aHostIsCheckedByAtMostItsShareOfReplicasAtOnce() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let replicas = ["a", "b", "c"].map {
+                    FeedLeases(client: client, owner: $0, perHost: 2, loadState: { _ in nil }, logger: TestDatabase.logger)
+                }
+                var granted = 0
+                for number in 0..<6 {
+                    if case .granted = await replicas[number % 3].claim(feed(SourceID("busy-\(number)"), host: "busy.example")) {
+                        granted += 1
+                    }
+                }
+                #expect(granted == 2)  // two leases held on busy.example, by any replicas
+                // Another host is not held back.
+                guard case .granted = await replicas[0].claim(feed("calm", host: "calm.example")) else {
+                    Issue.record("a quiet host was held back by a busy one")
+                    return
+                }
+                // A finished check frees its slot.
+                await replicas[0].finished("busy-0", nextIn: .seconds(60))
+                await replicas[1].finished("busy-1", nextIn: .seconds(60))
+                guard case .granted = await replicas[2].claim(feed("busy-2", host: "busy.example")) else {
+                    Issue.record("a freed slot was not taken")
                     return
                 }
             }

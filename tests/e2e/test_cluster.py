@@ -264,6 +264,26 @@ def test_a_page_that_moves_to_another_replica_gets_exactly_what_it_missed(cluste
     assert got[:len(expected)] == expected, f"expected the log's {expected}, got {numbered}"
 
 
+def test_an_sqlite_installation_moves_to_postgresql(cluster, workdir):
+    # An installation on SQLite with an account and a subscription...
+    data = workdir / "migrate-data"
+    binary = str(kiosk_binary())
+    run = lambda *args, **kw: subprocess.run([binary, *args], capture_output=True, text=True, timeout=120, **kw)
+    added = run("user", "add", "grace", "--password-stdin", "--data-directory", str(data), input="a long password\n")
+    assert added.returncode == 0, added.stderr
+    # ...copied into an empty database of the cluster's server...
+    cluster.sql("CREATE DATABASE migrated")
+    target = f"postgres://kiosk@127.0.0.1:{cluster.db_port}/migrated"
+    moved = run("migrate-to-postgres", target, "--data-directory", str(data))
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert "users: 1 rows" in moved.stdout, moved.stdout
+    # ...is there, and a second copy is refused rather than mixed in.
+    listed = run("user", "list", env=dict(os.environ, KIOSK_DATABASE_URL=target))
+    assert listed.returncode == 0 and "grace" in listed.stdout, listed.stdout + listed.stderr
+    again = run("migrate-to-postgres", target, "--data-directory", str(data))
+    assert again.returncode != 0 and "not empty" in again.stderr, again.stdout + again.stderr
+
+
 def test_a_dropped_listening_connection_misses_no_change(cluster):
     # Cut every replica's listening connection, then change something while they reconnect.
     cut = cluster.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE query ILIKE 'LISTEN%'")

@@ -18,8 +18,9 @@ public enum CheckClaim: Sendable, Equatable {
 
 /// Decides which replica checks which feed (see `KioskCluster.FeedLeases`).
 public protocol CheckCoordinator: Sendable {
-    /// Asks to check `id` now; `interval` is the feed's.
-    func claim(_ id: SourceID, interval: Duration) async -> CheckClaim
+    /// Asks to check `feed` now (its id, and its host: politeness per host holds across
+    /// replicas).
+    func claim(_ feed: PolledSource) async -> CheckClaim
     /// The check is over and its outcome stored: the next is due `wait` from now, by whichever
     /// replica claims it then. Releases the lease.
     func finished(_ id: SourceID, nextIn wait: Duration) async

@@ -214,11 +214,11 @@ public actor Engine: Service {
                 // Replicas: check only with the feed's lease, from the state as stored. The claim
                 // counts against the limit too, so 100,000 feeds starting at once queue here, not
                 // in the database's pool.
-                guard let interval = await interval(of: loop) else {
+                guard let feed = await feed(of: loop) else {
                     await limiter.release()
                     return
                 }
-                switch await coordinator.claim(loop.id, interval: interval) {
+                switch await coordinator.claim(feed) {
                 case .notBefore(let wait):
                     await limiter.release()
                     guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
@@ -293,10 +293,10 @@ public actor Engine: Service {
         return fastLimiter
     }
 
-    /// The current interval of `loop`'s feed; nil when the loop no longer owns it.
-    private func interval(of loop: Loop) -> Duration? {
+    /// The current definition of `loop`'s feed; nil when the loop no longer owns it.
+    private func feed(of loop: Loop) -> PolledSource? {
         guard owns(loop) else { return nil }
-        return subscriptions[loop.id]?.feed.interval
+        return subscriptions[loop.id]?.feed
     }
 
     /// Takes the stored state of a feed this replica was granted (another may have checked it

@@ -15,6 +15,7 @@
 #   --demo-port P        the sample sources' port (default 8090)
 #   --config FILE        a config file every replica reads (e.g. extra feeds)
 #   --lease-seconds S    how long a replica holds a feed it checks (default 30)
+#   --checks-per-host N  checks of one host in flight across the replicas (default 32)
 #   --frozen             the sample feeds change only when told to (POST /_demo/advance)
 # KIOSK_BIN names the kiosk binary; otherwise it is built (swift build --product kiosk).
 set -euo pipefail
@@ -31,6 +32,7 @@ config=""
 lease=""
 db_dir=""
 frozen=()
+per_host=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --dir) dir="$2"; shift 2 ;;
@@ -42,6 +44,7 @@ while [ $# -gt 0 ]; do
         --config) config="$2"; shift 2 ;;
         --lease-seconds) lease="$2"; shift 2 ;;
         --frozen) frozen=(--frozen); shift ;;
+        --checks-per-host) per_host="$2"; shift 2 ;;
         *) echo "cluster: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -50,12 +53,14 @@ db_dir="${db_dir:-$dir/pg}"
 
 stop() {
     if [ -f "$dir/pids" ]; then
+        # Only processes that are still ours (a PID from before a reboot may be anybody's now).
+        ours() { grep -qE 'kiosk|haproxy' "/proc/$1/cmdline" 2>/dev/null; }
         while read -r name pid; do
-            kill "$pid" 2>/dev/null && echo "stopped $name ($pid)" || true
+            ours "$pid" && kill "$pid" 2>/dev/null && echo "stopped $name ($pid)" || true
         done <"$dir/pids"
         # Give them a moment to end their streams and leases, then make sure.
         sleep 1
-        while read -r _ pid; do kill -9 "$pid" 2>/dev/null || true; done <"$dir/pids"
+        while read -r _ pid; do ours "$pid" && kill -9 "$pid" 2>/dev/null || true; done <"$dir/pids"
         rm -f "$dir/pids"
     fi
     [ -d "$db_dir" ] && scripts/postgres.sh stop "$db_dir" && echo "stopped PostgreSQL"
@@ -91,11 +96,14 @@ case "$command" in
         fi
         mkdir -p "$dir"
         stop >/dev/null 2>&1 || true
+        # A start that fails half-way stops what it started.
+        trap 'status=$?; [ "$status" -eq 0 ] || stop >/dev/null 2>&1' EXIT
         # Every open page holds a connection on haproxy and one on a replica: take what the
         # system allows (root may raise the hard limit).
         ulimit -Hn 1048576 2>/dev/null || true
         ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
         maxconn=$((($(ulimit -n) - 1000) / 2))
+        [ "$maxconn" -ge 256 ] || maxconn=256
         url="$(scripts/postgres.sh start "$db_dir" "$db_port" | tail -n 1)"
         echo "PostgreSQL: $url"
 
@@ -107,6 +115,7 @@ case "$command" in
         extra=()
         [ -n "$config" ] && extra+=(--config "$config")
         [ -n "$lease" ] && extra+=(--lease-seconds "$lease")
+        [ -n "$per_host" ] && extra+=(--checks-per-host "$per_host")
         servers=""
         replica_pids=()
         for i in $(seq 1 "$replicas"); do
@@ -148,7 +157,7 @@ EOF
         echo "haproxy $haproxy_pid" >>"$dir/pids"
         wait_for "http://127.0.0.1:$port/readyz" "haproxy" "$haproxy_pid"
         echo "Kiosk cluster: http://127.0.0.1:$port/ ($replicas replicas on ports $((port + 1))-$((port + replicas)), sample sources on $demo_port)"
-        echo "stop it with: scripts/cluster.sh stop${dir:+ --dir $dir}"
+        echo "stop it with: scripts/cluster.sh stop --dir $dir --db-dir $db_dir"
         ;;
     stop) stop ;;
     *)

@@ -21,7 +21,8 @@ echo "== tests (the store's contract also on PostgreSQL: a private server, stopp
 pg_dir="$(mktemp -d /tmp/kiosk-test-pg.XXXXXX)"
 pg_port="${KIOSK_TEST_PG_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
 trap 'scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true; rm -rf "$pg_dir"' EXIT
-export KIOSK_TEST_DATABASE_URL="$(scripts/postgres.sh start "$pg_dir" "$pg_port" | tail -n 1)"
+pg_url="$(scripts/postgres.sh start "$pg_dir" "$pg_port" | tail -n 1)"
+export KIOSK_TEST_DATABASE_URL="$pg_url"
 swift test --skip-build --disable-xctest
 
 echo "== fuzzing (libFuzzer + AddressSanitizer, 15 s per parser; scripts/fuzz.sh TARGET SECONDS for longer)"

@@ -77,11 +77,13 @@ public struct ChangeLog: SharedLog {
     public func follow(_ deliver: @escaping @Sendable (SharedLogItem) async -> Void) async {
         var last: Int64?
         var failures = 0
+        var pruned: Int64 = 0
         while !Task.isCancelled {
             do {
                 if last == nil {
                     let newest = try await newestID()
                     last = newest
+                    pruned = newest
                     await deliver(.start(newest))
                 }
                 try await client.withConnection { connection in
@@ -89,8 +91,31 @@ public struct ChangeLog: SharedLog {
                         failures = 0
                         // Whatever was appended while nobody listened (a reconnect) comes first.
                         last = try await deliverAfter(last ?? 0, to: deliver)
-                        for try await _ in notifications {
-                            last = try await deliverAfter(last ?? 0, to: deliver)
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+                            group.addTask {
+                                defer { wake.finish() }
+                                for try await _ in notifications { wake.yield() }
+                                throw ChangeLogError.listeningEnded
+                            }
+                            group.addTask {
+                                // A listening connection a network dropped in silence hears
+                                // nothing: the log is read every few seconds whatever it hears.
+                                defer { wake.finish() }
+                                while !Task.isCancelled {
+                                    try await Task.sleep(for: Self.pollEvery)
+                                    wake.yield()
+                                }
+                            }
+                            for await _ in wakes {
+                                last = try await deliverAfter(last ?? 0, to: deliver)
+                                if let newest = last, newest - pruned >= 1_000 {
+                                    pruned = newest
+                                    await prune(before: newest - keep)
+                                }
+                            }
+                            group.cancelAll()
+                            try await group.waitForAll()
                         }
                     }
                 }
@@ -106,7 +131,12 @@ public struct ChangeLog: SharedLog {
         }
     }
 
-    /// Delivers every record after `last`, in order; returns the last id delivered.
+    /// How often the log is read even when no notification came.
+    static let pollEvery: Duration = .seconds(5)
+
+    /// Delivers every record after `last`, in order; returns the last id delivered. A record
+    /// whose source cannot be read throws before `last` moves past it: it is read again after
+    /// the reconnect, so every replica delivers the same records.
     private func deliverAfter(_ last: Int64, to deliver: @Sendable (SharedLogItem) async -> Void) async throws -> Int64 {
         var last = last
         while true {
@@ -115,37 +145,28 @@ public struct ChangeLog: SharedLog {
                 SELECT id, kind, source, event, json, audience FROM live_log
                 WHERE id > \(last) ORDER BY id LIMIT 500
                 """, logger: logger)
-            var count = 0
-            for try await (id, kind, source, event, json, audience) in rows.decode(
-                (Int64, String, String?, String?, String?, [Int64]?).self)
-            {
-                count += 1
-                last = id
-                if let item = await item(id: id, kind: kind, source: source, event: event, json: json, audience: audience) {
+            var records: [(Int64, String, String?, String?, String?, [Int64]?)] = []
+            for try await row in rows.decode((Int64, String, String?, String?, String?, [Int64]?).self) { records.append(row) }
+            for (id, kind, source, event, json, audience) in records {
+                if let item = try await item(id: id, kind: kind, source: source, event: event, json: json, audience: audience) {
                     await deliver(item)
                 }
+                last = id
             }
-            if count < 500 { break }
+            if records.count < 500 { break }
         }
-        if last % 1_000 == 0 { await prune(before: last - keep) }
         return last
     }
 
     /// A record as pages need it: a source's entries or error read from the store.
-    private func item(id: Int64, kind: String, source: String?, event: String?, json: String?, audience: [Int64]?) async
-        -> SharedLogItem?
+    private func item(id: Int64, kind: String, source: String?, event: String?, json: String?, audience: [Int64]?)
+        async throws -> SharedLogItem?
     {
         switch kind {
         case "changed", "failed":
             guard let source else { return nil }
             let sourceID = SourceID(source)
-            let state: SourceState?
-            do {
-                state = try await loadState(sourceID)
-            } catch {
-                logger.warning("cannot read a changed source", metadata: ["source": "\(source)", "error": "\(error)"])
-                return nil
-            }
+            let state = try await loadState(sourceID)
             if kind == "changed" { return .changed(id: id, sourceID, state?.entries ?? []) }
             guard let error = state?.lastError else { return nil }
             return .failed(id: id, sourceID, error)
@@ -161,4 +182,10 @@ public struct ChangeLog: SharedLog {
         guard id > 0 else { return }
         _ = try? await client.query("DELETE FROM live_log WHERE id < \(id)", logger: logger)
     }
+}
+
+/// Why the live log's listener starts again.
+enum ChangeLogError: Error {
+    /// The notifications ended (the connection closed).
+    case listeningEnded
 }

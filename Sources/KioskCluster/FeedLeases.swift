@@ -42,26 +42,34 @@ public struct FeedLeases: CheckCoordinator {
         let id = feed.id
         let host = Self.host(of: feed.url)
         do {
-            var answer = try await tryClaim(id, host: host)
-            if answer == nil {
+            // First without any lock: most claims are of a feed not due, and end here.
+            var due = try await remaining(id)
+            if due == nil {
                 // A feed no replica has seen yet: its row, due now.
                 try await client.query(
                     "INSERT INTO feed_leases (feed, host) VALUES (\(id.rawValue), \(host)) ON CONFLICT (feed) DO NOTHING",
                     logger: logger)
-                answer = try await tryClaim(id, host: host)
+                due = try await remaining(id)
             }
-            guard let (won, remaining, lastChecker) = answer else { return .notBefore(Self.retryAfterFailure) }
-            guard won else {
-                // A row another replica was claiming at that instant reads as due: ask again soon.
-                return .notBefore(.milliseconds(Int64(max(0.2, remaining) * 1000)))
-            }
-            // This replica checked it last: what it holds is what is stored.
-            if lastChecker == owner { return .granted(nil) }
-            do {
-                return .granted(try await loadState(id))
-            } catch {
-                logger.warning("cannot read a leased feed's state", metadata: ["source": "\(id)", "error": "\(error)"])
-                return .granted(nil)
+            guard let remaining = due else { return .notBefore(Self.retryAfterFailure) }
+            if remaining > 0 { return .notBefore(Self.wait(remaining)) }
+            switch try await take(id, host: host) {
+            case .taken(let lastChecker):
+                // This replica checked it last: what it holds is what is stored.
+                if lastChecker == owner { return .granted(nil) }
+                do {
+                    return .granted(try await loadState(id))
+                } catch {
+                    logger.warning("cannot read a leased feed's state", metadata: ["source": "\(id)", "error": "\(error)"])
+                    return .granted(nil)
+                }
+            case .notDue(let seconds):
+                // Another replica took it a moment ago.
+                return .notBefore(Self.wait(seconds))
+            case .hostBusy:
+                // As many checks of its host are running as one Kiosk would run: wait a little,
+                // each replica its own while, so they do not ask again together.
+                return .notBefore(.milliseconds(Int64.random(in: 500...2_000)))
             }
         } catch {
             logger.warning("cannot claim a feed", metadata: ["source": "\(id)", "error": "\(String(reflecting: error))"])
@@ -69,36 +77,70 @@ public struct FeedLeases: CheckCoordinator {
         }
     }
 
-    /// One round trip: takes the feed if it is due and free; else says for how long it is not.
-    /// Nil when the feed has no row yet. (The outer query reads the row as it was before the
-    /// update, which is what a replica that lost needs.)
-    private func tryClaim(_ id: SourceID, host: String) async throws -> (won: Bool, remaining: Double, lastChecker: String?)? {
-        let feed = id.rawValue
+    /// How long until a wait of `seconds` is over, at least 200 ms (a feed that reads as due
+    /// while another replica takes it is asked about again shortly).
+    private static func wait(_ seconds: Double) -> Duration {
+        .milliseconds(Int64(min(max(0.2, seconds), 7 * 86_400) * 1000))
+    }
+
+    /// Seconds until the feed may be checked (due and free), 0 or less when it may now; nil when
+    /// it has no row yet.
+    private func remaining(_ id: SourceID) async throws -> Double? {
         let rows = try await client.query(
             """
-            WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
-            candidate AS (
-                SELECT feed FROM feed_leases, now
-                WHERE feed = \(feed) AND next_due <= now.t AND (lease_until IS NULL OR lease_until <= now.t)
-                    AND (SELECT count(*) FROM feed_leases AS held
-                         WHERE held.host = \(host) AND held.owner IS NOT NULL AND held.lease_until > now.t) < \(perHost)
-                FOR UPDATE OF feed_leases SKIP LOCKED
-            ),
-            taken AS (
-                UPDATE feed_leases SET owner = \(owner), host = \(host),
-                    lease_until = (SELECT t FROM now) + \(leaseDuration.seconds)
-                FROM candidate WHERE feed_leases.feed = candidate.feed
-                RETURNING feed_leases.feed
-            )
-            SELECT EXISTS (SELECT 1 FROM taken),
-                GREATEST(next_due, COALESCE(lease_until, 0)) - (SELECT t FROM now), checked_by
-            FROM feed_leases WHERE feed = \(feed)
+            SELECT GREATEST(next_due, COALESCE(lease_until, 0)) - extract(epoch FROM clock_timestamp())::float8
+            FROM feed_leases WHERE feed = \(id.rawValue)
             """, logger: logger)
-        for try await (won, remaining, lastChecker) in rows.decode((Bool, Double, String?).self) {
-            return (won, remaining, lastChecker)
-        }
+        for try await seconds in rows.decode(Double.self) { return seconds }
         return nil
     }
+
+    private enum Take {
+        case taken(lastChecker: String?)
+        case notDue(Double)
+        case hostBusy
+    }
+
+    /// Takes the feed if it is still due and free and its host has a free slot. The host's
+    /// advisory lock (held to the end of the transaction) makes its claims take turns, so the
+    /// count of its leases is exact; a second statement sees what the turn before committed.
+    private func take(_ id: SourceID, host: String) async throws -> Take {
+        let feed = id.rawValue
+        return try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.hostLockClass), hashtext(\(host)))", logger: logger)
+            let rows = try await connection.query(
+                """
+                WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
+                busy AS (
+                    SELECT count(*) >= \(Int64(perHost)) AS is_full FROM feed_leases AS held, now
+                    WHERE held.host = \(host) AND held.owner IS NOT NULL AND held.lease_until > now.t
+                ),
+                candidate AS (
+                    SELECT feed FROM feed_leases, now
+                    WHERE feed = \(feed) AND next_due <= now.t AND (lease_until IS NULL OR lease_until <= now.t)
+                        AND NOT (SELECT is_full FROM busy)
+                    FOR UPDATE OF feed_leases SKIP LOCKED
+                ),
+                taken AS (
+                    UPDATE feed_leases SET owner = \(owner), host = \(host),
+                        lease_until = (SELECT t FROM now) + \(leaseDuration.seconds)
+                    FROM candidate WHERE feed_leases.feed = candidate.feed
+                    RETURNING feed_leases.feed
+                )
+                SELECT EXISTS (SELECT 1 FROM taken), (SELECT is_full FROM busy),
+                    GREATEST(next_due, COALESCE(lease_until, 0)) - (SELECT t FROM now), checked_by
+                FROM feed_leases WHERE feed = \(feed)
+                """, logger: logger)
+            for try await (won, full, remaining, lastChecker) in rows.decode((Bool, Bool, Double, String?).self) {
+                if won { return .taken(lastChecker: lastChecker) }
+                return full ? .hostBusy : .notDue(remaining)
+            }
+            return .notDue(0)
+        }
+    }
+
+    /// The first key of the per-host advisory locks ("KIOS").
+    static let hostLockClass: Int32 = 0x4B49_4F53
 
     /// Where politeness is counted: the host and port a feed is fetched from.
     static func host(of url: URL) -> String {

@@ -38,8 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "This replica's name in feed leases and the live log (with a PostgreSQL database; default: host name and process id).")
     var replicaName: String?
 
-    @Option(help: "Seconds a replica holds a feed it checks; one that dies loses its feeds after this (default 30).")
+    @Option(help: "Seconds a replica holds a feed it checks; one that dies loses its feeds after this (20 to 3600, default 30: longer than a check may take).")
     var leaseSeconds: Int?
+
+    @Option(help: "With a PostgreSQL database: checks of one host in flight at once across every replica (default 32).")
+    var checksPerHost: Int?
 
     func run() async throws {
         var logger = Logger(label: "kiosk")
@@ -93,8 +96,14 @@ struct ServeCommand: AsyncParsableCommand {
                 allowedHosts: file.allowedHosts ?? [], trustedProxies: file.trustedProxies ?? [])
             appConfig.postgresURL = location.postgresURL(file)
             appConfig.replicaName = replicaName
+            if let checksPerHost {
+                guard (1...10_000).contains(checksPerHost) else { throw StartupError("--checks-per-host must be 1 to 10000") }
+                appConfig.checksPerHost = checksPerHost
+            }
             if let leaseSeconds {
-                guard (1...3_600).contains(leaseSeconds) else { throw StartupError("--lease-seconds must be 1 to 3600") }
+                // A check may take 15 s (the fetch's deadline) and its writes: a shorter lease could
+                // expire mid-check and let another replica check the same feed.
+                guard (20...3_600).contains(leaseSeconds) else { throw StartupError("--lease-seconds must be 20 to 3600") }
                 appConfig.leaseDuration = .seconds(leaseSeconds)
             }
             let app = try await buildApplication(appConfig, logger: logger)

@@ -229,6 +229,7 @@ public actor Engine: Service {
             }
             guard let start = await begin(loop) else {
                 await limiter.release()
+                await coordinator?.finished(loop.id, nextIn: .zero)  // the lease, given back
                 return
             }
             let outcome = await checker.check(
@@ -237,9 +238,13 @@ public actor Engine: Service {
             // A check cut short by shutdown is no outcome: not a failure to announce.
             if Task.isCancelled {
                 await hub.publish(.idle(loop.id))
+                await coordinator?.finished(loop.id, nextIn: .zero)
                 return
             }
-            guard let wait = await record(outcome, of: start.feed, by: loop) else { return }
+            guard let wait = await record(outcome, of: start.feed, by: loop) else {
+                await coordinator?.finished(loop.id, nextIn: .zero)
+                return
+            }
             await coordinator?.finished(loop.id, nextIn: wait)
             guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
         }

@@ -33,6 +33,9 @@ public struct AppConfig: Sendable {
     public var replicaName: String?
     /// How long a replica holds a feed it checks; one that dies loses its feeds after this.
     public var leaseDuration: Duration = .seconds(30)
+    /// Checks of one host in flight at once across every replica (one Kiosk alone keeps 32
+    /// connections per host).
+    public var checksPerHost = 32
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,

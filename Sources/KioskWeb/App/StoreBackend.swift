@@ -41,7 +41,8 @@ struct StoreBackend: Sendable {
         return StoreBackend(
             store: store,
             coordinator: FeedLeases(
-                client: client, owner: replica, leaseDuration: config.leaseDuration, loadState: loadState, logger: logger),
+                client: client, owner: replica, leaseDuration: config.leaseDuration, perHost: config.checksPerHost,
+                loadState: loadState, logger: logger),
             sharedLog: ChangeLog(client: client, origin: replica, loadState: loadState, logger: logger),
             services: [runner],
             notReady: {

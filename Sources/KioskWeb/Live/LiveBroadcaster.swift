@@ -49,6 +49,15 @@ public actor LiveBroadcaster: Service {
     private var inCheck: Set<SourceID> = []
     /// Called when another replica's user changed their subscriptions (the reader reads them anew).
     private let subscriptionsChanged: @Sendable () async -> Void
+    /// What this replica appends to the shared log, in order, by a task of its own: a slow
+    /// database never holds up the relay of the hub (nor a request that records an opened headline).
+    private let outbox: AsyncStream<SharedLogRecord>
+    private let outboxInput: AsyncStream<SharedLogRecord>.Continuation
+    /// Pokes the task that reads the subscriptions again; bursts become one reload.
+    private let reloads: AsyncStream<Void>
+    private let reloadInput: AsyncStream<Void>.Continuation
+    /// Bumped whenever anyone's subscriptions change: a follower list read before is not cached.
+    private var followersGeneration: UInt64 = 0
 
     /// - Parameters:
     ///   - names: each source's display name, for announcements and errors.
@@ -74,6 +83,8 @@ public actor LiveBroadcaster: Service {
         self.sharedLog = sharedLog
         self.merged = merged
         self.subscriptionsChanged = subscriptionsChanged
+        (outbox, outboxInput) = AsyncStream.makeStream(of: SharedLogRecord.self, bufferingPolicy: .bufferingOldest(100_000))
+        (reloads, reloadInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         // Numbers start at this run's start time in ms, so an id from before a restart is always
         // older than anything this run can replay: such a browser is resynced, never half-served.
         state.sequence = firstSequence ?? UInt64(max(0, Date().timeIntervalSince1970 * 1000))
@@ -93,6 +104,10 @@ public actor LiveBroadcaster: Service {
                 group.addTask { await self.beat() }
                 if let log = self.sharedLog {
                     group.addTask { await log.follow { item in await self.deliver(item) } }
+                    group.addTask { await self.drainOutbox(to: log) }
+                    group.addTask {
+                        for await _ in self.reloads { await self.subscriptionsChanged() }
+                    }
                 }
             }
         }
@@ -114,6 +129,11 @@ public actor LiveBroadcaster: Service {
         -> (id: UUID, frames: AsyncStream<SSEFrame>)
     {
         let lastOpened = await lastOpened(for: user)
+        if sharedLog != nil, let last = lastEventID {
+            // A page that moved here from a replica a little ahead: wait (2 s at most) until this
+            // one has read the log that far, so its catch-up is exact rather than a resync.
+            for _ in 0..<40 where state.sequence < last { try? await Task.sleep(for: .milliseconds(50)) }
+        }
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(
             of: SSEFrame.self, bufferingPolicy: .bufferingOldest(clientBuffer))
@@ -156,8 +176,10 @@ public actor LiveBroadcaster: Service {
     private func audience(of source: SourceID) async -> Set<UserID>? {
         if isPublic(source) { return nil }
         if let known = followers[source] { return known }
+        let generation = followersGeneration
         let users = Set((try? await store.followers(of: source)) ?? [])
-        followers[source] = users
+        // Subscriptions changed while the store answered: use the answer, keep nothing.
+        if generation == followersGeneration { followers[source] = users }
         return users
     }
 
@@ -216,7 +238,7 @@ public actor LiveBroadcaster: Service {
         switch change {
         case .subscriptions:
             message = ReaderMessage(kind: "subscriptions", ids: [], value: true)
-            followers = [:]
+            forgetFollowers()
         case .read(_, let ids, let isRead): message = ReaderMessage(kind: "read", ids: ids, value: isRead)
         case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: "starred", ids: ids, value: isStarred)
         }
@@ -230,11 +252,17 @@ public actor LiveBroadcaster: Service {
             switch update {
             case .resync(let snapshot) where sharedLog != nil && started:
                 // Replicas: entries come from the log; the hub's are only this replica's view.
+                // Events dropped for this subscriber may have been a check's outcome: whatever
+                // differs from what the pages were told goes to the log.
                 state.sources.checking = snapshot.checking
                 inCheck = snapshot.checking
+                for (id, entries) in snapshot.entries where state.sources.entries[id] != entries {
+                    if !merged.contains(where: { $0.id == id }) { outboxInput.yield(.changed(id)) }
+                }
             case .event(let event) where sharedLog != nil:
                 await relayToLog(event)
             case .resync(let snapshot):
+                if sharedLog != nil { inCheck = snapshot.checking }
                 state.sources = snapshot
                 state.lists = [:]
                 for id in snapshot.entries.keys {
@@ -293,12 +321,24 @@ public actor LiveBroadcaster: Service {
             }
             guard inCheck.contains(id) else { return takeQuietly(event) }
             let record: SharedLogRecord = if case .changed = event.kind { .changed(id) } else { .failed(id) }
-            do {
-                try await sharedLog?.append(record)
-            } catch {
-                // The database is away: this replica's pages still hear it, unnumbered.
-                logger.warning("cannot write to the live log", metadata: ["error": "\(error)"])
-                apply(event, audience: audience, id: nil)
+            outboxInput.yield(record)
+        }
+    }
+
+    /// Appends what this replica found, in order. An append that fails (the database is away)
+    /// is tried again until it lands: pages hear of it late, never under a made-up number.
+    private func drainOutbox(to log: any SharedLog) async {
+        for await record in outbox {
+            var failures = 0
+            while !Task.isCancelled {
+                do {
+                    try await log.append(record)
+                    break
+                } catch {
+                    failures += 1
+                    if failures == 1 { logger.warning("cannot write to the live log; retrying", metadata: ["error": "\(error)"]) }
+                    try? await Task.sleep(for: .milliseconds(min(2_000, 100 * failures)))
+                }
             }
         }
     }
@@ -316,44 +356,52 @@ public actor LiveBroadcaster: Service {
             state.sequence = UInt64(max(0, id))
             replay.removeAll()
         case .changed(let id, let source, let entries):
+            // The number moves only with the state it numbers (no await in between): a page drawn
+            // meanwhile is never numbered ahead of what it shows.
             let sequence = UInt64(max(0, id))
-            state.sequence = sequence
             let audience = await audience(of: source)
-            apply(EngineEvent(sequence: state.sources.sequence + 1, kind: .changed(source, entries)), audience: audience, id: sequence)
+            var mergedAudiences: [(MergedSource, Set<UserID>?)] = []
             for merge in merged where merge.parts.contains(source) {
+                mergedAudiences.append((merge, await self.audience(of: merge.id)))
+            }
+            state.sequence = sequence
+            apply(EngineEvent(sequence: state.sources.sequence + 1, kind: .changed(source, entries)), audience: audience, id: sequence)
+            for (merge, mergedAudience) in mergedAudiences {
                 let event = EngineEvent(sequence: state.sources.sequence + 1, kind: merge.changed(state.entries))
-                apply(event, audience: await self.audience(of: merge.id), id: sequence)
+                apply(event, audience: mergedAudience, id: sequence)
             }
         case .failed(let id, let source, let error):
             let sequence = UInt64(max(0, id))
+            let audience = await audience(of: source)
             state.sequence = sequence
-            apply(EngineEvent(sequence: state.sources.sequence + 1, kind: .failed(source, error)), audience: await audience(of: source), id: sequence)
+            apply(EngineEvent(sequence: state.sources.sequence + 1, kind: .failed(source, error)), audience: audience, id: sequence)
         case .frame(let id, let event, let json, let users):
             let sequence = UInt64(max(0, id))
-            state.sequence = sequence
             let audience = users.map { Set($0.map(UserID.init)) }
-            if event == "reader", json.contains(#""kind":"subscriptions""#) {
-                followers = [:]
-                await subscriptionsChanged()
+            if event == "reader", (try? JSONDecoder().decode(ReaderMessage.self, from: Data(json.utf8)))?.kind == "subscriptions" {
+                forgetFollowers()
+                reloadInput.yield()
             }
             if event == "opened", let user = audience?.first,
                 let message = try? JSONDecoder().decode(OpenedMessage.self, from: Data(json.utf8))
             {
                 opened[user] = .some(OpenedHeadline(title: message.title, path: message.path, openedAt: Date()))
             }
+            state.sequence = sequence
             broadcast(event: event, json: json, to: audience, id: sequence)
         }
     }
 
     /// A page event: numbered here, or, on replicas, through the shared log.
     private func publish(event: String, json: String, to audience: Set<UserID>?) async {
-        guard let sharedLog else { return broadcast(event: event, json: json, to: audience) }
-        do {
-            try await sharedLog.append(.frame(event: event, json: json, audience: audience.map { $0.map(\.rawValue).sorted() }))
-        } catch {
-            logger.warning("cannot write to the live log", metadata: ["error": "\(error)"])
-            send(SSEFrame(id: nil, event: event, json: json, audience: audience))
-        }
+        guard sharedLog != nil else { return broadcast(event: event, json: json, to: audience) }
+        outboxInput.yield(.frame(event: event, json: json, audience: audience.map { $0.map(\.rawValue).sorted() }))
+    }
+
+    /// Subscriptions changed somewhere: who follows what is read again when next needed.
+    private func forgetFollowers() {
+        followers = [:]
+        followersGeneration += 1
     }
 
     private func broadcastResync() async {
@@ -424,3 +472,4 @@ public actor LiveBroadcaster: Service {
         clients.removeAll()
     }
 }
+

@@ -35,7 +35,7 @@ struct OpenedMessage: Codable {
 
 /// `reader`: the user changed their reader: `read` or `starred` (`ids` now have `value`), or
 /// `subscriptions` (feeds added, removed, renamed or moved).
-struct ReaderMessage: Encodable {
+struct ReaderMessage: Codable {
     var kind: String
     /// At most the first 2,000 (a mark-all-read of more makes pages refresh their counts).
     var ids: [Int64]

@@ -19,7 +19,9 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import time
@@ -151,6 +153,16 @@ async def fanout(pages: int) -> None:
         finally:
             writer.close()
 
+    # Every replica has read the log to its end (after a burst of first checks that takes a while).
+    newest = int(sql("SELECT COALESCE(max(id), 0) FROM live_log"))
+    started = time.monotonic()
+    for replica in (1, 2, 3):
+        while time.monotonic() - started < 900:
+            seq = re.search(rb'data-seq="(\d+)"', get(f"http://127.0.0.1:{PORT + replica}/news"))
+            if seq and int(seq.group(1)) >= newest:
+                break
+            time.sleep(1)
+    print(f"   replicas read the log to its end (id {newest}) after {time.monotonic() - started:.0f} s")
     tasks = []
     for number in range(pages):
         tasks.append(asyncio.create_task(page(PORT + 1 + number % 3)))
@@ -187,6 +199,9 @@ def main() -> None:
     args = parser.parse_args()
     if "KIOSK_BIN" not in os.environ:
         sys.exit("set KIOSK_BIN to a release kiosk binary (swift build -c release --product kiosk --scratch-path .build-bench)")
+    if (DIR / "pids").exists():
+        cluster("stop")
+    shutil.rmtree(DIR, ignore_errors=True)  # a fresh database every run
     DIR.mkdir(parents=True, exist_ok=True)
     config = DIR / "feeds.json"
     feeds = [{"id": f"s{n}", "name": f"Sample {n}", "url": f"http://127.0.0.1:{DEMO_PORT}/samples/{n}.xml",

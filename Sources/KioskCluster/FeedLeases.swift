@@ -53,7 +53,10 @@ public struct FeedLeases: CheckCoordinator {
             }
             guard let remaining = due else { return .notBefore(Self.retryAfterFailure) }
             if remaining > 0 { return .notBefore(Self.wait(remaining)) }
-            switch try await take(id, host: host) {
+            // The News sources (checked every few seconds, a handful of configured feeds) are
+            // never held back by a host's other feeds.
+            let capped = feed.interval >= .seconds(60)
+            switch try await take(id, host: host, capped: capped) {
             case .taken(let lastChecker):
                 // This replica checked it last: what it holds is what is stored.
                 if lastChecker == owner { return .granted(nil) }
@@ -104,7 +107,7 @@ public struct FeedLeases: CheckCoordinator {
     /// Takes the feed if it is still due and free and its host has a free slot. The host's
     /// advisory lock (held to the end of the transaction) makes its claims take turns, so the
     /// count of its leases is exact; a second statement sees what the turn before committed.
-    private func take(_ id: SourceID, host: String) async throws -> Take {
+    private func take(_ id: SourceID, host: String, capped: Bool) async throws -> Take {
         let feed = id.rawValue
         return try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.hostLockClass), hashtext(\(host)))", logger: logger)
@@ -112,7 +115,7 @@ public struct FeedLeases: CheckCoordinator {
                 """
                 WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
                 busy AS (
-                    SELECT count(*) >= \(Int64(perHost)) AS is_full FROM feed_leases AS held, now
+                    SELECT \(capped) AND count(*) >= \(Int64(perHost)) AS is_full FROM feed_leases AS held, now
                     WHERE held.host = \(host) AND held.owner IS NOT NULL AND held.lease_until > now.t
                 ),
                 candidate AS (

@@ -31,7 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DIR = Path("/tmp/kiosk-bench-cluster")
 PORT, DB_PORT, DEMO_PORT = 18080, 55450, 18090
-DB_URL = f"postgres://kiosk@127.0.0.1:{DB_PORT}/kiosk"
+DB_URL = ""  # with its password, once the cluster runs
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -42,6 +42,11 @@ def cluster(*args: str) -> None:
 def get(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=30) as reply:
         return reply.read()
+
+
+def database_url() -> str:
+    return subprocess.run([str(REPO / "scripts/postgres.sh"), "url", str(DIR / "pg")], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def sql(query: str) -> str:
@@ -213,6 +218,8 @@ def main() -> None:
     cluster("start", "--port", str(PORT), "--db-port", str(DB_PORT), "--demo-port", str(DEMO_PORT),
             "--config", str(config), "--frozen", "--checks-per-host", "192")
     print(f"cluster up in {time.monotonic() - started:.0f} s")
+    global DB_URL
+    DB_URL = database_url()
     try:
         if args.only in (None, "polling"):
             polling(args.feeds, args.interval, args.seconds)

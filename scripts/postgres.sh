@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A private PostgreSQL server on loopback, Debian's own binaries, for the tests, the benchmarks
 # and scripts/cluster.sh. Nothing system-wide is touched: the cluster lives in DIR, listens on
-# 127.0.0.1:PORT (and a socket in DIR), trusts loopback, and is stopped by its PID.
+# 127.0.0.1:PORT and on a socket in DIR, and is stopped by its PID. Over TCP every role needs a
+# password (scram-sha-256; the role "kiosk" gets a random one, kept in DIR/password and put in
+# the URL); only the socket, in the private DIR, is trusted, for this script's own setup.
 #
 # Usage:
 #   scripts/postgres.sh start DIR PORT   initdb DIR if new, start, create role+database "kiosk";
@@ -44,7 +46,7 @@ as_owner() {  # runs a command as the cluster's owner
     fi
 }
 
-url() { echo "postgres://kiosk@127.0.0.1:$(cat "$dir/port")/kiosk"; }
+url() { echo "postgres://kiosk:$(cat "$dir/password")@127.0.0.1:$(cat "$dir/port")/kiosk"; }
 
 case "$command" in
     start)
@@ -60,24 +62,30 @@ case "$command" in
             exit 1
         fi
         if [ ! -f "$dir/data/PG_VERSION" ]; then
-            as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
+            as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth-local=trust --auth-host=scram-sha-256 \
+                -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || {
                 cat "$dir/initdb.log" >&2
                 exit 1
             }
         fi
         echo "$port" >"$dir/port"
-        # Sized for a test machine: many replicas' pools and listeners, little memory.
-        as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        # Sized for a test machine: many replicas' pools and listeners, little memory. Already
+        # running (a second start): only the role and the URL again.
+        as_owner "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1 || as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c shared_buffers=128MB -c fsync=on -c synchronous_commit=on" \
             start >/dev/null
         for _ in $(seq 1 60); do
             as_owner "$bin/pg_isready" -q -h 127.0.0.1 -p "$port" && break
             sleep 0.5
         done
-        psql() { as_owner "$bin/psql" -q -h 127.0.0.1 -p "$port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
+        psql() { as_owner "$bin/psql" -q -h "$dir" -p "$port" -U postgres -v ON_ERROR_STOP=1 "$@"; }
+        if [ ! -s "$dir/password" ]; then
+            (umask 077 && head -c 18 /dev/urandom | base64 | tr -d '/+=' >"$dir/password")
+        fi
         if [ "$(psql -tAc "SELECT 1 FROM pg_roles WHERE rolname = 'kiosk'" postgres)" != 1 ]; then
             psql -c "CREATE ROLE kiosk LOGIN CREATEDB" postgres
         fi
+        psql -c "ALTER ROLE kiosk PASSWORD '$(cat "$dir/password")'" postgres >/dev/null
         if [ "$(psql -tAc "SELECT 1 FROM pg_database WHERE datname = 'kiosk'" postgres)" != 1 ]; then
             psql -c "CREATE DATABASE kiosk OWNER kiosk" postgres
         fi

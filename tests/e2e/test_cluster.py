@@ -39,7 +39,7 @@ class Cluster:
         self.db_port = free_port()
         self.demo_port = free_port()
         self.replica_ports = [self.port + i for i in (1, 2, 3)]
-        self.db_url = f"postgres://kiosk@127.0.0.1:{self.db_port}/kiosk"
+        self.db_url = ""  # with its password, once PostgreSQL runs
         self.started = 0.0
 
     def run(self, *args: str) -> str:
@@ -62,6 +62,8 @@ class Cluster:
         self.run("start", "--port", str(self.port), "--db-port", str(self.db_port),
                  "--demo-port", str(self.demo_port), "--config", str(config),
                  "--lease-seconds", str(LEASE), "--frozen")
+        self.db_url = subprocess.run([str(REPO / "scripts/postgres.sh"), "url", str(self.db_dir)],
+                                     capture_output=True, text=True, check=True).stdout.strip()
 
     def stop(self) -> None:
         self.run("stop")
@@ -274,7 +276,7 @@ def test_an_sqlite_installation_moves_to_postgresql(cluster, workdir):
     assert added.returncode == 0, added.stderr
     # ...copied into an empty database of the cluster's server...
     cluster.sql("CREATE DATABASE migrated")
-    target = f"postgres://kiosk@127.0.0.1:{cluster.db_port}/migrated"
+    target = cluster.db_url.rsplit("/", 1)[0] + "/migrated"
     moved = run("migrate-to-postgres", target, "--data-directory", str(data))
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert "users: 1 rows" in moved.stdout, moved.stdout

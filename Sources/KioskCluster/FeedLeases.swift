@@ -38,7 +38,7 @@ public struct FeedLeases: CheckCoordinator {
     /// When the database cannot be asked: try again after this (the pages keep what they have).
     static let retryAfterFailure: Duration = .seconds(2)
 
-    public func claim(_ feed: PolledSource) async -> CheckClaim {
+    public func claim(_ feed: PolledSource, holdsState: Bool) async -> CheckClaim {
         let id = feed.id
         let host = Self.host(of: feed.url)
         do {
@@ -58,8 +58,8 @@ public struct FeedLeases: CheckCoordinator {
             let capped = feed.interval >= .seconds(60)
             switch try await take(id, host: host, capped: capped) {
             case .taken(let lastChecker):
-                // This replica checked it last: what it holds is what is stored.
-                if lastChecker == owner { return .granted(nil) }
+                // This replica checked it last and still holds it: that is what is stored.
+                if lastChecker == owner, holdsState { return .granted(nil) }
                 do {
                     return .granted(try await loadState(id))
                 } catch {

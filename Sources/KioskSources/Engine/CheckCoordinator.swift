@@ -19,8 +19,9 @@ public enum CheckClaim: Sendable, Equatable {
 /// Decides which replica checks which feed (see `KioskCluster.FeedLeases`).
 public protocol CheckCoordinator: Sendable {
     /// Asks to check `feed` now (its id, and its host: politeness per host holds across
-    /// replicas).
-    func claim(_ feed: PolledSource) async -> CheckClaim
+    /// replicas). `holdsState`: this engine has the feed's state in memory (one that has not,
+    /// a feed subscribed again, is always handed the stored state).
+    func claim(_ feed: PolledSource, holdsState: Bool) async -> CheckClaim
     /// The check is over and its outcome stored: the next is due `wait` from now, by whichever
     /// replica claims it then. Releases the lease.
     func finished(_ id: SourceID, nextIn wait: Duration) async

@@ -218,7 +218,7 @@ public actor Engine: Service {
                     await limiter.release()
                     return
                 }
-                switch await coordinator.claim(feed) {
+                switch await coordinator.claim(feed, holdsState: await holdsState(of: loop.id)) {
                 case .notBefore(let wait):
                     await limiter.release()
                     guard await pause(on: clock, for: wait, loop, &wakes, &pauses) else { return }
@@ -297,6 +297,9 @@ public actor Engine: Service {
         }
         return fastLimiter
     }
+
+    /// Whether the engine has a state for the feed (it forgets one when the feed is unsubscribed).
+    private func holdsState(of id: SourceID) -> Bool { states[id] != nil }
 
     /// The current definition of `loop`'s feed; nil when the loop no longer owns it.
     private func feed(of loop: Loop) -> PolledSource? {

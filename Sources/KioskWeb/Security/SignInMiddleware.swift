@@ -91,16 +91,7 @@ actor AccountPresence {
         // wait 2 s at most, then keep the last answer (nobody adds an account to a database
         // nobody reaches). With no answer ever, fail closed: accounts exist.
         let accounts = accounts
-        let answer: Bool? = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { try? await accounts.exist() }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(2))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let answer = await withinDeadline(.seconds(2)) { try await accounts.exist() }
         guard let exists = answer else { return known?.exists ?? true }
         known = (exists, now)
         return exists

@@ -157,19 +157,3 @@ enum PostgresEntryRows {
         return hits
     }
 }
-
-/// How an `Entry` is written into the `json` column: as SQLite's store writes it, so a copied
-/// row compares equal to the same entry saved here.
-enum EntryJSON {
-    /// Sorted keys make equal entries equal text, which is how a save tells a changed entry from
-    /// an unchanged one without decoding the row.
-    static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-
-    static func encode(_ entry: Entry, with encoder: JSONEncoder) throws -> String {
-        String(decoding: try encoder.encode(entry), as: UTF8.self)
-    }
-}

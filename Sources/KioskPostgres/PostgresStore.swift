@@ -305,20 +305,11 @@ public final class PostgresStore: KioskStore {
             try await PostgresAppStateRows.value(for: PostgresAppStateRows.lastOpenedKey(for: user), in: session)
         }
         guard let json else { return nil }
-        do {
-            return try JSONDecoder().decode(OpenedHeadline.self, from: Data(json.utf8))
-        } catch {
-            throw .corrupt(path: database, reason: "the last opened headline cannot be read: \(error)")
-        }
+        return try OpenedHeadline(storedJSON: json, location: database)
     }
 
     public func setLastOpened(_ headline: OpenedHeadline, user: UserID) async throws(StoreError) {
-        let json: String
-        do {
-            json = String(decoding: try JSONEncoder().encode(headline), as: UTF8.self)
-        } catch {
-            throw .other("the headline cannot be encoded: \(error)")
-        }
+        let json = try headline.storedJSON()
         try await connection { session in
             try await PostgresAppStateRows.set(json, for: PostgresAppStateRows.lastOpenedKey(for: user), in: session)
         }

@@ -13,3 +13,23 @@ public struct OpenedHeadline: Sendable, Hashable, Codable {
         self.openedAt = openedAt
     }
 }
+
+extension OpenedHeadline {
+    /// The text a store keeps (every store the same).
+    package func storedJSON() throws(StoreError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+        } catch {
+            throw .other("the headline cannot be encoded: \(error)")
+        }
+    }
+
+    /// The headline a store kept as `json`; `location` names the database in the error.
+    package init(storedJSON json: String, location: String) throws(StoreError) {
+        do {
+            self = try JSONDecoder().decode(OpenedHeadline.self, from: Data(json.utf8))
+        } catch {
+            throw .corrupt(path: location, reason: "the last opened headline cannot be read: \(error)")
+        }
+    }
+}

@@ -291,20 +291,11 @@ public final class SQLiteStore: KioskStore {
     public func lastOpened(user: UserID) async throws(StoreError) -> OpenedHeadline? {
         let json = try await read { db in try AppStateRows.value(for: AppStateRows.lastOpenedKey(for: user), in: db) }
         guard let json else { return nil }
-        do {
-            return try JSONDecoder().decode(OpenedHeadline.self, from: Data(json.utf8))
-        } catch {
-            throw .corrupt(path: path, reason: "the last opened headline cannot be read: \(error)")
-        }
+        return try OpenedHeadline(storedJSON: json, location: path)
     }
 
     public func setLastOpened(_ headline: OpenedHeadline, user: UserID) async throws(StoreError) {
-        let json: String
-        do {
-            json = String(decoding: try JSONEncoder().encode(headline), as: UTF8.self)
-        } catch {
-            throw .other("the headline cannot be encoded: \(error)")
-        }
+        let json = try headline.storedJSON()
         try await write { db in try AppStateRows.set(json, for: AppStateRows.lastOpenedKey(for: user), in: db) }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskSources
+import KioskStore
 import PostgresNIO
 
 /// The SQL side of `SourceState`: one `sources` row plus the source's entries.
@@ -9,9 +10,7 @@ enum PostgresSourceRows {
     /// upserted, its entries replaced (`PostgresEntryRows.replaceSQL`) or, for a source never
     /// fetched, removed. 100,000 feeds saved one by one cost 100,000 round trips, not 800,000.
     static func save(_ state: SourceState, for id: SourceID, now: Date, in session: PostgresSession) async throws {
-        let errorJSON = try state.lastError.map { error in
-            String(decoding: try JSONEncoder().encode(error), as: UTF8.self)
-        }
+        let errorJSON = try state.lastError.map(StoredSourceError.json)
         var builder = PostgresQueryBuilder()
         let values = [
             builder.bind(id.rawValue), builder.bind(PostgresText.clean(state.validators.etag)),
@@ -78,18 +77,9 @@ enum PostgresSourceRows {
             entries: hasEntries ? entries : nil,
             validators: Validators(etag: try row.get("etag"), lastModified: try row.get("last_modified")),
             failures: try row.get("failures"),
-            lastError: lastError(message: try row.get("last_error"), json: try row.get("last_error_json"), decoder: decoder),
+            lastError: StoredSourceError.read(message: try row.get("last_error"), json: try row.get("last_error_json"), decoder: decoder),
             lastSuccess: date(try row.get("last_success")),
             lastFailure: date(try row.get("last_failure")))
-    }
-
-    /// The stored error, rebuilt exactly from its JSON, or from its message alone as
-    /// `.unreadable(message)` when that JSON is missing or unreadable (as SQLite's store).
-    private static func lastError(message: String?, json: String?, decoder: JSONDecoder) -> SourceError? {
-        if let json, let stored = try? decoder.decode(SourceError.self, from: Data(json.utf8)) {
-            return stored
-        }
-        return message.map { .unreadable($0) }
     }
 
     private static func date(_ seconds: Double?) -> Date? {

@@ -7,9 +7,7 @@ import KioskSources
 enum SourceRows {
     /// Writes `state` for `id`: its row upserted, its entries replaced (see `EntryRows.replace`).
     static func save(_ state: SourceState, for id: SourceID, in db: Database, now: Date = Date()) throws {
-        let errorJSON = try state.lastError.map { error in
-            String(decoding: try JSONEncoder().encode(error), as: UTF8.self)
-        }
+        let errorJSON = try state.lastError.map(StoredSourceError.json)
         try db.cachedStatement(
             sql: """
                 INSERT INTO sources (id, etag, last_modified, last_success, last_failure, last_error,
@@ -46,24 +44,11 @@ enum SourceRows {
                 entries: hasEntries ? entries[id, default: []] : nil,
                 validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
                 failures: row["failures"],
-                lastError: lastError(message: row["last_error"], json: row["last_error_json"], decoder: decoder),
+                lastError: StoredSourceError.read(message: row["last_error"], json: row["last_error_json"], decoder: decoder),
                 lastSuccess: date(row["last_success"]),
                 lastFailure: date(row["last_failure"]))
         }
         return states
-    }
-
-    /// The stored error, rebuilt exactly from its JSON (case and payload, not an approximation),
-    /// or from its message alone as `.unreadable(message)`, the case whose payload is free text,
-    /// when that JSON is missing or unreadable (a row written by hand, a case from a newer Kiosk).
-    ///
-    /// Rows written before `SourceError` was Codable hold a mirror enum's JSON with the same case
-    /// names and labels, which is the same JSON the synthesized conformance reads.
-    private static func lastError(message: String?, json: String?, decoder: JSONDecoder) -> SourceError? {
-        if let json, let stored = try? decoder.decode(SourceError.self, from: Data(json.utf8)) {
-            return stored
-        }
-        return message.map { .unreadable($0) }
     }
 
     private static func date(_ seconds: Double?) -> Date? {

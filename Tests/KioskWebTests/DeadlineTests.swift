@@ -10,12 +10,13 @@ import Testing
         let started = ContinuousClock.now
         let answer = await withinDeadline(.milliseconds(200)) { () -> Int in
             // Not cancellable: a plain wait that ignores the task's cancellation.
-            let end = ContinuousClock.now + .seconds(3)
+            let end = ContinuousClock.now + .seconds(30)
             while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
             return 1
         }
         #expect(answer == nil)
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Long before the work ends, with room for a loaded machine (CI saw 2.9 s).
+        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test func anAnswerInTimeAndAFailureArePassedOn() async {

@@ -58,7 +58,8 @@ import Testing
                     #expect(frame.id == base + 1)
                     #expect(frame.event == "changed")
                     #expect(frame.json["source"] as? String == "business")
-                    #expect((frame.json["html"] as? String)?.contains("Plain headline 5") == true)
+                    let rows = (frame.json["diff"] as? [String: Any])?["rows"] as? [String: String]
+                    #expect(rows?.values.contains { $0.contains("Plain headline 5") } == true)
 
                     // The browser goes away: its subscription is cleaned up.
                     reader.cancel()

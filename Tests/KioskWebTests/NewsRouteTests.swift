@@ -39,6 +39,46 @@ import Testing
         }
     }
 
+    /// A change is sent as the rows that differ: one new entry on a 250-entry feed is that row,
+    /// the "older" link's new count and the row that fell off the page, not the list again.
+    @Test func aChangeSendsOnlyTheRowsThatDiffer() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run { _, live in
+                try await kiosk.waitForBroadcaster()
+                let (_, frames) = await live.subscribe(after: nil)
+                let (log, reader) = FrameLog.collecting(frames)
+                defer { reader.cancel() }
+                await kiosk.hub.publish(.changed(.business, (1...250).reversed().map(SampleEntries.plain)))
+                await kiosk.hub.publish(.changed(.business, (1...251).reversed().map(SampleEntries.plain)))
+                let both = try await eventually { await log.events.filter { $0.event == "changed" }.count == 2 }
+                try #require(both)
+                let second = try #require(await log.events.filter { $0.event == "changed" }.last)
+                let diff = try #require(second.json["diff"] as? [String: Any])
+                let order = try #require(diff["order"] as? [String])
+                let rows = try #require(diff["rows"] as? [String: String])
+                let newKey = EntryIdentity.key(of: SampleEntries.plain(251))
+                #expect(order.count == NewsList.shown + 1 && order.first == newKey && order.last == "more")
+                #expect(Set(rows.keys) == [newKey, "more"], "only the new row and the older link's count")
+                #expect(rows[newKey]?.contains("Plain headline 251") == true)
+                #expect(rows["more"]?.contains("151 more") == true)
+                #expect(diff["removed"] as? [String] == [EntryIdentity.key(of: SampleEntries.plain(151))])
+                #expect(second.text.utf8.count < 8_000, "a one-row change is small: \(second.text.utf8.count) bytes")
+                // Pages drawn now show the same list the diffs lead to.
+                let page = await live.snapshot().lists[.business]
+                #expect(page?.rows.map(\.key) == order)
+            }
+        }
+    }
+
+    @Test func aListDiffIsExactAndKeysAreUnique() {
+        let a = RenderedList([("1", el("li") { "one" }), ("2", el("li") { "two" }), ("3", el("li") { "three" })])
+        let b = RenderedList([("4", el("li") { "four" }), ("1", el("li") { "one" }), ("3", el("li") { "three!" })])
+        #expect(b.diff(from: a) == ListDiff(order: ["4", "1", "3"], rows: ["4": "<li>four</li>", "3": "<li>three!</li>"], removed: ["2"]))
+        #expect(a.diff(from: a) == ListDiff(order: ["1", "2", "3"], rows: [:], removed: []))
+        #expect(a.diff(from: nil).rows.count == 3)
+        #expect(RenderedList([("1", el("li") { "one" }), ("1", el("li") { "again" })]).rows.count == 1)
+    }
+
     @Test func entriesPublishedBeforeAndAfterStartShowOnNews() async throws {
         try await withKioskApp { kiosk in
             await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(1)]))

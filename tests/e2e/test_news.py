@@ -96,6 +96,33 @@ def test_a_new_item_appears_in_the_open_page_without_reload(phone, kiosk):
     assert find(phone, "#live-status").get_attribute("aria-live") == "polite"
 
 
+def test_a_change_moves_only_the_rows_that_differ(phone, kiosk):
+    """Changes arrive as diffs: the rows already shown stay the same DOM nodes, and a page that
+    lost a row it should keep (here, removed by hand) draws the list again rather than a wrong one."""
+    open_page(phone, kiosk, "/news", "news")
+    wait_live(phone)
+    js(phone, "window.__kept = document.querySelector('#news-list li.entry:nth-child(2)')")
+    title = f"E2E diff {token()}"
+    kiosk.advance("business", title=title)
+    wait_for_title(phone, title)
+    assert js(phone, "return window.__kept.isConnected"), "an unchanged row was replaced, not kept"
+    keys = [e["key"] for e in entries(phone)]
+    assert len(keys) == len(set(keys)), "a row appears twice"
+
+    gone = js(phone, """
+        const li = document.querySelector('#news-list li.entry:nth-child(3)');
+        li.remove();
+        return li.dataset.key;
+    """)
+    second = f"E2E redraw {token()}"
+    kiosk.advance("business", title=second)
+    wait_for_title(phone, second)
+    wait_until(phone, lambda d: gone in [e["key"] for e in entries(d)],
+               "the row removed by hand never came back: the page applied a diff it could not")
+    shown = titles(phone)
+    assert shown.index(second) < shown.index(title), "the list is not in the feed's order"
+
+
 def test_the_reading_position_is_kept_when_a_live_update_lands(phone, kiosk):
     open_page(phone, kiosk, "/news", "news")
     wait_live(phone)

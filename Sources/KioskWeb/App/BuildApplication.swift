@@ -20,7 +20,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         hub: dependencies.hub, store: dependencies.store, names: dependencies.sourceNames,
         renderList: { [news = dependencies.news] source, sources in
             news.section(showing: source).map {
-                RenderedHTML(NewsList(feed: $0, sections: news, sources: sources).items)
+                RenderedList(NewsList(feed: $0, sections: news, sources: sources).keyedItems)
             }
         }, readerChanges: dependencies.readerChanges,
         // News sources are everyone's; a reader's own feed is heard of by its followers only.

@@ -124,8 +124,6 @@ function rememberRows(list) {
 function applyList(list, html) {
   const template = document.createElement("template");
   template.innerHTML = html; // inert: parsed, never run; the server escaped and sanitized it
-  const anchor = window.scrollY > 0 ? visibleAnchor(list) : null;
-  const focused = list.contains(document.activeElement) ? document.activeElement.closest("li[data-key]") : null;
   const existing = new Map($$(":scope > li[data-key]", list).map((item) => [item.dataset.key, item]));
   const items = Array.from(template.content.children).map((item) => {
     const old = existing.get(item.dataset.key);
@@ -133,6 +131,51 @@ function applyList(list, html) {
     serverHTML.set(item, item.outerHTML);
     return item;
   });
+  placeRows(list, items);
+}
+
+/**
+ * Applies a `changed` event's diff (the new order of keys, the markup of new or changed rows) to
+ * `list`, keeping every other row as it is. False when the list lacks a row it should keep.
+ */
+function applyDiff(list, diff) {
+  const existing = new Map($$(":scope > li[data-key]", list).map((item) => [item.dataset.key, item]));
+  const template = document.createElement("template");
+  const items = [];
+  for (const key of diff.order) {
+    const html = diff.rows[key];
+    if (html == null) {
+      const kept = existing.get(key);
+      if (!kept) return false;
+      items.push(kept);
+      continue;
+    }
+    template.innerHTML = html; // inert, as in applyList
+    const item = template.content.firstElementChild;
+    if (!item) return false;
+    serverHTML.set(item, item.outerHTML);
+    items.push(item);
+  }
+  placeRows(list, items);
+  return true;
+}
+
+/** Draws `list` again from the server's page (a diff that did not fit what this page shows). */
+async function redrawLiveList(list) {
+  try {
+    const response = await fetch(window.location.href, { headers: { Accept: "text/html" } });
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = $(`[data-live-list="${cssString(list.dataset.liveList)}"]`, page);
+    if (fresh) applyList(list, fresh.innerHTML);
+  } catch (error) {
+    console.warn("kiosk: cannot redraw the list", error);
+  }
+}
+
+/** Makes `items` the rows of `list`, keeping what the reader looks at where it is. */
+function placeRows(list, items) {
+  const anchor = window.scrollY > 0 ? visibleAnchor(list) : null;
+  const focused = list.contains(document.activeElement) ? document.activeElement.closest("li[data-key]") : null;
   list.replaceChildren(...items);
   if (focused) {
     const same = $(`:scope > li[data-key="${cssString(focused.dataset.key)}"] a`, list);
@@ -188,10 +231,10 @@ function setOpened(opened) {
 
 function onChanged(message) {
   setFailure(message.source, null);
-  if (message.html == null) return;
+  if (message.diff == null) return;
   const list = $(`[data-live-list="${cssString(message.source)}"]`);
   if (!list) return;
-  applyList(list, message.html);
+  if (!applyDiff(list, message.diff)) redrawLiveList(list);
   list.dataset.detectedAt = String(message.detectedAt);
   list.dataset.appliedAt = String(Date.now());
   if (message.added > 0) announce(`${message.added} new in ${message.name}`);

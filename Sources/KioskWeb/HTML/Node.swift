@@ -47,4 +47,9 @@ public struct RenderedHTML: Sendable, Hashable {
     public init(_ nodes: [Node]) {
         markup = nodes.render()
     }
+
+    /// `parts` side by side (each rendered already).
+    public init(joining parts: [RenderedHTML]) {
+        markup = parts.map(\.markup).joined()
+    }
 }

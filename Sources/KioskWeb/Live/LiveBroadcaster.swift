@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// Turns the engine's hub into server-sent events for every open page.
 ///
-/// Each event is rendered once (the list's HTML included) and the same bytes go to every client,
+/// Each event is rendered once (a list's change as the rows that differ) and the same bytes go to every client,
 /// so 10,000 open pages cost one render per change. Events are numbered; the last few hundred are
 /// kept so a client that reconnects with `Last-Event-ID` gets exactly what it missed, or a resync
 /// when that is too old. A client that falls behind is disconnected rather than slowing anyone:
@@ -19,7 +19,7 @@ import ServiceLifecycle
 /// the log delivers them, under the log's ids. Only the activity indicator stays local, unnumbered.
 public actor LiveBroadcaster: Service {
     /// Renders the list a page shows for `source`, or nil when no page shows that source.
-    public typealias ListRenderer = @Sendable (_ source: SourceID, _ sources: HubSnapshot) -> RenderedHTML?
+    public typealias ListRenderer = @Sendable (_ source: SourceID, _ sources: HubSnapshot) -> RenderedList?
 
     private let hub: EventHub
     private let store: any KioskStore
@@ -290,9 +290,11 @@ public actor LiveBroadcaster: Service {
             let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
             let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
             let list = renderList(id, state.sources)
+            // Pages are sent the rows that differ, not the list: one feed's change stays small.
+            let diff = list?.diff(from: state.lists[id])
             state.lists[id] = list
             let message = ChangedMessage(
-                source: id.rawValue, html: list?.markup, count: entries.count, added: added,
+                source: id.rawValue, diff: diff, count: entries.count, added: added,
                 name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
             broadcast(event: "changed", json: LiveJSON.encode(message), to: audience, id: frameID)
         case .failed(let id, let error):
@@ -425,7 +427,7 @@ public actor LiveBroadcaster: Service {
     /// failures of the News sources and of `followed` (their own feeds).
     private func resyncFrame(opened lastOpened: OpenedHeadline?, for user: UserID, followed: Set<SourceID>) -> SSEFrame {
         var lists: [String: String] = [:]
-        for (id, html) in state.lists { lists[id.rawValue] = html.markup }
+        for (id, list) in state.lists { lists[id.rawValue] = list.html.markup }
         let visible = { (source: SourceID) in self.isPublic(source) || followed.contains(source) }
         let message = ResyncMessage(
             lists: lists, checking: state.checking.filter(visible).map(\.rawValue).sorted(),

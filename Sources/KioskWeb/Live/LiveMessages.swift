@@ -2,10 +2,11 @@ import Foundation
 
 // The JSON payloads of the live events the script understands (see Assets/app.js).
 
-/// `changed`: a source's entries changed; `html` is the new list when a page shows it.
+/// `changed`: a source's entries changed; `diff` turns the list a page shows into the new one
+/// (nil when no page shows that source as a list).
 struct ChangedMessage: Encodable {
     var source: String
-    var html: String?
+    var diff: ListDiff?
     var count: Int
     /// New entries since the previous list (for the screen-reader announcement).
     var added: Int

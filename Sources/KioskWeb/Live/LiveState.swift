@@ -11,7 +11,7 @@ public struct LiveState: Sendable {
     /// folds them, so the two cannot drift apart. Its `sequence` is the hub's.
     public var sources = HubSnapshot()
     /// Each shown list as last rendered for the event stream, so pages reuse it until it changes.
-    public var lists: [SourceID: RenderedHTML] = [:]
+    public var lists: [SourceID: RenderedList] = [:]
 
     public init() {}
 

@@ -25,28 +25,38 @@ struct NewsList: Sendable {
     func items(from offset: Int) -> [Node] {
         let all = rows
         let start = min(max(0, offset), all.count)
-        return row(Array(all[start..<min(start + Self.shown, all.count)]))
+        return row(Array(all[start..<min(start + Self.shown, all.count)])).map(\.node)
     }
 
     /// What the live list shows: the newest `shown`, then a link to the older ones.
-    var items: [Node] {
+    var items: [Node] { keyedItems.map(\.node) }
+
+    /// The live list's rows by their `data-key` (what changes are sent as, see ``RenderedList``).
+    var keyedItems: [(key: String, node: Node)] {
         let all = rows
         var nodes = row(Array(all.prefix(Self.shown)))
         if all.count > Self.shown {
             nodes.append(
-                el("li", .class("entry more-entries"), .data("key", "more")) {
-                    el("a", .class("button"), .href("/news/older?feed=\(feed.slug)&from=\(Self.shown)")) {
-                        "Older headlines (\(all.count - Self.shown) more)"
+                (
+                    "more",
+                    el("li", .class("entry more-entries"), .data("key", "more")) {
+                        el("a", .class("button"), .href("/news/older?feed=\(feed.slug)&from=\(Self.shown)")) {
+                            "Older headlines (\(all.count - Self.shown) more)"
+                        }
                     }
-                })
+                ))
         }
         return nodes
     }
 
-    private func row(_ rows: [(part: SourceID, entry: Entry)]) -> [Node] {
-        rows.map { part, entry in
+    /// Each row keyed by its entry; an entry both feeds of a merged list carry is keyed by its
+    /// feed the second time, so every row of a list has a key of its own.
+    private func row(_ rows: [(part: SourceID, entry: Entry)]) -> [(key: String, node: Node)] {
+        var seen: Set<String> = []
+        return rows.map { part, entry in
             let key = EntryIdentity.key(of: entry)
-            return el("li", .class("entry"), .data("key", key), .data("source", part.rawValue)) {
+            let rowKey = seen.insert(key).inserted ? key : "\(key)@\(part.rawValue)"
+            return (rowKey, el("li", .class("entry"), .data("key", rowKey), .data("source", part.rawValue)) {
                 el("a", .class("entry-link"), .href("/news/\(part.rawValue)/\(key)")) {
                     el("span", .class("entry-title")) { entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
                     if let snippet = Snippet.of(entry.summary) {
@@ -59,10 +69,9 @@ struct NewsList: Sendable {
                         if let date = entry.published ?? entry.updated { DateText.node(date) }
                     }
                 }
-            }
+            })
         }
     }
-
 }
 
 /// `/news?feed=…`: the segmented control and the live list.
@@ -99,7 +108,7 @@ struct NewsPage: Sendable {
                 el("ul", .id("news-list"), .class("entries"), .data("live-list", feed.source.rawValue),
                     .aria("label", "\(feed.label) news")) {
                     // Rendered once per change for the event stream; every page until the next reuses it.
-                    if let rendered = state.lists[feed.source] { Node.rendered(rendered) } else { list.items }
+                    if let rendered = state.lists[feed.source] { Node.rendered(rendered.html) } else { list.items }
                 },
             ])
     }

@@ -30,7 +30,7 @@ struct BroadcasterHarness: Sendable {
 
 /// The list renderer the broadcaster tests use: a marker naming the source and its entry count.
 let markerRenderer: LiveBroadcaster.ListRenderer = { source, sources in
-    source == .business ? RenderedHTML([el("li") { "business \(sources.entries[source]?.count ?? 0)" }]) : nil
+    source == .business ? RenderedList([("count", el("li") { "business \(sources.entries[source]?.count ?? 0)" })]) : nil
 }
 
 /// Runs a broadcaster (as the app does, until cancelled) for the duration of `body`.

@@ -15,6 +15,8 @@ public final class PostgresStore: KioskStore {
     private let logger: Logger
     /// The time, for "received at" and state changes (a benchmark simulates days with its own).
     private let now: @Sendable () -> Date
+    /// Told how long each transaction took (for `/metrics`).
+    private let onWrite: StoreWriteTimer?
     /// What messages call the database (never its password).
     private let database = "the PostgreSQL database"
 
@@ -26,11 +28,12 @@ public final class PostgresStore: KioskStore {
     /// used. Call `migrate()` once before anything else.
     public init(
         client: PostgresClient, logger: Logger = Logger(label: "kiosk.store.postgres"),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, onWrite: StoreWriteTimer? = nil
     ) {
         self.client = client
         self.logger = logger
         self.now = now
+        self.onWrite = onWrite
     }
 
     /// Brings the schema up to date under a session-level advisory lock taken on one connection,
@@ -344,6 +347,9 @@ public final class PostgresStore: KioskStore {
     /// A transaction (committed when `body` returns, rolled back when it throws), its errors as
     /// `StoreError`.
     func transaction<T: Sendable>(_ body: (PostgresSession) async throws -> T) async throws(StoreError) -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { onWrite?(clock.now - start) }
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 try await body(PostgresSession(connection: connection, logger: logger))

@@ -26,3 +26,6 @@ public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, S
     func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit]
 
 }
+
+/// Told how long a store's write took (its queueing included), for `/metrics`.
+public typealias StoreWriteTimer = @Sendable (Duration) -> Void

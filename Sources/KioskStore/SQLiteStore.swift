@@ -15,12 +15,17 @@ public final class SQLiteStore: KioskStore {
     public let path: String
     /// The time, for "received at" and state changes (a benchmark simulates days with its own).
     private let now: @Sendable () -> Date
+    /// Told how long each write transaction took (for `/metrics`).
+    private let onWrite: StoreWriteTimer?
 
     /// Opens (creating it and its folders if needed) the database at `path` and brings its
     /// schema up to date.
     /// - Parameter readOnly: open without ever writing (no migration; the schema must be
     ///   current); every save then fails with `StoreError.readOnly`.
-    public init(path: URL, readOnly: Bool = false, now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+    /// - Parameter onWrite: told how long each write transaction took, queueing included.
+    public init(
+        path: URL, readOnly: Bool = false, now: @escaping @Sendable () -> Date = { Date() }, onWrite: StoreWriteTimer? = nil
+    ) throws(StoreError) {
         let location = path.path
         if !readOnly {
             do {
@@ -46,12 +51,14 @@ public final class SQLiteStore: KioskStore {
         }
         self.path = location
         self.now = now
+        self.onWrite = onWrite
     }
 
     private init(writer: any DatabaseWriter, path: String) {
         self.writer = writer
         self.path = path
         self.now = { Date() }
+        self.onWrite = nil
     }
 
     /// A store in memory, gone when released: for tests and benchmarks that want the SQL
@@ -322,6 +329,9 @@ public final class SQLiteStore: KioskStore {
 
     /// A write transaction (committed when `body` returns), its errors as `StoreError`.
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer { onWrite?(clock.now - start) }
         do { return try await writer.write(body) } catch { throw StoreError(error, path: path) }
     }
 }

@@ -44,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "With a PostgreSQL database: checks of one host in flight at once across every replica (default 32).")
     var checksPerHost: Int?
 
+    @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (loopback only; default: off).")
+    var metricsPort: Int?
+
     func run() async throws {
         var logger = Logger(label: "kiosk")
         logger.logLevel = verbose ? .debug : .info
@@ -96,6 +99,12 @@ struct ServeCommand: AsyncParsableCommand {
                 allowedHosts: file.allowedHosts ?? [], trustedProxies: file.trustedProxies ?? [])
             appConfig.postgresURL = location.postgresURL(file)
             appConfig.replicaName = replicaName
+            if let metricsPort {
+                guard (1...65535).contains(metricsPort), metricsPort != port else {
+                    throw StartupError("--metrics-port must be a TCP port other than --port")
+                }
+                appConfig.metricsPort = metricsPort
+            }
             if let checksPerHost {
                 guard (1...10_000).contains(checksPerHost) else { throw StartupError("--checks-per-host must be 1 to 10000") }
                 appConfig.checksPerHost = checksPerHost

@@ -36,6 +36,8 @@ public struct AppConfig: Sendable {
     /// Checks of one host in flight at once across every replica (one Kiosk alone keeps 32
     /// connections per host).
     public var checksPerHost = 32
+    /// The loopback port `/metrics` (Prometheus) listens on; nil, none.
+    public var metricsPort: Int?
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,

@@ -4,6 +4,7 @@ import KioskCore
 import KioskSources
 import KioskSync
 import Logging
+import ServiceLifecycle
 
 /// The composition root: Kiosk's web application, with the live sources, the store and the
 /// engine it runs, from the configuration alone. `main` only parses flags and runs this.
@@ -35,6 +36,8 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         }, logger: logger)
     // HEAD is GET without the body on every GET route (Hummingbird's router makes those).
     let router = Router(context: KioskRequestContext.self, options: .autoGenerateHeadEndpoints)
+    // First, so every answer is counted, refusals included.
+    router.add(middleware: RequestMetricsMiddleware(metrics: dependencies.metrics))
     router.add(middleware: SecurityHeadersMiddleware())
     // Before anything else reads the request: a name Kiosk is not reached by gets nothing (DNS rebinding).
     router.add(middleware: HostCheckMiddleware(policy: HostPolicy(boundHost: config.host, allowedHosts: config.allowedHosts)))
@@ -79,7 +82,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
         configuration: .init(
             address: .hostname(config.host, port: config.port), serverName: "Kiosk",
             availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),
-        services: dependencies.services + [live],
+        services: dependencies.services + [live] + metricsServices(config, dependencies, live: live, logger: logger),
         logger: logger)
 }
 
@@ -90,4 +93,20 @@ struct RouteContext: Sendable {
     var live: LiveBroadcaster
     var logger: Logger
     let articles = ArticleShelf()
+}
+
+/// The checks' metrics (from the hub), and the loopback `/metrics` listener when asked for.
+private func metricsServices(_ config: AppConfig, _ dependencies: WebDependencies, live: LiveBroadcaster, logger: Logger)
+    -> [any Service]
+{
+    let news = dependencies.news
+    var services: [any Service] = [
+        SourceMetrics(
+            hub: dependencies.hub, metrics: dependencies.metrics,
+            label: { news.section(showing: $0) != nil || news.shows($0) ? $0.rawValue : "subscribed" })
+    ]
+    if let port = config.metricsPort {
+        services.append(MetricsServer.application(metrics: dependencies.metrics, live: live, port: port, logger: logger))
+    }
+    return services
 }

@@ -11,13 +11,15 @@ extension WebDependencies {
     /// The real thing: one HTTP client for every source, the SQLite store, the polling engine
     /// writing through it, the image pipeline with its disk cache, and the proxy's signing key.
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
+        let metrics = KioskMetrics()
         let backend: StoreBackend
         if let url = config.postgresURL {
             try createDataDirectory(config)
-            backend = try await .postgres(url, config: config, logger: logger)
+            backend = try await .postgres(url, config: config, onWrite: metrics.storeWrite, logger: logger)
         } else {
             let existed = try prepareDataFiles(config)
-            backend = StoreBackend(store: try openStore(at: config.database, existed: existed, logger: logger))
+            backend = StoreBackend(
+                store: try openStore(at: config.database, existed: existed, onWrite: metrics.storeWrite, logger: logger))
         }
         let store = backend.store
         let accounts = Accounts(store: store, hasher: .bcrypt())
@@ -85,6 +87,7 @@ extension WebDependencies {
         dependencies.sharedLog = backend.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = backend.notReady
+        dependencies.metrics = metrics
         return dependencies
     }
 
@@ -131,9 +134,11 @@ func createDataDirectory(_ config: AppConfig) throws(StartupError) {
 
 /// The database, or, when it exists but cannot be written (a read-only disk), the same database
 /// read-only: Kiosk then serves what it has and says why it remembers nothing new.
-private func openStore(at path: URL, existed: Bool, logger: Logger) throws(StartupError) -> SQLiteStore {
+private func openStore(at path: URL, existed: Bool, onWrite: @escaping StoreWriteTimer, logger: Logger)
+    throws(StartupError) -> SQLiteStore
+{
     do {
-        return try SQLiteStore(path: path)
+        return try SQLiteStore(path: path, onWrite: onWrite)
     } catch {
         guard existed, let readOnly = try? SQLiteStore(path: path, readOnly: true) else {
             throw StartupError("\(error)")  // the store's message names the file and the reason

@@ -18,7 +18,9 @@ struct StoreBackend: Sendable {
 
     /// PostgreSQL at `url`: connected, migrated (under advisory locks, so replicas may start
     /// together), with this replica's leases and live log.
-    static func postgres(_ url: String, config: AppConfig, logger: Logger) async throws -> StoreBackend {
+    static func postgres(_ url: String, config: AppConfig, onWrite: @escaping StoreWriteTimer, logger: Logger) async throws
+        -> StoreBackend
+    {
         let configuration: PostgresClient.Configuration
         do {
             configuration = try PostgresURL.configuration(url)
@@ -27,7 +29,7 @@ struct StoreBackend: Sendable {
         }
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let runner = PostgresClientRunner(client: client)
-        let store = PostgresStore(client: client, logger: logger)
+        let store = PostgresStore(client: client, logger: logger, onWrite: onWrite)
         do {
             try await store.migrate()
             try await ClusterSchema.migrate(client, logger: logger)

@@ -36,6 +36,8 @@ public struct WebDependencies: Sendable {
     /// Why this Kiosk cannot take requests now (its database is away), or nil when it can:
     /// `/readyz`, for a load balancer.
     public var notReady: @Sendable () async -> String? = { nil }
+    /// What Kiosk counts and times (`/metrics`); the store is handed its write timer at creation.
+    public var metrics = KioskMetrics()
 
     public init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,

@@ -39,7 +39,8 @@ struct KioskHarness: Sendable {
     /// reach it as events (not folded into its first snapshot).
     func waitForBroadcaster() async throws {
         let hub = hub
-        let attached = try await eventually { await hub.subscriberCount >= 1 }
+        // Two listen to the hub in every app: the broadcaster and the checks' metrics.
+        let attached = try await eventually { await hub.subscriberCount >= 2 }
         try #require(attached, "the live broadcaster never subscribed to the hub")
     }
 }

@@ -705,7 +705,11 @@ public struct HTMLSanitizer: Sendable {
             } else if flags.contains(.definition) {
                 closeInScope(.definition, boundaries: .special)
             } else if flags.contains(.heading) {
-                if let last = stack.last, last.flags.contains(.heading) { popElements(downTo: stack.count - 1) }
+                // The innermost element written: one that is not (a link without a target) is
+                // absent from the output, and the browser reading it decides without it.
+                if let index = stack.lastIndex(where: { !$0.flags.contains(.unwritten) }), stack[index].flags.contains(.heading) {
+                    popElements(downTo: index)
+                }
             } else if flags.contains(.anchor) {
                 closeInScope(.anchor, boundaries: .scopeBoundary)
             } else if flags.contains(.row) {

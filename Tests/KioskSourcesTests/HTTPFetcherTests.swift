@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOSSL
 import Testing
 
 @testable import KioskSources
@@ -252,6 +253,23 @@ import Testing
         }
     }
 
+    @Test func aRedirectFromHTTPSToPlainHTTPIsADowngradeAndRefused() throws {
+        func refusal(_ from: String, _ to: String) throws -> String? {
+            HTTPFetcher.downgradeRefusal(from: try #require(URL(string: from)), to: try #require(URL(string: to)))
+        }
+        #expect(try refusal("https://news.example/feed", "http://news.example/feed") == "news.example redirects from https to http")
+        #expect(try refusal("https://news.example/feed", "http://elsewhere.example/feed") == "news.example redirects from https to http")
+        #expect(try refusal("HTTPS://news.example/feed", "HTTP://news.example:8080/feed") != nil)
+        #expect(try refusal("https://news.example/feed", "https://cdn.example/feed") == nil)
+        #expect(try refusal("http://news.example/feed", "https://news.example/feed") == nil)
+        #expect(try refusal("http://news.example/feed", "http://news.example/other") == nil)
+    }
+
+    @Test func theDowngradeRefusalIsAFetchErrorAUserCanRead() {
+        let error = FetchError.refused("news.example redirects from https to http")
+        #expect(error.description.hasSuffix("news.example redirects from https to http"))
+    }
+
     // MARK: network and URLs
 
     @Test func connectionResetMidBodyIsANetworkError() async throws {
@@ -323,6 +341,17 @@ import Testing
         #expect(translated(CancellationError()) == .network("the request was cancelled"))
         #expect(translated(FetchError.tooLarge(limit: 7)) == .tooLarge(limit: 7))
         if case .network = translated(HTTPClientError.remoteConnectionClosed) {} else { Issue.record("not a network error") }
+        // TLS: its own case, with words for a reader rather than BoringSSL's file and line.
+        #expect(translated(NIOSSLError.handshakeFailed(.sslError([]))) == .tls("the TLS handshake failed"))
+        #expect(
+            translated(NIOSSLError.handshakeFailed(.sslError([.eofDuringHandshake])))
+                == .tls("the server hung up during the TLS handshake"))
+        #expect(translated(NIOSSLExtraError.failedToValidateHostname) == .tls("the server's certificate is not for its name"))
+        #expect(FetchError.tls("x").description == "the secure connection failed: x")
+        // Sizes as a reader says them.
+        #expect(FetchError.tooLarge(limit: 16 << 20).description == "the answer is larger than 16 MB")
+        #expect(FetchError.tooLarge(limit: 64 << 10).description == "the answer is larger than 64 KB")
+        #expect(FetchError.tooLarge(limit: 1000).description == "the answer is larger than 1000 bytes")
     }
 
     // MARK: Retry-After parsing

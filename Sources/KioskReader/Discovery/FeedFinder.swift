@@ -145,6 +145,7 @@ public struct FeedFinder: Sendable {
         case .tooLarge(let limit): .tooLarge(limit: limit)
         case .tooManyRedirects: .unreachable("too many redirects")
         case .network(let why): .unreachable(why)
+        case .tls(let why): .unreachable("the secure connection failed: \(why)")
         case .invalidURL(let url): .invalidAddress(url)
         case .refused(let why): .addressRefused(why)
         }

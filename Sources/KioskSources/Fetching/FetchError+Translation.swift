@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTPCompression
 import NIOHTTP1
+import NIOSSL
 
 extension FetchError {
     /// Longest error description kept from a lower layer; some describe whole buffers.
@@ -26,6 +27,11 @@ extension FetchError {
             }
         case let error as IOError:
             self = Self(translating: error)
+        case let error as NIOSSLError:
+            self = .tls(Self.reason(error))
+        case let error as NIOSSLExtraError:
+            self = .tls(error == .failedToValidateHostname
+                ? "the server's certificate is not for its name" : Self.trimmed(String(describing: error)))
         case HTTPParserError.invalidEOFState:
             self = .network("the connection closed before the answer was complete")
         case let error as NIOHTTPDecompression.DecompressionError:
@@ -69,6 +75,21 @@ extension FetchError {
         case EHOSTUNREACH, ENETUNREACH: self = .network("host unreachable")
         default: self = .network(Self.trimmed(error.description))
         }
+    }
+
+    /// What went wrong with TLS, in words for a reader. BoringSSL's own text names source files
+    /// and lines, so only its reason codes are looked at.
+    private static func reason(_ error: NIOSSLError) -> String {
+        guard case .handshakeFailed(let failure) = error else {
+            return error == .uncleanShutdown ? "the connection was cut without closing TLS" : trimmed(String(describing: error))
+        }
+        let stack = String(describing: failure)
+        if stack.contains("WRONG_VERSION_NUMBER") || stack.contains("HTTP_REQUEST") || stack.contains("PACKET_LENGTH_TOO_LONG") {
+            return "the server does not speak TLS at that address"
+        }
+        if stack.contains("CERTIFICATE_VERIFY_FAILED") { return "the server's certificate is not trusted" }
+        if stack.contains("EOF during handshake") { return "the server hung up during the TLS handshake" }
+        return "the TLS handshake failed"
     }
 
     private static func trimmed(_ text: String) -> String {

@@ -10,12 +10,17 @@ public enum FetchError: Error, Sendable, Hashable, Codable {
     case tooLarge(limit: Int)
     /// More redirects than allowed, or a redirect loop.
     case tooManyRedirects
-    /// The connection failed or was reset, DNS failed, TLS failed...
+    /// The connection failed or was reset, DNS failed...
     case network(String)
+    /// The secure (TLS) connection of an `https` URL could not be made: the server does not
+    /// speak TLS there (stripped or unavailable), or its certificate is not trusted. The fetch
+    /// never falls back to plain HTTP.
+    case tls(String)
     /// The URL cannot be fetched (not http or https).
     case invalidURL(String)
-    /// The destination (the URL asked for, or a redirect) is on a private or local network;
-    /// the reason says which host and why (see `DestinationGuard`).
+    /// The destination (the URL asked for, or a redirect) is on a private or local network, or a
+    /// redirect would leave `https` for plain `http`; the reason says which host and why (see
+    /// `DestinationGuard` and `HTTPFetcher.downgradeRefusal(from:to:)`).
     case refused(String)
 }
 
@@ -25,11 +30,19 @@ extension FetchError: CustomStringConvertible {
         case .timeout: "the source did not answer in time"
         case .status(let code, let message?, _): "HTTP \(code): \(message)"
         case .status(let code, nil, _): "HTTP \(code)"
-        case .tooLarge(let limit): "the answer is larger than \(limit) bytes"
+        case .tooLarge(let limit): "the answer is larger than \(Self.size(limit))"
         case .tooManyRedirects: "too many redirects"
         case .network(let why): "network error: \(why)"
+        case .tls(let why): "the secure connection failed: \(why)"
         case .invalidURL(let url): "not an http(s) URL: \(url)"
         case .refused(let why): "address refused: \(why)"
         }
+    }
+
+    /// `bytes` as a reader would say it: whole MB or KB when it is one, else bytes.
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 }

@@ -97,7 +97,8 @@ public struct HTTPFetcher: Fetching {
     }
 
     /// The first answer that is not a redirect, and the URL it came from. Each destination is
-    /// checked before it is asked (`DestinationGuard`); a cycle or too many hops is an error.
+    /// checked before it is asked (`DestinationGuard`); a cycle or too many hops is an error, and
+    /// so is a redirect from https to plain http (``downgradeRefusal(from:to:)``).
     private func followingRedirects(_ request: FetchRequest, deadline: FetchDeadline) async throws
         -> (HTTPClientResponse, URL)
     {
@@ -118,6 +119,7 @@ public struct HTTPFetcher: Fetching {
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL, Self.isFetchable(next) else {
                 throw FetchError.invalidURL(location)
             }
+            if let why = Self.downgradeRefusal(from: url, to: next) { throw FetchError.refused(why) }
             guard visited.count <= maxRedirects, visited.insert(next.absoluteString).inserted else {
                 throw FetchError.tooManyRedirects
             }
@@ -182,6 +184,14 @@ public struct HTTPFetcher: Fetching {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         guard let host = url.host, !host.isEmpty else { return false }
         return true
+    }
+
+    /// Why a redirect from `url` to `next` is refused, or nil when it may be followed: a source
+    /// reached over https stays on https. A redirect to plain http would hand the rest of the
+    /// exchange to whoever sits on the path (a downgrade), whatever the destination's host.
+    static func downgradeRefusal(from url: URL, to next: URL) -> String? {
+        guard url.scheme?.lowercased() == "https", next.scheme?.lowercased() != "https" else { return nil }
+        return "\(url.host ?? url.absoluteString) redirects from https to http"
     }
 
     /// `value` if it can be sent back as a header (printable ASCII, bounded), else nil.

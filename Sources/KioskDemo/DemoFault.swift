@@ -14,6 +14,10 @@ public enum DemoFault: String, CaseIterable, Sendable, Hashable {
     case oversizedBody
     /// HTTP 302 back to the same URL.
     case redirectLoop
+    /// HTTP 301 to the `https://` form of the same URL, on the same host and port, where only
+    /// plain HTTP is spoken: what a client sees when TLS is stripped or unavailable. A client that
+    /// follows it fails its TLS handshake; one that falls back to plain HTTP is the bug.
+    case tlsDowngrade
     /// No answer at all until the client gives up or the server stops.
     case neverAnswer
 

@@ -38,7 +38,11 @@ import Testing
             #expect(elapsed >= .milliseconds(390))
 
             #expect(try await demo.post("/_demo/fault?source=nope&mode=none").status == 400)
-            #expect(try await demo.post("/_demo/fault?source=facts&mode=explode").status == 400)
+            let unknown = try await demo.post("/_demo/fault?source=facts&mode=explode")
+            #expect(unknown.status == 400)
+            // The browser tests read the list of modes from this answer.
+            let listed = unknown.text.split(separator: ":").last.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } }
+            #expect(listed == DemoFault.allCases.map(\.rawValue))
             #expect(try await demo.get("/_demo/fault?source=facts&mode=none").status == 405)
         }
     }

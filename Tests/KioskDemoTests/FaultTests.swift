@@ -117,6 +117,24 @@ import Testing
         }
     }
 
+    @Test func tlsDowngradeSendsTheClientToHTTPSOnThePlainPort() async throws {
+        try await DemoHarness.run(clientConfiguration: .init(redirectConfiguration: .disallow)) { demo async throws in
+            await demo.control.setFault(.tlsDowngrade, for: .entertainment)
+            let path = "/reuters/entertainment.xml?since=1"
+            let fetched = try await demo.get(path)
+            #expect(fetched.status == 301)
+            let location = try #require(fetched.header("location").flatMap { URLComponents(string: $0) })
+            let base = try #require(URLComponents(url: demo.base, resolvingAgainstBaseURL: false))
+            // Same host, same (plain HTTP) port, same path and query; only the scheme says TLS.
+            #expect(location.scheme == "https")
+            #expect(location.host == base.host)
+            #expect(location.port == base.port)
+            #expect(location.path == "/reuters/entertainment.xml")
+            #expect(location.query == "since=1")
+            #expect(fetched.body.isEmpty)
+        }
+    }
+
     @Test func neverAnswerTimesOutTheClientAndTheServerStaysHealthy() async throws {
         try await DemoHarness.run { demo async throws in
             await demo.control.setFault(.neverAnswer, for: .jokes)

@@ -13,13 +13,16 @@ import KioskTesting
         try await withSampleSources { server, _, fetcher in try await body(server, await server.baseURL(), fetcher) }
     }
 
-    /// What a fetch of the business feed under `fault` ends in, and how long it took.
+    /// What a fetch of the business feed under `fault` ends in, and how long it took. Faults that
+    /// end in a timeout get a short one; the others a generous one, so a loaded machine (the
+    /// first TLS handshake also loads the system's trust roots) cannot turn them into timeouts.
     private func fetch(_ fault: DemoFault, _ server: DemoServer, _ base: URL, _ fetcher: HTTPFetcher)
         async -> (Result<FetchResult, FetchError>, Duration)
     {
         await server.control.setFault(fault, for: .business)
+        let timeout: Duration = fault == .slowBody || fault == .neverAnswer ? .seconds(2) : .seconds(10)
         let request = FetchRequest(
-            url: base.appendingPathComponent("reuters/business.xml"), maxBytes: 4 << 20, timeout: .seconds(2))
+            url: base.appendingPathComponent("reuters/business.xml"), maxBytes: 4 << 20, timeout: timeout)
         let clock = ContinuousClock()
         let start = clock.now
         let result: Result<FetchResult, FetchError>
@@ -40,14 +43,32 @@ import KioskTesting
                 (.connectionReset, { if case .failure(.network) = $0 { true } else { false } }),
                 (.oversizedBody, { $0 == .failure(.tooLarge(limit: 4 << 20)) }),
                 (.redirectLoop, { $0 == .failure(.tooManyRedirects) }),
+                (.tlsDowngrade, { if case .failure(.tls) = $0 { true } else { false } }),
                 // Garbage arrives fine over HTTP; it is the parser that refuses it (next test).
                 (.garbageBody, { if case .success(.fetched) = $0 { true } else { false } }),
             ]
+            // Every mode but `none`: a new mode must say what it ends in.
+            #expect(Set(expected.map(\.0)) == Set(DemoFault.allCases).subtracting([.none]))
             for (fault, isRight) in expected {
                 let (result, elapsed) = await fetch(fault, server, base, fetcher)
                 #expect(isRight(result), "\(fault): got \(result)")
-                #expect(elapsed < .seconds(10), "\(fault) took \(elapsed)")
+                #expect(elapsed < .seconds(20), "\(fault) took \(elapsed)")
             }
+        }
+    }
+
+    @Test func aTLSDowngradeFailsTheHandshakeAndNeverFallsBackToPlainHTTP() async throws {
+        try await withServer { server, base, fetcher in
+            let (result, _) = await fetch(.tlsDowngrade, server, base, fetcher)
+            guard case .failure(.tls(let why)) = result else {
+                Issue.record("expected a TLS failure, got \(result)")
+                return
+            }
+            #expect(why.contains("does not speak TLS"), "\(why)")
+            #expect(FetchError.tls(why).description.hasPrefix("the secure connection failed"))
+            // One plain request (answered 301), then only the TLS attempt, which is no HTTP request:
+            // the fetcher did not retry the feed over plain HTTP.
+            #expect(await server.control.requestCount(for: .business) == 1)
         }
     }
 

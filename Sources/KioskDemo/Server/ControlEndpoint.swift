@@ -4,7 +4,9 @@ import NIOCore
 
 /// `/_demo/...`: drives ``DemoControl`` over HTTP (for browser tests), from loopback only.
 ///
-/// - `POST /_demo/fault?source=business&mode=serverError` (`mode=none` heals)
+/// - `POST /_demo/fault?source=business&mode=serverError` (`mode=none` heals); modes are the
+///   ``DemoFault`` cases: none, slowBody, serverError, connectionReset, garbageBody, oversizedBody,
+///   redirectLoop, neverAnswer, tlsDowngrade. An unknown mode is a 400 that lists them all.
 /// - `POST /_demo/latency?source=business&ms=3000`
 /// - `POST /_demo/advance?source=business` (a new feed entry now); optional `title`, `description`
 ///   and `link` (URL-encoded) set what it says, e.g. hostile markup for the browser's security tests

@@ -54,8 +54,8 @@ struct DemoResponder: HTTPResponder {
         // A misbehaving source ignores validators: it has no good answer to compare with.
         let reply = await answer(source, request: request, conditional: fault == .none)
         var location = ""
-        if fault == .redirectLoop {
-            location = await address.wait().absoluteString.trimmingSuffix("/") + request.uri.string
+        if fault == .redirectLoop || fault == .tlsDowngrade {
+            location = FaultInjector.redirectLocation(for: fault, base: await address.wait(), target: request.uri.string) ?? ""
         }
         let response = FaultInjector.response(
             for: reply, fault: fault, serverError: serverError(for: source), location: location, channel: context.channel)

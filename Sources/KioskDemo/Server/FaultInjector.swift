@@ -16,7 +16,8 @@ enum FaultInjector {
     struct InjectedReset: Error {}
 
     /// The response for `reply` under `fault` (never `.neverAnswer`, which has no response).
-    /// `serverError` is the source's 500 reply; `location` is the URL `redirectLoop` points back to.
+    /// `serverError` is the source's 500 reply; `location` is where `redirectLoop` and
+    /// `tlsDowngrade` point (see ``redirectLocation(for:base:target:)``).
     static func response(
         for reply: DemoReply, fault: DemoFault, serverError: DemoReply, location: String, channel: any Channel
     ) -> Response {
@@ -36,10 +37,33 @@ enum FaultInjector {
         case .oversizedBody:
             return oversized(contentType: reply.headers[.contentType])
         case .redirectLoop:
-            var headers = HTTPFields()
-            headers[.location] = location
-            return Response(status: .found, headers: headers, body: ResponseBody())
+            return redirect(.found, to: location)
+        case .tlsDowngrade:
+            return redirect(.movedPermanently, to: location)
         }
+    }
+
+    /// Where `fault` redirects a request for `target` (path and query) on the server at `base`:
+    /// the same URL for `redirectLoop`, its `https://` form on the same host and port for
+    /// `tlsDowngrade`, nil for faults that do not redirect.
+    static func redirectLocation(for fault: DemoFault, base: URL, target: String) -> String? {
+        let same = base.absoluteString.trimmingSuffix("/") + target
+        switch fault {
+        case .redirectLoop:
+            return same
+        case .tlsDowngrade:
+            guard var components = URLComponents(string: same) else { return nil }
+            components.scheme = "https"
+            return components.string
+        case .none, .slowBody, .serverError, .connectionReset, .garbageBody, .oversizedBody, .neverAnswer:
+            return nil
+        }
+    }
+
+    private static func redirect(_ status: HTTPResponse.Status, to location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        return Response(status: status, headers: headers, body: ResponseBody())
     }
 
     /// `reply` as it is. A 304 carries no `Content-Length`, as it has no body.

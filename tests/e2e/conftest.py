@@ -4,6 +4,8 @@
   sample sources are healed and their latencies reset after every test.
 - `kiosk_unconfigured`: a second server whose NewsAPI key is "" (not configured), per module.
 - `fresh_kiosk`: a server of its own for the module (tests that need an untouched state).
+- `frozen_kiosk`: a server of the module's own whose sample feeds change only through `advance`
+  (tests that compare lists before and after); healed after every test.
 - `browser(size)`: a new driver of one of harness.SIZES, quit after the test; `phone` and
   `tablet` are the usual two.
 On failure the report carries the tail of every running server's log, and a screenshot and the
@@ -63,6 +65,20 @@ def kiosk_unconfigured(workdir: Path, request: pytest.FixtureRequest) -> Iterato
 def fresh_kiosk(workdir: Path, request: pytest.FixtureRequest) -> Iterator[KioskServer]:
     """A server of the module's own, for tests that need state no other test touched."""
     yield from _serve(f"fresh-{_module_name(request)}", workdir)
+
+
+@pytest.fixture(scope="module")
+def frozen_kiosk_server(workdir: Path, request: pytest.FixtureRequest) -> Iterator[KioskServer]:
+    """A server of the module's own with `--demo-frozen`: its feeds change only through `advance`."""
+    yield from _serve(f"frozen-{_module_name(request)}", workdir, frozen=True)
+
+
+@pytest.fixture
+def frozen_kiosk(frozen_kiosk_server: KioskServer) -> Iterator[KioskServer]:
+    """The module's frozen server, its sample sources healed and latencies reset after every test."""
+    yield frozen_kiosk_server
+    if frozen_kiosk_server.running:
+        frozen_kiosk_server.reset()
 
 
 def _module_name(request: pytest.FixtureRequest) -> str:

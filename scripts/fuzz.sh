@@ -79,7 +79,7 @@ fi
 echo "fuzz: $target for $seconds s"
 # The Swift runtime's backtracer would stop a crashing fuzzer for minutes; libFuzzer reports it.
 SWIFT_BACKTRACE=enable=no timeout -k 10 "$((seconds + 120))" "$binary" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$crashes/" \
-    -print_final_stats=1 "$corpus" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY)|Done " || true
+    -print_final_stats=1 "$corpus" 2>&1 | grep -E "^(#[0-9]+[[:space:]]+(DONE|INITED)|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY)|Done " || true
 if [ -n "$(ls -A "$crashes")" ]; then
     echo "fuzz: $target found a crash: $(ls "$crashes")" >&2
     exit 1

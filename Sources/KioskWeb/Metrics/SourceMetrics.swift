@@ -58,6 +58,7 @@ extension SourceError {
             case .network: "network"
             case .invalidURL: "invalid_url"
             case .refused: "refused"
+            case .tls: "tls"
             }
         case .parse, .unreadable: "parse"
         case .superseded: "superseded"

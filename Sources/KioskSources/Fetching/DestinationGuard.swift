@@ -13,8 +13,12 @@ import NIOPosix
 /// that resolves to 127.0.0.1 is refused too. Authorities Kiosk itself reads sources from (the
 /// demo's sample server, configured sources) are always allowed.
 ///
-/// What remains: the HTTP client resolves the name again when it connects, so a name whose
-/// answer changes between the two lookups (DNS rebinding with a zero TTL) is not caught here.
+/// This check runs before the request and gives the clear message, but the HTTP client resolves
+/// the name again when it connects: a name whose answer changes between the two lookups (DNS
+/// rebinding with a zero TTL) passes it. The backstop is ``ConnectGuard``, which the guarded
+/// client (see ``FetchClients``) connects through: it resolves the name itself, with this guard's
+/// resolver and rules, connects only to addresses it vetted and checks the address it actually
+/// connected to, after the lookup and for every redirect hop.
 public struct DestinationGuard: Sendable {
     /// The addresses (textual IPs) a host name resolves to.
     public typealias Resolver = @Sendable (_ host: String, _ port: Int) async throws -> [String]
@@ -50,6 +54,24 @@ public struct DestinationGuard: Sendable {
         return nil
     }
 
+    /// Whether `url` skips every check: the operator allows private hosts, or it is a trusted
+    /// source's authority. Such a hop needs no connect-time check either.
+    public func exempts(_ url: URL) -> Bool {
+        allowsPrivateHosts || url.sourceAuthority.map(trustedAuthorities.contains) == true
+    }
+
+    /// Whether `host:port` (as a connection names it: a host name, or an IP address without
+    /// brackets) skips every check.
+    func exempts(host: String, port: Int) -> Bool {
+        guard !allowsPrivateHosts else { return true }
+        let name = host.lowercased()
+        return trustedAuthorities.contains("\(name):\(port)") || trustedAuthorities.contains("[\(name)]:\(port)")
+    }
+
+    /// The addresses `host` resolves to, by this guard's resolver.
+    func addresses(of host: String, port: Int) async throws -> [String] {
+        try await resolve(host, port)
+    }
 
     /// The system resolver (`getaddrinfo`), run on NIO's blocking-I/O thread pool.
     public static let system: Resolver = { host, port in

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTPCompression
 import NIOHTTP1
 import NIOSSL
+import NIOSOCKS
 
 extension FetchError {
     /// Longest error description kept from a lower layer; some describe whole buffers.
@@ -32,6 +33,8 @@ extension FetchError {
         case let error as NIOSSLExtraError:
             self = .tls(error == .failedToValidateHostname
                 ? "the server's certificate is not for its name" : Self.trimmed(String(describing: error)))
+        case let error as SOCKSError.ConnectionFailed:
+            self = Self(translating: error)
         case HTTPParserError.invalidEOFState:
             self = .network("the connection closed before the answer was complete")
         case let error as NIOHTTPDecompression.DecompressionError:
@@ -90,6 +93,18 @@ extension FetchError {
         if stack.contains("CERTIFICATE_VERIFY_FAILED") { return "the server's certificate is not trusted" }
         if stack.contains("EOF during handshake") { return "the server hung up during the TLS handshake" }
         return "the TLS handshake failed"
+    }
+
+    /// What the ``ConnectGuard`` answered when it did not connect.
+    private init(translating error: SOCKSError.ConnectionFailed) {
+        switch error.reply {
+        case .notAllowed: self = .refused("the host resolved to a private or local address when connecting")
+        case .refused: self = .network("connection refused")
+        case .ttlExpired: self = .timeout
+        case .hostUnreachable: self = .network("host unreachable, or its name does not resolve")
+        case .networkUnreachable: self = .network("host unreachable")
+        default: self = .network("the connection failed (reply \(error.reply.value))")
+        }
     }
 
     private static func trimmed(_ text: String) -> String {

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSOCKS
 
 /// Fetches sources over HTTP(S) with AsyncHTTPClient: conditional GET, gzip/deflate, a byte cap
 /// counted after decompression, and one deadline for the whole exchange, body included.
@@ -10,8 +11,13 @@ import NIOHTTP1
 /// else: AsyncHTTPClient keeps no cookie jar and no HTTP cache (it only parses `Set-Cookie` when
 /// asked, and never adds a `Cookie` header on its own), so one answer cannot influence the next.
 public struct HTTPFetcher: Fetching {
-    /// The client every request goes through; its owner calls `shutdown()` when done.
+    /// The client requests go through (all of them without a `guardedClient`); its owner calls
+    /// `shutdown()` when done.
     public let client: HTTPClient
+    /// The client for every hop `destinations` does not exempt, connecting through a
+    /// ``ConnectGuard`` so the address connected to is checked too (see ``FetchClients``); nil
+    /// for none (tests, benchmarks).
+    public let guardedClient: HTTPClient?
     /// Sent as `User-Agent` unless a request's own headers name another.
     public let userAgent: String
     /// Where fetches may go, checked before the first request and before every redirect; nil
@@ -20,12 +26,14 @@ public struct HTTPFetcher: Fetching {
     /// Redirects followed per request; more, or any cycle, is ``FetchError/tooManyRedirects``.
     public let maxRedirects: Int
 
-    /// A fetcher on `client`, which the caller keeps and shuts down (see ``makeClient(connectTimeout:decompressionRatioLimit:connectionsPerHost:)``).
+    /// A fetcher on `client` (and `guardedClient`), which the caller keeps and shuts down (see
+    /// ``makeClient(connectTimeout:decompressionRatioLimit:connectionsPerHost:through:)``).
     public init(
-        client: HTTPClient, userAgent: String = "Kiosk/1.0 (self-hosted news reader)",
+        client: HTTPClient, guardedClient: HTTPClient? = nil, userAgent: String = "Kiosk/1.0 (self-hosted news reader)",
         destinations: DestinationGuard? = nil, maxRedirects: Int = 5
     ) {
         self.client = client
+        self.guardedClient = guardedClient
         self.userAgent = userAgent
         self.destinations = destinations
         self.maxRedirects = max(0, maxRedirects)
@@ -39,9 +47,11 @@ public struct HTTPFetcher: Fetching {
     ///     refused as a bomb. Feeds compress 5–20×; deflate cannot exceed about 1032×.
     ///   - connectionsPerHost: connections kept per host. Demo mode serves every source from one
     ///     loopback host, so this is well above the default 8, lest slow sources queue fast ones.
+    ///   - connectGuard: when given, every connection goes through it (a SOCKS5 proxy on
+    ///     loopback), which resolves names itself and refuses private addresses.
     public static func makeClient(
         connectTimeout: Duration = .seconds(5), decompressionRatioLimit: Int = 100,
-        connectionsPerHost: Int = 32
+        connectionsPerHost: Int = 32, through connectGuard: ConnectGuard? = nil
     ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         // The fetcher follows redirects itself, checking each destination (`DestinationGuard`).
@@ -51,6 +61,7 @@ public struct HTTPFetcher: Fetching {
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         // A refused connection fails at once with a clear error; the engine's backoff does the retrying.
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let connectGuard { configuration.proxy = .socksServer(host: "127.0.0.1", port: connectGuard.port) }
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -97,8 +108,9 @@ public struct HTTPFetcher: Fetching {
     }
 
     /// The first answer that is not a redirect, and the URL it came from. Each destination is
-    /// checked before it is asked (`DestinationGuard`); a cycle or too many hops is an error, and
-    /// so is a redirect from https to plain http (``downgradeRefusal(from:to:)``).
+    /// checked before it is asked (`DestinationGuard`), and, through the guarded client, where
+    /// it connects (`ConnectGuard`); a cycle or too many hops is an error, and so is a redirect
+    /// from https to plain http (``downgradeRefusal(from:to:)``).
     private func followingRedirects(_ request: FetchRequest, deadline: FetchDeadline) async throws
         -> (HTTPClientResponse, URL)
     {
@@ -110,7 +122,14 @@ public struct HTTPFetcher: Fetching {
             outgoing.method = .GET
             outgoing.headers = headers(for: request)
             // This deadline covers connecting and the response head; the body is raced later.
-            let response = try await client.execute(outgoing, deadline: deadline.nio)
+            let response: HTTPClientResponse
+            do {
+                response = try await client(for: url).execute(outgoing, deadline: deadline.nio)
+            } catch let error as SOCKSError.ConnectionFailed where error.reply == .notAllowed {
+                // The name passed the check above, then resolved elsewhere when connecting.
+                throw FetchError.refused(
+                    "\(url.host ?? "the host") resolved to a private or local address when connecting")
+            }
             guard [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "Location")
             else { return (response, url) }
@@ -125,6 +144,13 @@ public struct HTTPFetcher: Fetching {
             }
             url = next
         }
+    }
+
+    /// The guarded client, unless there is none or `destinations` exempts `url` (a trusted
+    /// source, or private hosts allowed): those connect directly, without the proxy hop.
+    private func client(for url: URL) -> HTTPClient {
+        guard let guardedClient, destinations?.exempts(url) != true else { return client }
+        return guardedClient
     }
 
     private func body(of response: HTTPClientResponse, request: FetchRequest, url: URL, deadline: FetchDeadline) async throws

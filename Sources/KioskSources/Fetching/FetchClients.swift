@@ -1,0 +1,53 @@
+import AsyncHTTPClient
+import Foundation
+
+/// The HTTP clients an application's fetchers share, and the ``ConnectGuard`` they need: a
+/// direct client for the sources Kiosk trusts (the demo's sample server, configured sources, or
+/// any feed when the operator allows private hosts), which skip the proxy hop; and a client that
+/// connects only through the guard, for everything else. Whoever owns it calls ``shutdown()``.
+public struct FetchClients: Sendable {
+    /// Connects directly; used only for hops `DestinationGuard` exempts.
+    public let direct: HTTPClient
+    /// Connects through ``connectGuard``.
+    public let guarded: HTTPClient
+    public let connectGuard: ConnectGuard
+    private let trusted: [URL]
+    private let resolve: DestinationGuard.Resolver
+
+    /// Starts the guard, then builds both clients (see ``HTTPFetcher/makeClient(connectTimeout:decompressionRatioLimit:connectionsPerHost:through:)``).
+    ///
+    /// - Parameters:
+    ///   - sources: the trusted sources, exempt from both checks.
+    ///   - resolve: how names are resolved, before a request and at connect time.
+    ///   - allows: which addresses the guard may connect to; tests widen it to one loopback port.
+    public static func start(
+        trusting sources: [URL] = [], resolve: @escaping DestinationGuard.Resolver = DestinationGuard.system,
+        allows: @escaping ConnectGuard.AddressPolicy = ConnectGuard.publicAddresses, connectionsPerHost: Int = 32
+    ) async throws -> FetchClients {
+        let connectGuard = try await ConnectGuard.start(
+            destinations: DestinationGuard(trusting: sources, resolve: resolve), allows: allows)
+        return FetchClients(
+            direct: HTTPFetcher.makeClient(connectionsPerHost: connectionsPerHost),
+            guarded: HTTPFetcher.makeClient(connectionsPerHost: connectionsPerHost, through: connectGuard),
+            connectGuard: connectGuard, trusted: sources, resolve: resolve)
+    }
+
+    /// A fetcher checking each destination before it is asked and, unless exempt, where it
+    /// connects. `allowsPrivateHosts` is the operator's choice for feeds; images never have it.
+    public func fetcher(allowsPrivateHosts: Bool = false) -> HTTPFetcher {
+        HTTPFetcher(
+            client: direct, guardedClient: guarded,
+            destinations: DestinationGuard(allowsPrivateHosts: allowsPrivateHosts, trusting: trusted, resolve: resolve))
+    }
+
+    /// Shuts both clients down (closing their connections), then the guard; the first failure
+    /// is thrown after every step has run.
+    public func shutdown() async throws {
+        var failure: (any Error)?
+        for client in [direct, guarded] {
+            do { try await client.shutdown() } catch { failure = failure ?? error }
+        }
+        await connectGuard.shutdown()
+        if let failure { throw failure }
+    }
+}

@@ -39,15 +39,18 @@ extension WebDependencies {
             throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
         }
         let deviceID = try await store.deviceID()
-        let client = HTTPFetcher.makeClient()
         let catalogue = config.catalogue
         // Feeds and images come from sources: neither may reach this machine's own network (by
-        // name, by what the name resolves to, or by a redirect) unless the operator configured it.
-        let trusted = ImageSigner.sources(of: catalogue)
-        let fetcher = HTTPFetcher(
-            client: client,
-            destinations: DestinationGuard(allowsPrivateHosts: config.allowsPrivateFeeds, trusting: trusted))
-        let imageFetcher = HTTPFetcher(client: client, destinations: DestinationGuard(trusting: trusted))
+        // name, by what the name resolves to, by a redirect, or by a name that resolves elsewhere
+        // when connecting) unless the operator configured it.
+        let clients: FetchClients
+        do {
+            clients = try await FetchClients.start(trusting: ImageSigner.sources(of: catalogue))
+        } catch {
+            throw StartupError("cannot start the connect guard on 127.0.0.1: \(error)")
+        }
+        let fetcher = clients.fetcher(allowsPrivateHosts: config.allowsPrivateFeeds)
+        let imageFetcher = clients.fetcher()
         let hub = EventHub()
         // The engine starts with no feeds: the reader hands it every subscription.
         let engine = Engine(
@@ -80,7 +83,7 @@ extension WebDependencies {
             signer: signingKey, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names),
             services: [
-                HTTPClientService(client: client), engine, EventLogger(hub: hub, logger: logger),
+                HTTPClientService(clients: clients), engine, EventLogger(hub: hub, logger: logger),
                 RetentionService(store: store, policy: config.retention, logger: logger),
             ] + backend.services,
             accounts: accounts)

@@ -122,7 +122,11 @@ import Testing
             // Entries keep their identity from one version to the next.
             let again = try FeedParser.parse(try await demo.get("/reuters/business.xml").body)
             let titles = Dictionary(again.entries.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
-            for entry in feed.entries { #expect(titles[entry.id] == entry.title) }
+            // (It keeps evolving meanwhile: the oldest may have left the 40 kept; a busy machine
+            // can take a while between the two requests.)
+            let kept = feed.entries.filter { titles[$0.id] != nil }
+            #expect(!kept.isEmpty)
+            for entry in kept { #expect(titles[entry.id] == entry.title) }
         }
     }
 }

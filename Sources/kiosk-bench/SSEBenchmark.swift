@@ -99,7 +99,9 @@ struct SSEBenchmark: AsyncParsableCommand {
 
         // Warm-up: a few streams see one update, so every code path has run before the baseline.
         let eventBytes = try await warmUp(port: serverPort, hub: hub, entries: business)
-        print("  update: Business, \(business.count + 1) entries; one `changed` event ≈ \(eventBytes / 1024) KiB per client")
+        print(
+            "  update: Business, \(business.count + 1) entries; a `changed` event of a one-entry change ≈ \(eventBytes.change) bytes per client"
+                + " (the first, to a page with no list yet, \(eventBytes.first / 1024) KiB)")
         try await Task.sleep(for: .milliseconds(500))
         let serverBefore = SSEProcess.residentKiB() ?? 0
 
@@ -212,7 +214,9 @@ struct SSEBenchmark: AsyncParsableCommand {
     }
 
     /// Ten streams in this process see one update; returns the bytes one client received for it.
-    private func warmUp(port: Int, hub: EventHub, entries: [Entry]) async throws -> Int {
+    /// Bytes per client of the first `changed` event (the whole list, as the page had none) and
+    /// of the next one, a one-entry change (its diff).
+    private func warmUp(port: Int, hub: EventHub, entries: [Entry]) async throws -> (first: Int, change: Int) {
         let count = 10
         let board = SSEArrivalBoard(clients: count, rounds: 1)
         let fleet = SSEClientFleet(group: MultiThreadedEventLoopGroup.singleton, port: port, board: board)
@@ -229,9 +233,17 @@ struct SSEBenchmark: AsyncParsableCommand {
             if !arrivals.contains(0) { break }
         }
         let bytes = (board.bytesReceived - before) / count
+        guard bytes > 0 else {
+            await fleet.closeAll()
+            throw SSEBenchError("warm-up: the update never reached the clients")
+        }
+        // A page that already shows the list is sent only the rows that differ: one new entry.
+        let beforeChange = board.bytesReceived
+        await hub.publish(.changed(.business, [Self.newEntry(-1), Self.newEntry(0)] + entries))
+        try await Task.sleep(for: .milliseconds(500))
+        let change = (board.bytesReceived - beforeChange) / count
         await fleet.closeAll()
-        guard bytes > 0 else { throw SSEBenchError("warm-up: the update never reached the clients") }
-        return bytes
+        return (bytes, change)
     }
 
     /// A new head entry for update `number`, so each update adds one entry as a real change would.

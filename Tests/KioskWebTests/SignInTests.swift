@@ -245,6 +245,24 @@ import Testing
         }
     }
 
+    /// From a peer that is not a trusted proxy, `X-Forwarded-For` is what the client claims: a
+    /// guesser cannot dodge the throttle by claiming a new address each time.
+    @Test func fromAnUntrustedPeerAForgedForwardedForIsIgnored() async throws {
+        try await withAccounts(["ada"]) { kiosk in
+            try await kiosk.runApp(.live, config: kiosk.config) { client in
+                func attempt(_ name: String, claiming address: String) async throws -> TestResponse {
+                    var headers = SignInForm.headers
+                    headers[.xForwardedFor] = address
+                    return try await client.execute(
+                        uri: "/login", method: .post, headers: headers,
+                        body: SignInForm.body(["name": name, "password": "wrong"]))
+                }
+                for number in 0..<20 { _ = try await attempt("guess\(number)", claiming: "203.0.113.\(number)") }
+                #expect(try await attempt("guess99", claiming: "198.51.100.1").status == .tooManyRequests)
+            }
+        }
+    }
+
     @Test func aSignInNeverKeepsTheSessionIDTheBrowserHad() async throws {
         try await withAccounts(["ada"]) { kiosk in
             try await kiosk.run { client, _ in

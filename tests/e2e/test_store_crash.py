@@ -24,7 +24,8 @@ LISTS = {"business": "business", "entertainment+environment": "entertainment-env
 
 
 class Announcements:
-    """Reads `/events` in a thread and keeps, per list, the keys of the last `changed` event."""
+    """Reads `/events` in a thread and keeps, per list, the keys of the list the last `changed`
+    event leads to."""
 
     def __init__(self, url: str):
         self.lists: dict[str, set[str]] = {}
@@ -42,8 +43,9 @@ class Announcements:
                         event = line[len("event: "):]
                     elif line.startswith("data: ") and event == "changed":
                         message = json.loads(line[len("data: "):])
-                        if message.get("html") is not None:
-                            keys = set(re.findall(r'data-key="([0-9a-f]+)"', message["html"]))
+                        if message.get("diff") is not None:
+                            # A change is sent as a diff whose `order` is every key of the new list.
+                            keys = {key for key in message["diff"]["order"] if re.fullmatch(r"[0-9a-f]+", key)}
                             with self.lock:
                                 self.lists[message["source"]] = keys
         except OSError:

@@ -25,7 +25,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
             }
         }, readerChanges: dependencies.readerChanges,
         // News sources are everyone's; a reader's own feed is heard of by its followers only.
-        isPublic: { [news = dependencies.news] in news.section(showing: $0) != nil || news.shows($0) },
+        isPublic: { [news = dependencies.news] in news.isNews($0) },
         sharedLog: dependencies.sharedLog, merged: dependencies.merged,
         subscriptionsChanged: { [reader = dependencies.reader, logger] in
             do {
@@ -103,7 +103,7 @@ private func metricsServices(_ config: AppConfig, _ dependencies: WebDependencie
     var services: [any Service] = [
         SourceMetrics(
             hub: dependencies.hub, metrics: dependencies.metrics,
-            label: { news.section(showing: $0) != nil || news.shows($0) ? $0.rawValue : "subscribed" })
+            label: { news.isNews($0) ? $0.rawValue : "subscribed" })
     ]
     if let port = config.metricsPort {
         services.append(MetricsServer.application(metrics: dependencies.metrics, live: live, port: port, logger: logger))

@@ -48,6 +48,9 @@ public struct NewsSections: Sendable {
     /// Whether News shows `feed` (its detail pages live under `/news/<feed>/`).
     func shows(_ feed: SourceID) -> Bool { section(containing: feed) != nil }
 
+    /// Whether `source` is one of News' lists or feeds: everyone's, not a reader's own feed.
+    func isNews(_ source: SourceID) -> Bool { section(showing: source) != nil || shows(source) }
+
     /// A feed's name for labels and messages.
     func name(of feed: SourceID) -> String { names[feed] ?? feed.rawValue }
 

@@ -288,6 +288,7 @@ let package = Package(
                 "KioskStore",
                 "KioskSources",
                 "KioskDemo",
+                "KioskTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -9,31 +9,41 @@ import KioskTesting
         PolledSource(id: id, name: id.rawValue, url: url(id.rawValue), interval: interval)
     }
 
-    /// Runs an engine over `feeds` while `body` runs, then stops it.
+    /// Runs an engine over `feeds` while `body` runs, then stops it. The engine's pauses and the
+    /// script's delays pass on `clock`: real time, or a `ManualClock` the test moves.
     private func running(
         _ feeds: [PolledSource], _ script: FetchScript, merged: [MergedSource] = [],
+        clock: any Clock<Duration> = ContinuousClock(),
         _ body: (EventHub, Engine) async throws -> Void
     ) async throws {
         let hub = EventHub()
         let engine = Engine(
-            feeds: feeds, merged: merged, fetcher: ScriptedFetcher(script: script), hub: hub,
-            backoff: Backoff(cap: .milliseconds(200), jitter: 0))
+            feeds: feeds, merged: merged, fetcher: ScriptedFetcher(script: script, clock: clock), hub: hub,
+            clock: clock, backoff: Backoff(cap: .milliseconds(200), jitter: 0))
         let task = Task { try await engine.run() }
         defer { task.cancel() }
         try await body(hub, engine)
     }
 
-    @Test func aFastSourceIsAnnouncedBeforeASlowOneAnswers() async throws {
+    /// On a `ManualClock`: the slow source cannot answer until the test says so, so the order
+    /// is certain, whatever the machine's load.
+    @Test(.timeLimit(.minutes(2))) func aFastSourceIsAnnouncedBeforeASlowOneAnswers() async throws {
+        let clock = ManualClock()
         let script = FetchScript()
         await script.set(url("fast"), delay: .milliseconds(100), .success(rss(["f1"])))
         await script.set(url("slow"), delay: .seconds(3), .success(rss(["s1"])))
-        try await running([feed("fast"), feed("slow")], script) { hub, _ in
+        try await running([feed("fast"), feed("slow")], script, clock: clock) { hub, _ in
             let (log, recorder) = await hub.record()
             defer { recorder.cancel() }
+            // Both checks are under way at once: an engine that checked one source after the
+            // other would never have two answers pending.
+            #expect(await clock.waitForSleepers(atLeast: 2), "the two sources were not checked at the same time")
+            clock.advance(by: .milliseconds(100))
             #expect(await log.wait { events in events.contains { $0.source == "fast" && $0.isChange } })
             // The fast source was announced while the slow one was still being checked.
-            let events = await log.events
-            #expect(events.contains { $0.source == "slow" && $0.isChange } == false)
+            #expect(await log.events.contains { $0.source == "slow" && $0.isChange } == false)
+            clock.advance(by: .seconds(3))
+            #expect(await log.wait { events in events.contains { $0.source == "slow" && $0.isChange } })
         }
     }
 
@@ -108,23 +118,39 @@ import KioskTesting
         }
     }
 
-    @Test func everySourceIsCheckedOnItsOwnInterval() async throws {
+    /// On a `ManualClock` moved 100 ms at a time: the quick source is checked each time, the
+    /// lazy one (60 s) only at the start.
+    @Test(.timeLimit(.minutes(2))) func everySourceIsCheckedOnItsOwnInterval() async throws {
+        let clock = ManualClock()
         let script = FetchScript()
         await script.set(url("quick"), .success(.notModified(freshFor: nil)))
         await script.set(url("lazy"), .success(.notModified(freshFor: nil)))
-        try await running([feed("quick", interval: .milliseconds(100)), feed("lazy", interval: .seconds(60))], script) { _, _ in
-            #expect(await script.waitForCount(url("quick"), atLeast: 5))
+        let feeds = [feed("quick", interval: .milliseconds(100)), feed("lazy", interval: .seconds(60))]
+        try await running(feeds, script, clock: clock) { _, _ in
+            for checks in 1...5 {
+                #expect(await script.waitForCount(url("quick"), atLeast: checks))
+                #expect(await clock.waitForSleepers(atLeast: 2))  // both pause until their next check
+                clock.advance(by: .milliseconds(100))
+            }
+            #expect(await script.waitForCount(url("quick"), atLeast: 6))
             #expect(await script.count(url("lazy")) == 1)
         }
     }
 
-    @Test func retryAfterIsHonoured() async throws {
+    /// On a `ManualClock`: a 429's Retry-After (30 s) outweighs the 20 ms interval and the
+    /// backoff's 200 ms cap; the source is asked again at 30 s, not a moment before.
+    @Test(.timeLimit(.minutes(2))) func retryAfterIsHonoured() async throws {
+        let clock = ManualClock()
         let script = FetchScript()
         await script.set(url("limited"), .failure(.status(code: 429, message: nil, retryAfter: .seconds(30))))
-        try await running([feed("limited", interval: .milliseconds(20))], script) { _, _ in
+        try await running([feed("limited", interval: .milliseconds(20))], script, clock: clock) { _, _ in
             #expect(await script.waitForCount(url("limited"), atLeast: 1))
-            try await Task.sleep(for: .milliseconds(500))  // 25 intervals, well inside Retry-After's 30 s
+            #expect(await clock.waitForSleepers(atLeast: 1))
+            #expect(clock.nextDeadline == ManualClock.Instant(offset: .seconds(30)))
+            clock.advance(by: .milliseconds(29_999))
             #expect(await script.count(url("limited")) == 1)
+            clock.advance(by: .milliseconds(1))
+            #expect(await script.waitForCount(url("limited"), atLeast: 2))
         }
     }
 

@@ -37,10 +37,12 @@ actor FetchScript {
 
 struct ScriptedFetcher: Fetching {
     let script: FetchScript
+    /// What the scripted delays pass on: real time, or a test's `ManualClock`.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
         let answer = await script.next(request.url)
-        try? await Task.sleep(for: answer.delay)
+        try? await clock.sleep(for: answer.delay)
         return try answer.result.get()
     }
 }

@@ -5,14 +5,16 @@ import Foundation
 // connection does not. Here the call runs in a task of its own, and whoever answers first (the
 // call or the timer) resumes the caller; the call may finish later, unheard.
 
-/// Runs `operation`, giving up on it after `timeout`: nil then (or if it throws).
-func withinDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async -> T? {
+/// Runs `operation`, giving up on it after `timeout` on `clock`: nil then (or if it throws).
+func withinDeadline<T: Sendable, C: Clock<Duration>>(
+    _ timeout: Duration, clock: C = ContinuousClock(), _ operation: @escaping @Sendable () async throws -> T
+) async -> T? {
     let gate = DeadlineGate<T>()
     return await withCheckedContinuation { continuation in
         Task { await gate.set(continuation) }
         let work = Task { await gate.finish(try? await operation()) }
         Task {
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(for: timeout)
             await gate.finish(nil)
             work.cancel()
         }

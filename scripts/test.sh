@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that tests Kiosk (README, and .ci/run on a clean clone): installs what it needs,
-# checks the code rules, measures the parser on the shared corpus, runs every Swift test, then
-# the browser tests against the real server in demo mode.
+# checks the code rules, measures the parser on the shared corpus, runs every Swift test (the
+# bulk in parallel, then the real-time suites one at a time: scripts/swift-tests.sh), fuzzes,
+# then runs the browser tests against the real server in demo mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,13 +18,8 @@ swift build --build-tests
 echo "== feed corpus agreement"
 scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
 
-echo "== tests (the store's contract also on PostgreSQL: a private server, stopped at the end)"
-pg_dir="$(mktemp -d /tmp/kiosk-test-pg.XXXXXX)"
-pg_port="${KIOSK_TEST_PG_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
-trap 'scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true; rm -rf "$pg_dir"' EXIT
-pg_url="$(scripts/postgres.sh start "$pg_dir" "$pg_port" | tail -n 1)"
-export KIOSK_TEST_DATABASE_URL="$pg_url"
-swift test --skip-build --disable-xctest
+echo "== Swift tests: the parallel bulk, then the real-time suites alone (the store's contract also on PostgreSQL: a private server, stopped at the end)"
+scripts/swift-tests.sh
 
 echo "== fuzzing (libFuzzer + AddressSanitizer, 15 s per parser; scripts/fuzz.sh TARGET SECONDS for longer)"
 scripts/fuzz.sh all 15

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs every Swift test (built already: `swift build --build-tests`), in two stages, so that no
+# test depends on how fast a loaded 2-core machine is:
+#   1. the bulk, in parallel (Swift Testing's default): parsers, stores, routes, everything whose
+#      outcome does not depend on real time;
+#   2. the real-time suites, one test at a time, with the machine to themselves: those that need
+#      real sockets and real seconds (a fetch timing out, a source's latency, an engine polling a
+#      loopback server on ContinuousClock). Run in the bulk, 2 cores shared with the store's
+#      contract, PostgreSQL and the hostile-input parsers starved them past their bounds.
+# Time logic that can run on an injected clock (KioskTesting's ManualClock) belongs in the bulk.
+#
+# The store's contract also runs on PostgreSQL: a private server is started here (and stopped at
+# the end) unless KIOSK_TEST_DATABASE_URL names one already.
+#
+# Usage: scripts/swift-tests.sh [--xunit DIR]   (DIR gets bulk.xml and realtime.xml, as
+#        Swift Testing writes them: *-swift-testing.xml)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+xunit_dir=""
+if [ "${1:-}" = "--xunit" ]; then
+    xunit_dir="${2:?--xunit needs a folder}"
+    mkdir -p "$xunit_dir"
+fi
+
+# The real-time suites, by Swift Testing's id (Module.Suite). Each names why it needs real time.
+realtime_suites=(
+    KioskSourcesTests.HTTPFetcherTests       # timeouts, trickling bodies, cancellation over sockets
+    KioskSourcesTests.DestinationGuardTests  # redirects followed over loopback within a timeout
+    KioskSourcesTests.ConnectGuardTests      # connect-time refusals over real sockets
+    KioskSourcesTests.SampleServerFaultTests # every sample-server fault through the real fetcher
+    KioskSourcesTests.EngineTests            # the engine polling on ContinuousClock
+    KioskSourcesTests.EngineSubscriptionTests
+    KioskSourcesTests.EngineFreshnessTests
+    KioskSourcesTests.LiveEngineTests        # the engine against the demo server's latencies
+    KioskSourcesTests.OnDemandTests          # on-demand sources' deadlines
+    KioskDemoTests.FaultTests                # never-answer, slow body: the client's deadlines
+    KioskDemoTests.LatencyTests              # the sample sources' latencies themselves
+    KioskDemoTests.ControlTests              # latency overrides
+    KioskStoreTests.EngineStoreTests         # an engine on 30-50 ms intervals, saving to disk
+    KioskClusterTests.SharedEngineTests      # three engines sharing leases on a 1 s interval
+    KioskClusterTests.FeedLeasesTests        # lease expiry in database time
+    KioskWebTests.LiveBroadcasterTests       # live pages told of changes as they happen
+    KioskWebTests.EventStreamTests           # server-sent events over real connections
+    KioskWebTests.NewsRouteTests             # News pages following three sources live
+)
+realtime_regex="^($(IFS='|'; echo "${realtime_suites[*]}" | sed 's/\./\\./g'))/"
+
+# A suite renamed or removed would silently fall back into the bulk: refuse that.
+listed="$(swift test list --skip-build --disable-xctest 2>/dev/null)"
+for suite in "${realtime_suites[@]}"; do
+    if ! grep -q "^${suite}/" <<<"$listed"; then
+        echo "swift-tests: the real-time suite $suite no longer exists; update scripts/swift-tests.sh" >&2
+        exit 2
+    fi
+done
+
+if [ -z "${KIOSK_TEST_DATABASE_URL:-}" ]; then
+    pg_dir="$(mktemp -d /tmp/kiosk-test-pg.XXXXXX)"
+    pg_port="${KIOSK_TEST_PG_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}"
+    trap 'scripts/postgres.sh stop "$pg_dir" >/dev/null 2>&1 || true; rm -rf "$pg_dir"' EXIT
+    KIOSK_TEST_DATABASE_URL="$(scripts/postgres.sh start "$pg_dir" "$pg_port" | tail -n 1)"
+    export KIOSK_TEST_DATABASE_URL
+fi
+
+xunit() {  # stage name
+    [ -n "$xunit_dir" ] && echo "--xunit-output $xunit_dir/$1.xml"
+    return 0
+}
+
+status=0
+echo "== Swift tests, stage 1 of 2: the bulk, in parallel"
+# shellcheck disable=SC2046
+swift test --skip-build --disable-xctest --skip "$realtime_regex" $(xunit bulk) || status=$?
+
+echo "== Swift tests, stage 2 of 2: the ${#realtime_suites[@]} real-time suites, one test at a time"
+# shellcheck disable=SC2046
+swift test --skip-build --disable-xctest --no-parallel --filter "$realtime_regex" $(xunit realtime) || status=$?
+exit "$status"

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import KioskSources
 import NIOCore
+import NIOPosix
 import Testing
 
 /// SSRF at connect time: the guarded client connects only through ``ConnectGuard``, which judges
@@ -219,6 +220,52 @@ import Testing
         }
     }
 
+    /// main fetched from this machine's own interface address (here 192.0.2.2) and handed back
+    /// what a service listening on every interface answered. Refused before the request and, with
+    /// no check before it, by the guard alone; the service receives nothing.
+    @Test func theServersOwnInterfaceAddressesAreRefused() async throws {
+        let own = HostAddresses.interfaceAddresses().filter { address in
+            PublicHost.addressBytes(address)?.count == 4 && !address.hasPrefix("127.")
+        }
+        try await TestServer.run(host: "0.0.0.0") { server in
+            let clients = try await FetchClients.start()
+            try await using(clients) {
+                for address in own {
+                    let url = try #require(URL(string: "http://\(address):\(server.port)/feed"))
+                    for fetcher in [clients.fetcher(), HTTPFetcher(client: clients.guarded, destinations: nil)] {
+                        let result = await outcome(fetcher, url)
+                        guard case .failure(.refused) = result else {
+                            Issue.record("\(address) (this machine's own) was not refused: \(result)")
+                            continue
+                        }
+                    }
+                }
+                #expect(await server.log.count("/feed") == 0, "the service on every interface received nothing")
+            }
+        }
+    }
+
+    /// A port nothing listens on and one whose service hangs up at once read the same to the
+    /// reader (main said "connection refused" and "the server closed the connection", a port
+    /// scanner's answer).
+    @Test func aClosedPortAndAnOpenOneThatHangsUpLookTheSame() async throws {
+        let closed = try await TestServer.run { $0.port }  // stopped: nothing listens there now
+        try await HangUpListener.run { open in
+            let clients = try await FetchClients.start(
+                resolve: { _, _ in ["127.0.0.1"] }, hostAddresses: .none,
+                allows: { address, port in address == "127.0.0.1" && (port == closed || port == open) })
+            try await using(clients) {
+                // The check before the request sees a public answer, as for any public host.
+                let destinations = DestinationGuard(resolve: { _, _ in ["93.184.216.34"] }, hostAddresses: .none)
+                let fetcher = HTTPFetcher(client: clients.direct, guardedClient: clients.guarded, destinations: destinations)
+                let refused = await outcome(fetcher, try #require(URL(string: "http://public.example:\(closed)/feed")))
+                let hungUp = await outcome(fetcher, try #require(URL(string: "http://public.example:\(open)/feed")))
+                #expect(refused == .failure(.network("could not connect to public.example")))
+                #expect(hungUp == refused)
+            }
+        }
+    }
+
     // MARK: images
 
     @Test func theImagePipelineIsGuardedAtConnect() async throws {
@@ -297,5 +344,30 @@ private func imageOutcome(_ pipeline: ImagePipeline, _ url: URL) async -> Result
         return .success(try await pipeline.image(for: url))
     } catch {
         return .failure(error)
+    }
+}
+
+/// A TCP listener on loopback that accepts every connection and closes it at once: an open port
+/// whose service speaks no HTTP.
+private enum HangUpListener {
+    final class HangUp: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        func channelActive(context: ChannelHandlerContext) { context.close(promise: nil) }
+    }
+
+    static func run<Value: Sendable>(_ body: (Int) async throws -> Value) async throws -> Value {
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(HangUp()) }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        do {
+            let value = try await body(try #require(listener.localAddress?.port))
+            try? await listener.close()
+            return value
+        } catch {
+            try? await listener.close()
+            throw error
+        }
     }
 }

@@ -33,15 +33,18 @@ struct TestServer: Sendable {
         try #require(URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)"))
     }
 
-    /// Starts a server, runs `body` with it, then stops it (cancelling whatever it still serves).
-    static func run<Value: Sendable>(_ body: (TestServer) async throws -> Value) async throws -> Value {
+    /// Starts a server on `host` (loopback, or "0.0.0.0" for every interface), runs `body` with
+    /// it, then stops it (cancelling whatever it still serves).
+    static func run<Value: Sendable>(
+        host: String = "127.0.0.1", _ body: (TestServer) async throws -> Value
+    ) async throws -> Value {
         let log = TestServerLog()
         let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "kiosk.test-server")
         logger.logLevel = .critical
         let app = Application(
             router: router(log: log),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            configuration: .init(address: .hostname(host, port: 0)),
             onServerRunning: { channel in
                 portSink.yield(channel.localAddress?.port ?? 0)
                 portSink.finish()

@@ -24,8 +24,14 @@ public struct ConnectGuard: Sendable {
     /// Whether a connection may go to `address` (a textual IP) on `port`.
     public typealias AddressPolicy = @Sendable (_ address: String, _ port: Int) -> Bool
 
-    /// Only addresses on the public internet (``PublicHost``), whatever the port.
-    public static let publicAddresses: AddressPolicy = { address, _ in PublicHost.isPublic(address) }
+    /// Only addresses on the public internet (``PublicHost``) that are not this machine's own
+    /// (``HostAddresses/live``), whatever the port.
+    public static let publicAddresses: AddressPolicy = publicAddresses(excluding: .live)
+
+    /// Only public addresses, none of `own`, whatever the port.
+    public static func publicAddresses(excluding own: HostAddresses) -> AddressPolicy {
+        { address, _ in PublicHost.isPublic(address) && !own.contains(address) }
+    }
 
     /// The loopback port the guard listens on.
     public let port: Int

@@ -10,7 +10,8 @@ import NIOPosix
 /// who controls a feed could make the server fetch from its own network. Checked for the URL
 /// asked for and again for every redirect (the fetcher follows them itself): by the host as
 /// written (`PublicHost`), then by every address the name resolves to, so a public-looking name
-/// that resolves to 127.0.0.1 is refused too. Authorities Kiosk itself reads sources from (the
+/// that resolves to 127.0.0.1 is refused too, and so is any address of this machine's own
+/// interfaces (``HostAddresses``). Authorities Kiosk itself reads sources from (the
 /// demo's sample server, configured sources) are always allowed.
 ///
 /// This check runs before the request and gives the clear message, but the HTTP client resolves
@@ -27,11 +28,23 @@ public struct DestinationGuard: Sendable {
     /// `host:port` authorities always allowed.
     public var trustedAuthorities: Set<String>
     private let resolve: Resolver
+    /// This machine's own addresses, refused like private ones.
+    let hostAddresses: HostAddresses
 
-    public init(allowsPrivateHosts: Bool = false, trusting sources: [URL] = [], resolve: @escaping Resolver = Self.system) {
+    public init(
+        allowsPrivateHosts: Bool = false, trusting sources: [URL] = [], resolve: @escaping Resolver = Self.system,
+        hostAddresses: HostAddresses = .live
+    ) {
         self.allowsPrivateHosts = allowsPrivateHosts
         self.trustedAuthorities = Set(sources.compactMap(\.sourceAuthority))
         self.resolve = resolve
+        self.hostAddresses = hostAddresses
+    }
+
+    /// Whether a connection may go to `address` (an IP in text): a public address that is not
+    /// this machine's own.
+    public func isAllowed(address: String) -> Bool {
+        PublicHost.isPublic(address) && !hostAddresses.contains(address)
     }
 
     /// Why `url` may not be fetched, or nil when it may.
@@ -40,8 +53,10 @@ public struct DestinationGuard: Sendable {
         guard let host = url.host, !host.isEmpty else { return "the address has no host" }
         if let authority = url.sourceAuthority, trustedAuthorities.contains(authority) { return nil }
         guard PublicHost.isPublic(host) else { return "\(host) is a private or local address" }
-        // An IP literal was judged above; a name is judged by every address it resolves to.
-        if PublicHost.isIPLiteral(host) { return nil }
+        // An IP literal is judged as it stands; a name by every address it resolves to.
+        if PublicHost.isIPLiteral(host) {
+            return hostAddresses.contains(host) ? "\(host) is this server's own address" : nil
+        }
         let addresses: [String]
         do {
             addresses = try await resolve(host, url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
@@ -50,6 +65,9 @@ public struct DestinationGuard: Sendable {
         }
         if let inside = addresses.first(where: { !PublicHost.isPublic($0) }) {
             return "\(host) resolves to \(inside), a private or local address"
+        }
+        if let own = addresses.first(where: hostAddresses.contains) {
+            return "\(host) resolves to \(own), this server's own address"
         }
         return nil
     }

@@ -13,23 +13,27 @@ public struct FetchClients: Sendable {
     public let connectGuard: ConnectGuard
     private let trusted: [URL]
     private let resolve: DestinationGuard.Resolver
+    private let hostAddresses: HostAddresses
 
     /// Starts the guard, then builds both clients (see ``HTTPFetcher/makeClient(connectTimeout:decompressionRatioLimit:connectionsPerHost:through:)``).
     ///
     /// - Parameters:
     ///   - sources: the trusted sources, exempt from both checks.
     ///   - resolve: how names are resolved, before a request and at connect time.
-    ///   - allows: which addresses the guard may connect to; tests widen it to one loopback port.
+    ///   - hostAddresses: this machine's own addresses, refused before a request and at connect.
+    ///   - allows: which addresses the guard may connect to (by default public ones that are not
+    ///     `hostAddresses`); tests widen it to one loopback port.
     public static func start(
         trusting sources: [URL] = [], resolve: @escaping DestinationGuard.Resolver = DestinationGuard.system,
-        allows: @escaping ConnectGuard.AddressPolicy = ConnectGuard.publicAddresses, connectionsPerHost: Int = 32
+        hostAddresses: HostAddresses = .live, allows: ConnectGuard.AddressPolicy? = nil, connectionsPerHost: Int = 32
     ) async throws -> FetchClients {
         let connectGuard = try await ConnectGuard.start(
-            destinations: DestinationGuard(trusting: sources, resolve: resolve), allows: allows)
+            destinations: DestinationGuard(trusting: sources, resolve: resolve, hostAddresses: hostAddresses),
+            allows: allows ?? ConnectGuard.publicAddresses(excluding: hostAddresses))
         return FetchClients(
             direct: HTTPFetcher.makeClient(connectionsPerHost: connectionsPerHost),
             guarded: HTTPFetcher.makeClient(connectionsPerHost: connectionsPerHost, through: connectGuard),
-            connectGuard: connectGuard, trusted: sources, resolve: resolve)
+            connectGuard: connectGuard, trusted: sources, resolve: resolve, hostAddresses: hostAddresses)
     }
 
     /// A fetcher checking each destination before it is asked and, unless exempt, where it
@@ -37,7 +41,8 @@ public struct FetchClients: Sendable {
     public func fetcher(allowsPrivateHosts: Bool = false) -> HTTPFetcher {
         HTTPFetcher(
             client: direct, guardedClient: guarded,
-            destinations: DestinationGuard(allowsPrivateHosts: allowsPrivateHosts, trusting: trusted, resolve: resolve))
+            destinations: DestinationGuard(
+                allowsPrivateHosts: allowsPrivateHosts, trusting: trusted, resolve: resolve, hostAddresses: hostAddresses))
     }
 
     /// Shuts both clients down (closing their connections), then the guard; the first failure

@@ -123,12 +123,15 @@ public struct HTTPFetcher: Fetching {
             outgoing.headers = headers(for: request)
             // This deadline covers connecting and the response head; the body is raced later.
             let response: HTTPClientResponse
+            let hop = client(for: url)
             do {
-                response = try await client(for: url).execute(outgoing, deadline: deadline.nio)
+                response = try await hop.execute(outgoing, deadline: deadline.nio)
             } catch let error as SOCKSError.ConnectionFailed where error.reply == .notAllowed {
                 // The name passed the check above, then resolved elsewhere when connecting.
                 throw FetchError.refused(
                     "\(url.host ?? "the host") resolved to a private or local address when connecting")
+            } catch where hop === guardedClient {
+                throw Self.neutral(error, url: url, maxBytes: request.maxBytes)
             }
             guard [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "Location")
@@ -144,6 +147,22 @@ public struct HTTPFetcher: Fetching {
             }
             url = next
         }
+    }
+
+    /// A failed connection to a destination Kiosk does not trust, in one sentence whatever the
+    /// cause (refused, reset, closed, unreachable), so that a reader cannot tell an open port
+    /// from a closed one by the message. Timeouts, TLS failures and the caller's own cancellation
+    /// keep their own words.
+    static func neutral(_ error: any Error, url: URL, maxBytes: Int) -> FetchError {
+        let translated = FetchError(translating: error, url: url.absoluteString, maxBytes: maxBytes)
+        let cancelled = error is CancellationError || (error as? HTTPClientError) == .cancelled
+        guard case .network = translated, !cancelled else { return translated }
+        return .network(unreachable(url))
+    }
+
+    /// The one message for a failed connection to an untrusted destination.
+    public static func unreachable(_ url: URL) -> String {
+        "could not connect to \(url.host ?? "the server")"
     }
 
     /// The guarded client, unless there is none or `destinations` exempts `url` (a trusted

@@ -268,7 +268,8 @@ import Testing
     }
 
     @Test func brokenJSONIsMalformedWithItsPosition() {
-        #expect(throws: FeedError.malformed("invalid JSON", line: 3, column: 4)) {
+        // Where, and what was expected there.
+        #expect(throws: FeedError.malformed("invalid JSON: expected a value", line: 3, column: 4)) {
             try FeedParser.parse(Array("{\n \"items\": [1,\n 2,, 3]}".utf8))
         }
     }

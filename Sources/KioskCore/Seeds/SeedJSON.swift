@@ -10,99 +10,53 @@ enum SeedJSON: Sendable, Hashable {
     case array([SeedJSON])
     case object([String: SeedJSON])
 
+    /// Deepest nesting read: the seed documents are a few levels deep, and the tree is built
+    /// recursively, so hostile nesting is refused long before it could cost the stack.
+    static let maxDepth = 64
+
     /// Reads a seed response: decodes the text liberally (invalid UTF-8 falls back to Latin-1 via
     /// ``TextDecoding``), tolerates trailing commas, and says in words why anything else fails.
+    /// Read with ``JSONReader``, straight into this tree (no Foundation objects in between).
     static func parse(_ data: Data) throws(SeedError) -> SeedJSON {
-        // Same rules as TextDecoding.string(_:), kept as bytes: the JSON reader wants bytes anyway.
         let bytes = TextDecoding.utf8Bytes([UInt8](data))
         guard let first = bytes.first(where: { !isJSONWhiteSpace($0) }) else {
             throw .notJSON("the response is empty")
         }
         // Proxies, captive portals and dead hosts answer with HTML; say so rather than "malformed".
         if first == UInt8(ascii: "<") { throw .notJSON("it is an HTML or XML page") }
-        let object: Any
         do {
-            // JSONSerialization caps nesting itself (512 levels), so hostile input cannot recurse deep.
-            object = try JSONSerialization.jsonObject(
-                with: Data(removingTrailingCommas(bytes)), options: [.fragmentsAllowed])
+            return try bytes.withUnsafeBufferPointer { (buffer) throws(JSONReaderError) -> SeedJSON in
+                var reader = JSONReader(buffer, maxDepth: maxDepth)
+                let value = try read(&reader)
+                try reader.finish()
+                return value
+            }
         } catch {
             throw .notJSON("it is malformed or cut short")
         }
-        return SeedJSON(foundation: object)
+    }
+
+    private static func read(_ reader: inout JSONReader) throws(JSONReaderError) -> SeedJSON {
+        switch try reader.nextKind() {
+        case .object:
+            var members: [String: SeedJSON] = [:]
+            try reader.readObject { (reader, name) throws(JSONReaderError) in members[name] = try read(&reader) }
+            return .object(members)
+        case .array:
+            var elements: [SeedJSON] = []
+            try reader.readArray { (reader) throws(JSONReaderError) in elements.append(try read(&reader)) }
+            return .array(elements)
+        case .string: return .string(try reader.readString())
+        case .number: return .number(try reader.readNumber().value)
+        case .bool: return .bool(try reader.readBool())
+        case .null:
+            try reader.readNull()
+            return .null
+        }
     }
 
     private static func isJSONWhiteSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
-    }
-
-    /// Converts JSONSerialization's output; anything it could not have produced reads as null.
-    init(foundation value: Any) {
-        // Most frequent kinds first: each failed dynamic cast costs.
-        switch value {
-        case let string as String:
-            self = .string(string)
-        case let object as [String: Any]:
-            self = .object(object.mapValues(SeedJSON.init(foundation:)))
-        case let array as [Any]:
-            self = .array(array.map(SeedJSON.init(foundation:)))
-        case let number as NSNumber:
-            // JSON true/false come back as NSNumber too, flagged by the C type `c` (char).
-            if number.objCType.pointee == CChar(UInt8(ascii: "c")) {
-                self = .bool(number.boolValue)
-            } else {
-                self = .number(number.doubleValue)
-            }
-        default:
-            self = .null
-        }
-    }
-
-    /// Drops every comma that, outside strings, is followed (after white space) by `]` or `}`.
-    /// Valid JSON never has one there, so valid input comes back unchanged. (Foundation on Linux
-    /// accepts trailing commas, Darwin's does not; this makes both read the same.)
-    static func removingTrailingCommas(_ bytes: [UInt8]) -> [UInt8] {
-        let dropped = bytes.withUnsafeBufferPointer(trailingCommaOffsets)
-        guard !dropped.isEmpty else { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count - dropped.count)
-        var kept = 0
-        for offset in dropped {
-            out.append(contentsOf: bytes[kept..<offset])
-            kept = offset + 1
-        }
-        out.append(contentsOf: bytes[kept...])
-        return out
-    }
-
-    /// Offsets of the trailing commas, in order.
-    private static func trailingCommaOffsets(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
-        var offsets: [Int] = []
-        var inString = false
-        var escaped = false
-        var i = 0
-        while i < bytes.count {
-            let byte = bytes[i]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == 0x5C {  // backslash
-                    escaped = true
-                } else if byte == 0x22 {  // quote
-                    inString = false
-                }
-            } else if byte == 0x22 {
-                inString = true
-            } else if byte == 0x2C {  // comma
-                var j = i + 1
-                while j < bytes.count, isJSONWhiteSpace(bytes[j]) { j += 1 }
-                if j < bytes.count, bytes[j] == 0x5D || bytes[j] == 0x7D { offsets.append(i) }
-                // The white space just skipped holds no quote or comma: resume after it.
-                i = j
-                continue
-            }
-            i += 1
-        }
-        return offsets
     }
 
     // MARK: - Lenient accessors

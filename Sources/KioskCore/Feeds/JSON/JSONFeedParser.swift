@@ -2,97 +2,262 @@ import Foundation
 
 // JSON Feed 1.0 and 1.1 (https://jsonfeed.org). Every field is optional and read leniently: a
 // field of the wrong type is dropped, never the item or the feed.
+//
+// Read in one pass with `JSONReader`: only the fields below are built, everything else (and every
+// item past `maxEntries`) is skipped where it lies, so memory follows what is kept, not the
+// document (JSONSerialization's tree cost about 65 times the input). Items are kept as raw
+// fields and made into entries at the end, since `home_page_url`, which relative links resolve
+// against, may come after them.
 
 /// Reads JSON Feed documents.
 enum JSONFeedParser {
     static func parse(_ bytes: [UInt8], limits: ParserLimits) throws(FeedError) -> Feed {
-        // Foundation's JSON reader recurses; refuse hostile nesting before it sees the bytes.
-        guard JSONDepth.maximum(bytes, limit: limits.maxDepth) <= limits.maxDepth else {
-            throw .tooDeep(limit: limits.maxDepth)
-        }
-        let object: Any
+        let root: RawFeed
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            root = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONReaderError) -> RawFeed in
+                var reader = JSONReader(buffer, maxDepth: limits.maxDepth)
+                guard try reader.nextKind() == .object else {
+                    try reader.skipValue()  // too deep, or malformed, is said as such
+                    throw .malformed("not an object", offset: -1)
+                }
+                let feed = try RawFeed.read(&reader, maxEntries: limits.maxEntries)
+                try reader.finish()
+                return feed
+            }
         } catch {
-            let position = errorPosition(error, in: bytes)
-            throw .malformed("invalid JSON", line: position.line, column: position.column)
-        }
-        guard let root = object as? [String: Any] else { throw .notAFeed("JSON that is not an object") }
-        let version = root["version"] as? String ?? ""
-        guard version.contains("jsonfeed.org") || root["items"] is [Any] else {
-            throw .notAFeed("JSON that is not a JSON Feed")
-        }
-        let base = string(root["home_page_url"]) ?? string(root["feed_url"])
-        let items = (root["items"] as? [Any] ?? []).prefix(limits.maxEntries)
-        return Feed(
-            format: version.hasSuffix("/1.1") ? .jsonFeed11 : .jsonFeed10,
-            title: string(root["title"]),
-            link: string(root["home_page_url"]),
-            language: string(root["language"]),
-            image: string(root["icon"]) ?? string(root["favicon"]),
-            entries: items.compactMap { ($0 as? [String: Any]).map { entry($0, base: base) } })
-    }
-
-    private static func entry(_ item: [String: Any], base: String?) -> Entry {
-        let id: String? =
-            if let number = item["id"] as? NSNumber, !(item["id"] is String) { number.stringValue } else { string(item["id"]) }
-        let contentText = string(item["content_text"]).map(HTMLEscaping.escape)
-        let link = string(item["url"]) ?? string(item["external_url"])
-        let attachments = (item["attachments"] as? [Any] ?? []).compactMap { value -> Enclosure? in
-            guard let attachment = value as? [String: Any], let url = string(attachment["url"]) else { return nil }
-            return Enclosure(
-                url: URLResolution.resolve(url, against: base), type: string(attachment["mime_type"]),
-                length: (attachment["size_in_bytes"] as? NSNumber)?.intValue)
-        }
-        return Entry(
-            id: id,
-            title: string(item["title"]),
-            link: link.map { URLResolution.resolve($0, against: base) },
-            published: string(item["date_published"]).flatMap(DateParser.parse),
-            updated: string(item["date_modified"]).flatMap(DateParser.parse),
-            authors: authors(item),
-            summary: string(item["summary"]).map(HTMLEscaping.escape),
-            content: string(item["content_html"]) ?? contentText,
-            categories: (item["tags"] as? [Any] ?? []).compactMap(string),
-            enclosures: attachments,
-            image: string(item["image"]) ?? string(item["banner_image"])
-                ?? attachments.first { $0.type?.hasPrefix("image/") ?? false }?.url)
-    }
-
-    /// JSON Feed 1.1 `authors`, or 1.0's single `author`.
-    private static func authors(_ item: [String: Any]) -> [Author] {
-        let list = item["authors"] as? [Any] ?? (item["author"].map { [$0] } ?? [])
-        return list.compactMap { value in
-            guard let author = value as? [String: Any] else { return nil }
-            let name = string(author["name"])
-            let url = string(author["url"])
-            return name == nil && url == nil ? nil : Author(name: name, uri: url)
-        }
-    }
-
-    /// Where Foundation's reader gave up. It only says so in prose ("around character 15"), so the
-    /// offset is read from there and turned into a line and column; 1:1 when it is absent.
-    private static func errorPosition(_ error: any Error, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        let message = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? ""
-        guard let range = message.range(of: "character "),
-            let offset = Int(message[range.upperBound...].prefix { $0.isNumber })
-        else { return (1, 1) }
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(min(offset, bytes.count)) {
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
+            switch error {
+            case .tooDeep(let limit): throw .tooDeep(limit: limit)
+            case .malformed(_, offset: -1): throw .notAFeed("JSON that is not an object")
+            case .malformed(let why, let offset):
+                let position = JSONReader.position(of: offset, in: bytes)
+                throw .malformed("invalid JSON: \(why)", line: position.line, column: position.column)
             }
         }
-        return (line, column)
+        guard root.version?.contains("jsonfeed.org") == true || root.hasItems else {
+            throw .notAFeed("JSON that is not a JSON Feed")
+        }
+        let base = root.homePage ?? root.feedURL
+        return Feed(
+            format: root.version?.hasSuffix("/1.1") == true ? .jsonFeed11 : .jsonFeed10,
+            title: root.title,
+            link: root.homePage,
+            language: root.language,
+            image: root.icon ?? root.favicon,
+            entries: root.items.map { $0.entry(base: base) })
+    }
+}
+
+/// A JSON value's text when it is a non-blank string, trimmed; nil for anything else.
+private func text(_ reader: inout JSONReader) throws(JSONReaderError) -> String? {
+    guard try reader.nextKind() == .string else {
+        try reader.skipValue()
+        return nil
+    }
+    let trimmed = try reader.readString().trimmingASCIIWhitespace
+    return trimmed.isEmpty ? nil : trimmed
+}
+
+/// The top of a JSON Feed, as read.
+private struct RawFeed {
+    var version: String?
+    var title: String?
+    var homePage: String?
+    var feedURL: String?
+    var language: String?
+    var icon: String?
+    var favicon: String?
+    /// Whether `items` is an array (which alone makes JSON a feed, version or not).
+    var hasItems = false
+    var items: [RawItem] = []
+
+    static func read(_ reader: inout JSONReader, maxEntries: Int) throws(JSONReaderError) -> RawFeed {
+        var feed = RawFeed()
+        try reader.readObject { (reader, name) throws(JSONReaderError) in
+            switch name {
+            case "version":
+                // The version is compared as written (not trimmed), as before.
+                if try reader.nextKind() == .string { feed.version = try reader.readString() } else { try reader.skipValue() }
+            case "title": feed.title = try text(&reader)
+            case "home_page_url": feed.homePage = try text(&reader)
+            case "feed_url": feed.feedURL = try text(&reader)
+            case "language": feed.language = try text(&reader)
+            case "icon": feed.icon = try text(&reader)
+            case "favicon": feed.favicon = try text(&reader)
+            case "items":
+                guard try reader.nextKind() == .array else {
+                    try reader.skipValue()
+                    feed.hasItems = false
+                    feed.items = []
+                    return
+                }
+                feed.hasItems = true
+                var items: [RawItem] = []
+                var seen = 0  // elements, objects or not: the first `maxEntries` are looked at
+                try reader.readArray { (reader) throws(JSONReaderError) in
+                    seen += 1
+                    guard seen <= maxEntries, try reader.nextKind() == .object else {
+                        try reader.skipValue()
+                        return
+                    }
+                    items.append(try RawItem.read(&reader))
+                }
+                feed.items = items  // a repeated member: the last one counts
+            default: try reader.skipValue()
+            }
+        }
+        return feed
+    }
+}
+
+/// One item's fields, as read.
+private struct RawItem {
+    var id: String?
+    var title: String?
+    var url: String?
+    var externalURL: String?
+    var published: String?
+    var modified: String?
+    var summary: String?
+    var contentHTML: String?
+    var contentText: String?
+    var image: String?
+    var bannerImage: String?
+    var tags: [String] = []
+    var attachments: [(url: String, type: String?, length: Int?)] = []
+    /// 1.1's `authors`, when present (an array).
+    var authors: [Author]?
+    /// 1.0's `author`.
+    var author: Author??
+
+    static func read(_ reader: inout JSONReader) throws(JSONReaderError) -> RawItem {
+        var item = RawItem()
+        try reader.readObject { (reader, name) throws(JSONReaderError) in
+            switch name {
+            case "id":
+                // A number is taken as written (`123`, and `1.5` as Foundation wrote it).
+                switch try reader.nextKind() {
+                case .number: item.id = Self.identifier(try reader.readNumber())
+                case .string: item.id = try text(&reader)
+                default:
+                    try reader.skipValue()
+                    item.id = nil
+                }
+            case "title": item.title = try text(&reader)
+            case "url": item.url = try text(&reader)
+            case "external_url": item.externalURL = try text(&reader)
+            case "date_published": item.published = try text(&reader)
+            case "date_modified": item.modified = try text(&reader)
+            case "summary": item.summary = try text(&reader)
+            case "content_html": item.contentHTML = try text(&reader)
+            case "content_text": item.contentText = try text(&reader)
+            case "image": item.image = try text(&reader)
+            case "banner_image": item.bannerImage = try text(&reader)
+            case "tags":
+                var tags: [String] = []
+                if try reader.nextKind() == .array {
+                    try reader.readArray { (reader) throws(JSONReaderError) in
+                        if let tag = try text(&reader) { tags.append(tag) }
+                    }
+                } else {
+                    try reader.skipValue()
+                }
+                item.tags = tags
+            case "attachments":
+                var attachments: [(url: String, type: String?, length: Int?)] = []
+                if try reader.nextKind() == .array {
+                    try reader.readArray { (reader) throws(JSONReaderError) in
+                        if let attachment = try Self.attachment(&reader) { attachments.append(attachment) }
+                    }
+                } else {
+                    try reader.skipValue()
+                }
+                item.attachments = attachments
+            case "authors":
+                if try reader.nextKind() == .array {
+                    var authors: [Author] = []
+                    try reader.readArray { (reader) throws(JSONReaderError) in
+                        if let author = try Self.author(&reader) { authors.append(author) }
+                    }
+                    item.authors = authors
+                } else {
+                    try reader.skipValue()
+                    item.authors = nil
+                }
+            case "author": item.author = .some(try Self.author(&reader))
+            default: try reader.skipValue()
+            }
+        }
+        return item
     }
 
-    private static func string(_ value: Any?) -> String? {
-        guard let text = value as? String else { return nil }
-        let trimmed = text.trimmingASCIIWhitespace
-        return trimmed.isEmpty ? nil : trimmed
+    /// An id given as a number: whole numbers in full, others as Foundation's NSNumber says them.
+    private static func identifier(_ number: JSONReader.Number) -> String? {
+        if number.isWhole, let whole = Int64(exactly: number.value) { return String(whole) }
+        guard number.value.isFinite else { return nil }
+        return NSNumber(value: number.value).stringValue
+    }
+
+    private static func attachment(_ reader: inout JSONReader) throws(JSONReaderError) -> (url: String, type: String?, length: Int?)? {
+        guard try reader.nextKind() == .object else {
+            try reader.skipValue()
+            return nil
+        }
+        var url: String?
+        var type: String?
+        var length: Int?
+        try reader.readObject { (reader, name) throws(JSONReaderError) in
+            switch name {
+            case "url": url = try text(&reader)
+            case "mime_type": type = try text(&reader)
+            case "size_in_bytes":
+                length = nil
+                guard try reader.nextKind() == .number else {
+                    try reader.skipValue()
+                    return
+                }
+                let value = try reader.readNumber().value
+                // NSNumber's intValue: truncated toward zero.
+                if value.isFinite, value > Double(Int.min), value < Double(Int.max) { length = Int(value) }
+            default: try reader.skipValue()
+            }
+        }
+        return url.map { ($0, type, length) }
+    }
+
+    private static func author(_ reader: inout JSONReader) throws(JSONReaderError) -> Author? {
+        guard try reader.nextKind() == .object else {
+            try reader.skipValue()
+            return nil
+        }
+        var name: String?
+        var url: String?
+        try reader.readObject { (reader, member) throws(JSONReaderError) in
+            switch member {
+            case "name": name = try text(&reader)
+            case "url": url = try text(&reader)
+            default: try reader.skipValue()
+            }
+        }
+        return name == nil && url == nil ? nil : Author(name: name, uri: url)
+    }
+
+    func entry(base: String?) -> Entry {
+        let enclosures = attachments.map { attachment in
+            Enclosure(url: URLResolution.resolve(attachment.url, against: base), type: attachment.type, length: attachment.length)
+        }
+        let link = url ?? externalURL
+        let authorList: [Author] = authors ?? (author.flatMap { $0 }.map { [$0] } ?? [])
+        return Entry(
+            id: id,
+            title: title,
+            link: link.map { URLResolution.resolve($0, against: base) },
+            published: published.flatMap(DateParser.parse),
+            updated: modified.flatMap(DateParser.parse),
+            authors: authorList,
+            summary: summary.map(HTMLEscaping.escape),
+            content: contentHTML ?? contentText.map(HTMLEscaping.escape),
+            categories: tags,
+            enclosures: enclosures,
+            image: image ?? bannerImage ?? enclosures.first { $0.type?.hasPrefix("image/") ?? false }?.url)
     }
 }

@@ -155,6 +155,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -169,7 +170,11 @@ let package = Package(
             resources: [.copy("Assets")]
         ),
         // Shared by the tests and the benchmarks: hostile and oversized documents, the hub event log.
-        .target(name: "KioskTesting", dependencies: ["KioskCore", "KioskSources"]),
+        .target(
+            name: "KioskTesting",
+            dependencies: [
+                "KioskCore", "KioskSources", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]),
         .executableTarget(
             name: "kiosk",
             dependencies: [

@@ -43,6 +43,7 @@ realtime_suites=(
     KioskWebTests.LiveBroadcasterTests       # live pages told of changes as they happen
     KioskWebTests.EventStreamTests           # server-sent events over real connections
     KioskWebTests.NewsRouteTests             # News pages following three sources live
+    KioskWebTests.RequestDeadlineTests       # slow clients cut off by the request deadline
 )
 realtime_regex="^($(IFS='|'; echo "${realtime_suites[*]}" | sed 's/\./\\./g'))/"
 

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A clock that stands still until a test moves it: `sleep` returns only when `advance` has
 /// carried `now` past the sleeper's deadline (or the sleeper is cancelled). Logic about time
@@ -29,28 +29,28 @@ public final class ManualClock: Clock, Sendable {
         var cancelledEarly: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
+    public var now: Instant { state.withLockedValue { $0.now } }
     public var minimumResolution: Duration { .zero }
 
     /// How many sleepers are waiting now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLockedValue { $0.sleepers.count } }
 
     /// The earliest deadline anyone is waiting for.
-    public var nextDeadline: Instant? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
+    public var nextDeadline: Instant? { state.withLockedValue { $0.sleepers.values.map(\.deadline).min() } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { state -> Int in
+        let id = state.withLockedValue { state -> Int in
             defer { state.nextID += 1 }
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resume: Result<Void, any Error>? = state.withLock { state in
+                let resume: Result<Void, any Error>? = state.withLockedValue { state in
                     if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline <= state.now { return .success(()) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -59,7 +59,7 @@ public final class ManualClock: Clock, Sendable {
                 if let resume { continuation.resume(with: resume) }
             }
         } onCancel: {
-            let sleeper = state.withLock { state -> Sleeper? in
+            let sleeper = state.withLockedValue { state -> Sleeper? in
                 guard let sleeper = state.sleepers.removeValue(forKey: id) else {
                     state.cancelledEarly.insert(id)
                     return nil
@@ -69,13 +69,13 @@ public final class ManualClock: Clock, Sendable {
             sleeper?.continuation.resume(throwing: CancellationError())
         }
         // A sleep that ended normally leaves no trace of an early cancellation behind.
-        _ = state.withLock { $0.cancelledEarly.remove(id) }
+        _ = state.withLockedValue { $0.cancelledEarly.remove(id) }
     }
 
     /// Moves time forward by `duration`, waking every sleeper whose deadline has come, earliest
     /// first.
     public func advance(by duration: Duration) {
-        let due = state.withLock { state -> [Sleeper] in
+        let due = state.withLockedValue { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now
             let ids = state.sleepers.filter { $0.value.deadline <= now }.map(\.key)

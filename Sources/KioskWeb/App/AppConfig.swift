@@ -38,6 +38,12 @@ public struct AppConfig: Sendable {
     public var checksPerHost = 32
     /// The loopback port `/metrics` (Prometheus) listens on; nil, none.
     public var metricsPort: Int?
+    /// How long a request may take to arrive, head and body, from its first byte; a connection
+    /// still sending when it passes is closed.
+    public var requestTimeout: Duration = .seconds(60)
+    /// Most connections part-way through sending a request at once; past that, the one that has
+    /// been sending longest is closed to make room.
+    public var pendingRequestLimit = 256
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,

@@ -77,8 +77,12 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     // progress, so it stays), so half-open clients cannot hold every slot.
     var http1 = HTTP1Channel.Configuration()
     http1.idleTimeout = .seconds(30)
+    // A connection that trickles is not idle: each request must also be all in within
+    // `requestTimeout` of its first byte, and only `pendingRequestLimit` may be arriving at once.
+    let limits = RequestLimits(
+        requestTimeout: config.requestTimeout, pending: PendingRequests(limit: config.pendingRequestLimit))
     return Application(
-        router: router, server: .kioskHTTP1(configuration: http1),
+        router: router, server: .kioskHTTP1(configuration: http1, limits: limits),
         configuration: .init(
             address: .hostname(config.host, port: config.port), serverName: "Kiosk",
             availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),

@@ -4,10 +4,12 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 server, with the manners it leaves out (see ``HTTP1MannersHandler``).
+/// Hummingbird's HTTP/1 server, with the manners it leaves out (see ``HTTP1MannersHandler``)
+/// and a deadline for each request (see ``RequestClock``).
 struct KioskHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
     let base: HTTP1Channel
+    let limits: RequestLimits
 
     var responder: Responder { base.responder }
 
@@ -18,6 +20,9 @@ struct KioskHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(HTTP1MannersHandler(), position: .before(codec))
+            let clock = RequestClock(timeout: TimeAmount(limits.requestTimeout), pending: limits.pending)
+            try pipeline.addHandler(RequestStartHandler(clock: clock), position: .first)
+            try pipeline.addHandler(RequestEndHandler(clock: clock), position: .before(codec))
             return value
         }
     }
@@ -27,10 +32,21 @@ struct KioskHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     }
 }
 
+/// How long a request may take to arrive, and how many may be arriving at once.
+struct RequestLimits: Sendable {
+    /// From a request's first byte to its last (head and body).
+    var requestTimeout: Duration
+    /// The server's count of connections part-way through a request.
+    var pending: PendingRequests
+}
+
 extension HTTPServerBuilder {
-    /// Hummingbird's HTTP/1 server with Kiosk's ``HTTP1MannersHandler`` in each connection.
-    static func kioskHTTP1(configuration: HTTP1Channel.Configuration) -> HTTPServerBuilder {
-        .init { responder in KioskHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration)) }
+    /// Hummingbird's HTTP/1 server with Kiosk's ``HTTP1MannersHandler`` and request deadline in
+    /// each connection.
+    static func kioskHTTP1(configuration: HTTP1Channel.Configuration, limits: RequestLimits) -> HTTPServerBuilder {
+        .init { responder in
+            KioskHTTP1Channel(base: HTTP1Channel(responder: responder, configuration: configuration), limits: limits)
+        }
     }
 }
 

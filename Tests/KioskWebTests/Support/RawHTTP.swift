@@ -77,6 +77,60 @@ enum RawHTTP {
         return Reply(text: String(decoding: received, as: UTF8.self), closed: false)
     }
 
+    /// What a trickling client saw: how many bytes of `rest` it sent, and whether the server
+    /// closed the connection (before `limit` passed).
+    struct Trickle: Sendable {
+        var sent: Int
+        var closed: Bool
+    }
+
+    /// Connects, sends `prefix` at once, then `rest` one byte every `every`, until all is sent,
+    /// the server closes the connection, or `limit` passes; what the server says is read and
+    /// dropped meanwhile.
+    static func trickle(_ prefix: String, rest: [UInt8], port: Int, every: Duration, limit: Duration) async throws -> Trickle {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result { try blockingTrickle(prefix, rest: rest, port: port, every: every, limit: limit) })
+            }
+            thread.start()
+        }
+    }
+
+    private static func blockingTrickle(_ prefix: String, rest: [UInt8], port: Int, every: Duration, limit: Duration) throws
+        -> Trickle
+    {
+        let fd = try connectedSocket(host: "localhost", port: port)
+        defer { close(fd) }
+        #if canImport(Glibc)
+        let noSignal = Int32(MSG_NOSIGNAL)
+        #else
+        let noSignal: Int32 = 0
+        #endif
+        let head = Array(prefix.utf8)
+        guard head.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, noSignal) }) == head.count else {
+            throw Failure(description: "send failed: errno \(errno)")
+        }
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        let pause = Int32(every.components.seconds * 1_000 + every.components.attoseconds / 1_000_000_000_000_000)
+        var sent = 0
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, max(1, pause)) > 0 {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { return Trickle(sent: sent, closed: true) }
+                continue
+            }
+            guard sent < rest.count else { continue }
+            let byte = [rest[sent]]
+            guard byte.withUnsafeBytes({ send(fd, $0.baseAddress, 1, noSignal) }) == 1 else {
+                return Trickle(sent: sent, closed: true)  // reset by the server
+            }
+            sent += 1
+        }
+        return Trickle(sent: sent, closed: false)
+    }
+
     private static func connectedSocket(host: String, port: Int) throws -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC

@@ -503,6 +503,13 @@ import Testing
                 #expect(attributes.contains("Max-Age=0"))
                 #expect(attributes.contains("HttpOnly"))
                 #expect(attributes.contains("Path=/"))
+                // Nothing of the account stays in the browser: the worker's cached pages, stored
+                // data, the HTTP cache (main left the reader readable offline after sign-out).
+                #expect(response.headers[.clearSiteData] == #""cache", "storage""#)
+                // The sign-in page that follows says the same to a browser without a session.
+                let signIn = try await client.get("/login")
+                #expect(signIn.status == .ok)
+                #expect(signIn.headers[.clearSiteData] == #""cache", "storage""#)
 
                 #expect(try await client.get("/", headers: session.pageHeaders).status == .seeOther)
                 #expect(try await post(client, "/reader/read", "ids=", headers: session.headers()).status == .unauthorized)

@@ -6,7 +6,9 @@ loopback with no account."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -131,3 +133,114 @@ def test_kiosk_refuses_to_listen_beyond_loopback_without_an_account(workdir: Pat
     assert result.returncode != 0
     message = result.stderr.decode()
     assert "needs an account" in message and "kiosk user add" in message
+
+
+class TCPProxy:
+    """A loopback TCP proxy in front of a server, which the test can cut: the browser then finds
+    no server at all, which DevTools' offline emulation does not do for the service worker."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.connections: set[socket.socket] = set()
+        self.passing = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.passing:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.connections |= {client, upstream}
+            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        """Every open connection dropped, every new one closed at once."""
+        self.passing = False
+        with self.lock:
+            for connection in self.connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            self.connections.clear()
+
+    def restore(self) -> None:
+        self.passing = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def reader_shown(driver) -> bool:
+    return (harness.page_of(driver) or "").startswith("reader") or len(find_all(driver, "li.reader-entry")) > 0
+
+
+def test_signing_out_leaves_nothing_of_the_account_on_the_device(phone, accounts_server):
+    """main: after sign-out, with the server unreachable, /reader came from the service worker's
+    cache with the whole reader in it."""
+    proxy = TCPProxy(accounts_server.port)
+    try:
+        sign_in(phone, proxy, "ada", "/reader/feed/business")
+        wait_until(phone, lambda d: len(find_all(d, "li.reader-entry")) > 0, "Business entries")
+        phone.set_script_timeout(30)
+        ready = phone.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            navigator.serviceWorker.ready.then(r => done(!!r.active), () => done(false));""")
+        assert ready, "no service worker"
+        phone.refresh()  # now controlled by the worker, which keeps what it serves
+        wait_until(phone, lambda d: harness.js(d, "return !!navigator.serviceWorker.controller"), "not controlled")
+        for path, page in (("/reader", None), ("/settings", "settings"), ("/reader/feed/business", None)):
+            open_page(phone, proxy, path, page)
+        time.sleep(1)  # the worker stores pages after answering
+
+        # The check can see a kept page: cut off while signed in, the reader is still readable.
+        proxy.cut()
+        phone.get(proxy.url("/reader"))
+        wait_until(phone, reader_shown, "the signed-in reader was not kept for offline reading")
+        proxy.restore()
+
+        open_page(phone, proxy, "/settings", "settings")
+        tap(phone, find(phone, "#logout"))
+        wait_until(phone, lambda d: harness.page_of(d) == "login", "signed out")
+        time.sleep(1)
+
+        proxy.cut()
+        for path in ("/reader", "/reader/feed/business", "/settings"):
+            phone.get(proxy.url(path))
+            time.sleep(1)
+            assert not reader_shown(phone), f"{path}: the signed-out browser still shows the reader"
+            assert not find_all(phone, "#logout, #app-passwords, #app-password-form"), \
+                f"{path}: the account's settings are still shown"
+    finally:
+        proxy.close()

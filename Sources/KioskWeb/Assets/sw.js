@@ -1,7 +1,12 @@
 // Kiosk's service worker: keeps the app shell (styles, script, icons, offline page) so the app
-// opens instantly and says so plainly when the server cannot be reached.
+// opens instantly and says so plainly when the server cannot be reached, and the last pages read
+// for offline use. Pages of a signed-in account are never kept past its session: a page marked
+// `no-store` is not cached, and the moment the sign-in page is seen (signed out, or the session
+// ended) every kept page is deleted, so nothing of one account is shown to a signed-out browser
+// or to another account. (Signing out also sends `Clear-Site-Data`, which wipes all of it.)
 const SHELL = "kiosk-shell-v2";
-const PAGES = "kiosk-pages-v1";
+// v2: v1 kept pages of accounts past their sign-out; the activate step deletes it.
+const PAGES = "kiosk-pages-v2";
 const MOST_PAGES = 40; // pages kept for offline reading, the oldest dropped first
 const SHELL_FILES = [
   "/offline",
@@ -42,8 +47,10 @@ self.addEventListener("fetch", (event) => {
     // Pages: the network first (they are live); the last copy, or the offline page, without it.
     event.respondWith(
       fetch(request)
-        .then((response) => {
-          if (response.ok) {
+        .then(async (response) => {
+          if (isSignInPage(response)) {
+            await caches.delete(PAGES);
+          } else if (response.ok && !noStore(response)) {
             const copy = response.clone();
             caches.open(PAGES).then((cache) => cache.put(request, copy).then(() => trim(cache)));
           }
@@ -69,6 +76,15 @@ self.addEventListener("fetch", (event) => {
     );
   }
 });
+
+// The sign-in page, asked for or reached by a redirect: this browser has no session now.
+function isSignInPage(response) {
+  return new URL(response.url || "/", self.location.origin).pathname === "/login";
+}
+
+function noStore(response) {
+  return /(^|,)\s*no-store\s*(,|$)/i.test(response.headers.get("Cache-Control") || "");
+}
 
 async function trim(cache) {
   const keys = await cache.keys();

@@ -22,7 +22,11 @@ struct AccountRoutes: Sendable {
     func register(on router: Router<KioskRequestContext>) {
         router.get("login") { request, context in
             let next = Self.localPath(request.uri.queryParameters.get("next"))
-            return SignInPage(next: next).page.response(for: context)
+            var response = SignInPage(next: next).page.response(for: context)
+            // A browser shown the sign-in page is about to sign in, or holds no session (signed
+            // out, or expired): it must not keep any account's pages for offline use either.
+            response.headers[.clearSiteData] = Self.clearSiteData
+            return response
         }
         router.post("login") { request, context in
             let form = try await FormBody.decode(SignIn.self, from: request, limit: 8_192)
@@ -58,6 +62,11 @@ struct AccountRoutes: Sendable {
             if let session = context.csrf { await shared.live.disconnect(session: session) }
             var response = FormBody.redirect("/login")
             response.setCookie(sessionCookie("", request: request, context: context, expired: true))
+            // Nothing of the account stays on the device: the service worker's cached pages, its
+            // registration, any stored data and the HTTP cache (the worker also purges its pages
+            // itself when it sees the sign-in page, for browsers that ignore this header).
+            response.headers[.clearSiteData] = Self.clearSiteData
+            response.headers[.cacheControl] = "no-store"
             return response
         }
         router.get("settings") { request, context in
@@ -92,6 +101,9 @@ struct AccountRoutes: Sendable {
             return FormBody.redirect("/settings?revoked=1")
         }
     }
+
+    /// What signing out wipes from the browser (`Clear-Site-Data`).
+    static let clearSiteData = "\"cache\", \"storage\""
 
     private func settings(
         request: Request, context: KioskRequestContext, created: (name: String, secret: String)? = nil,

@@ -102,4 +102,5 @@ actor AccountPresence {
 extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token") ?? .contentType
     static let forwarded = Self("Forwarded") ?? .contentType
+    static let clearSiteData = Self("Clear-Site-Data") ?? .contentType
 }

@@ -6,7 +6,8 @@
 #   runtime  what building and running need: libsqlite3-dev (GRDB links SQLite)
 #   tests    (the default) that, plus the browser tests' python3, python3-venv, chromium,
 #            chromium-driver and fonts, newsboat and tmux (the sync test), postgresql and haproxy
-#            (the cluster tests), and selenium + pytest in a virtualenv at .venv-e2e/
+#            (the cluster tests), nginx (a proxy's defaults), and selenium + pytest in a
+#            virtualenv at .venv-e2e/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +48,8 @@ if [ "$mode" = tests ]; then
     # The cluster: Debian's PostgreSQL (the store's contract tests run on it too) and haproxy.
     installed postgresql || need_apt+=(postgresql)
     installed haproxy || need_apt+=(haproxy)
+    # nginx: its default proxy_pass in front of a Kiosk without accounts (tests/e2e/test_owner_proxy.py).
+    installed nginx || need_apt+=(nginx)
 fi
 
 if ((${#need_apt[@]})); then

@@ -116,7 +116,9 @@ struct ReaderBenchmark: AsyncParsableCommand {
             signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: directory)), assets: try Assets.fromBundle(),
             sourceNames: [:], news: NewsSections(catalogue: catalogue, names: [:]), services: [])
         let port = try await SSEBenchmark.freePort()
-        let config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
+        var config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
+        // Measured as the local owner, as in demo mode: the owner link is not what is timed.
+        config.ownerAccess = .loopback
         let app = buildApplication(config, dependencies: dependencies, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let serverTask = Task { try await group.run() }

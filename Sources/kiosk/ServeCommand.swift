@@ -97,6 +97,10 @@ struct ServeCommand: AsyncParsableCommand {
                 maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) },
                 allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention,
                 allowedHosts: file.allowedHosts ?? [], trustedProxies: file.trustedProxies ?? [])
+            // Demo mode (its own sample server, or another's with --demo-sources) holds sample data
+            // only: anyone on this machine is its owner, so that it stays one command. A real
+            // installation asks its owner for the printed link.
+            appConfig.ownerAccess = location.demo || demoSources != nil ? .loopback : .newLink()
             appConfig.postgresURL = location.postgresURL(file)
             appConfig.replicaName = replicaName
             if let metricsPort {
@@ -117,6 +121,16 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
+            if appConfig.servesLocalOwner {
+                if let path = appConfig.ownerAccess.path {
+                    let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+                    logger.notice(
+                        "until an account exists, Kiosk is yours alone: open it in your browser with this link (once per browser; it stays signed in)",
+                        metadata: ["open": "http://\(shown):\(port)\(path)"])
+                } else {
+                    logger.notice("demo mode: anyone on this machine (loopback) is the owner; the data is sample data only")
+                }
+            }
             if !HostPolicy.isLoopback(host) {
                 // Passwords and session cookies cross the network: they need TLS in front.
                 logger.warning(

@@ -7,6 +7,7 @@ Selenium Manager is switched off (SE_OFFLINE) and Debian's chromium + chromedriv
 
 from __future__ import annotations
 
+import http.client as http_client
 import json
 import os
 import re
@@ -99,9 +100,9 @@ class Response:
         return json.loads(self.body)
 
 
-def http(method: str, url: str, timeout: float = 30.0) -> Response:
+def http(method: str, url: str, timeout: float = 30.0, headers: dict[str, str] | None = None) -> Response:
     """One request with urllib; HTTP errors are answers, not exceptions."""
-    request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+    request = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None, headers=headers or {})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as reply:
             return Response(reply.status, reply.headers, reply.read())
@@ -129,6 +130,8 @@ class KioskServer:
         self.demo_url = f"http://127.0.0.1:{self.demo_port}"
         self.log_path = workdir / f"kiosk-{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
+        # The owner's cookie, for a real (not demo) Kiosk: see `open_as_owner`.
+        self.cookie: str | None = None
 
     # -- life cycle
 
@@ -205,7 +208,25 @@ class KioskServer:
         return self.base_url + path
 
     def get(self, path: str) -> Response:
-        return http("GET", self.url(path))
+        return http("GET", self.url(path), headers={"Cookie": self.cookie} if self.cookie else None)
+
+    def open_as_owner(self) -> None:
+        """A real (not demo) Kiosk without accounts admits its owner only with the link it printed
+        at start: follow it once and keep the cookie it gives for `get`."""
+        found = re.search(r"open=http://[^/\s]+(/owner\?token=[0-9a-f]+)", self.log_path.read_text(errors="replace"))
+        if not found:
+            raise RuntimeError("no owner link in the start-up log\n" + self.log_tail())
+        connection = http_client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            connection.request("GET", found.group(1), headers={"Accept": "text/html"})
+            reply = connection.getresponse()
+            reply.read()
+            cookie = reply.getheader("Set-Cookie") or ""
+        finally:
+            connection.close()
+        if not cookie.startswith("kiosk_owner="):
+            raise RuntimeError(f"the owner link gave no cookie ({reply.status})")
+        self.cookie = cookie.split(";", 1)[0]
 
     # -- the sample sources (POST /_demo/...)
 

@@ -125,6 +125,7 @@ def _restart_offline(workdir: Path, data: Path) -> harness.KioskServer:
         server.process = subprocess.Popen(
             command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
     wait_for(lambda: _answers(server), "the restarted server's /healthz", timeout=60)
+    server.open_as_owner()  # not demo: the owner comes in by the link it printed
     return server
 
 

@@ -38,6 +38,9 @@ public struct AppConfig: Sendable {
     public var checksPerHost = 32
     /// The loopback port `/metrics` (Prometheus) listens on; nil, none.
     public var metricsPort: Int?
+    /// How the owner is known while no account exists: by the link printed at start (a fresh
+    /// token each run), unless set to `.loopback` (demo mode only).
+    public var ownerAccess: OwnerAccess = .newLink()
     /// How long a request may take to arrive, head and body, from its first byte; a connection
     /// still sending when it passes is closed.
     public var requestTimeout: Duration = .seconds(60)

@@ -48,7 +48,8 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     router.add(
         middleware: SignInMiddleware(
             accounts: dependencies.accounts, presence: AccountPresence(accounts: dependencies.accounts),
-            loopbackOnly: config.servesLocalOwner))
+            loopbackOnly: config.servesLocalOwner,
+            owner: OwnerPass(access: config.ownerAccess, signer: dependencies.signer)))
     let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
     AccountRoutes(shared: shared).register(on: router)
     // The sync APIs (own credentials; the sign-in middleware lets /api/ through).

@@ -5,7 +5,8 @@ import KioskAccounts
 import KioskStore
 
 /// Decides whose request it is. With no account at all, Kiosk serves the single local owner (it
-/// only starts that way on loopback). Once an account exists, every page and action needs a
+/// only starts that way on loopback), who proves it with the link printed at start (see
+/// ``OwnerAccess``; demo mode trusts loopback). Once an account exists, every page and action needs a
 /// signed-in session (cookie `kiosk_session`); pages send a browser that has none to `/login`,
 /// anything else gets 401. A state-changing request of a session must carry that session's
 /// anti-forgery token (`X-CSRF-Token`, or `_csrf` in the query for plain forms).
@@ -17,6 +18,8 @@ struct SignInMiddleware: RouterMiddleware {
     let presence: AccountPresence
     /// Whether Kiosk listens on loopback only: the one case it may serve the local owner.
     let loopbackOnly: Bool
+    /// How the local owner is told from anyone else on loopback (a proxy on this machine).
+    let owner: OwnerPass
 
     /// Paths anyone may fetch: signing in, the app shell's files, the health check, and the sync
     /// APIs (which check their own credentials).
@@ -36,6 +39,7 @@ struct SignInMiddleware: RouterMiddleware {
             guard loopbackOnly, request.headers[.xForwardedFor] == nil, request.headers[.forwarded] == nil else {
                 throw HTTPError(.serviceUnavailable, message: "Kiosk has no account yet: add one with `kiosk user add`.")
             }
+            if let answer = owner.answer(request) { return answer }
             return try await next(request, context)
         }
         var context = context

@@ -81,9 +81,11 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
             images: ImagePipeline(fetcher: fetcher),
             signer: signer, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names), services: [])
-        let config = AppConfig(
+        var config = AppConfig(
             ownerName: "Test Owner", host: "127.0.0.1", port: 0, catalogue: catalogue,
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-webtests-\(UUID())"))
+        // The tests are the local owner, as in demo mode (OwnerAccessTests try the link).
+        config.ownerAccess = .loopback
         harness = KioskHarness(
             hub: hub, store: store, signer: signer, sampleBase: base, config: config, dependencies: dependencies)
     } catch {

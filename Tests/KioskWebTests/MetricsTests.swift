@@ -1,9 +1,11 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskSources
 import KioskStore
+import NIOEmbedded
 import Testing
 
 @testable import KioskWeb
@@ -91,6 +93,28 @@ import Testing
                     #expect(value("kiosk_sse_clients", in: text) == 1)
                     #expect(value("kiosk_store_write_duration_seconds_count", in: text) == 1)
                     #expect(value("kiosk_store_write_duration_seconds_bucket", ["le": "0.005"], in: text) == 1)
+                }
+            }
+        }
+    }
+
+    /// The listener answers loopback names only: a page that points a name of its own at
+    /// 127.0.0.1 (DNS rebinding) gets 421, not the figures. On main it answered any Host.
+    @Test func theListenerAnswersLoopbackNamesOnly() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run { _, live in
+                let responder = MetricsServer.router(metrics: kiosk.dependencies.metrics, live: live).buildResponder()
+                let cases: [(String, HTTPResponse.Status)] = [
+                    ("localhost:9464", .ok), ("127.0.0.1:9464", .ok), ("[::1]:9464", .ok),
+                    ("rebind.example:9464", .misdirectedRequest), ("192.168.1.5:9464", .misdirectedRequest),
+                ]
+                for (authority, status) in cases {
+                    let request = Request(
+                        head: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/metrics"),
+                        body: RequestBody(buffer: ByteBuffer()))
+                    let response = try await responder.respond(
+                        to: request, context: BasicRequestContext(source: .init(channel: NIOAsyncTestingChannel(), logger: .quiet)))
+                    #expect(response.status == status, "\(authority)")
                 }
             }
         }

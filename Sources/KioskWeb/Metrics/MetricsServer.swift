@@ -15,6 +15,9 @@ enum MetricsServer {
     /// `GET /metrics`: Prometheus' text format.
     static func router(metrics: KioskMetrics, live: LiveBroadcaster) -> Router<BasicRequestContext> {
         let router = Router()
+        // Loopback names only: a page that points a name of its own at 127.0.0.1 (DNS rebinding)
+        // would otherwise read the figures from its visitor's browser.
+        router.add(middleware: HostCheckMiddleware(policy: HostPolicy(boundHost: "127.0.0.1")))
         router.get("metrics") { _, _ in
             // Sampled now rather than counted as streams come and go.
             metrics.eventStreams(await live.clientCount)

@@ -116,8 +116,7 @@ public struct HostPolicy: Sendable {
 
 /// Answers 421 Misdirected Request, in plain text, to a request for a host name Kiosk does not
 /// answer to (``HostPolicy``), before any route or cookie, and 400 to a Host that is no host.
-struct HostCheckMiddleware: RouterMiddleware {
-    typealias Context = KioskRequestContext
+struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     let policy: HostPolicy
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws

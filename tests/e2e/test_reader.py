@@ -95,6 +95,9 @@ ERRORS = [
     ("/sites/quiet/", "No feed was found"),
     ("/sites/notes.txt", "not a feed"),
     ("http://10.0.0.1/feed.xml", "private or local address"),
+    # No scheme: `example.com` is enough (README). A `type=url` field refused it in the browser,
+    # before Kiosk ever saw it; this one is judged by Kiosk, without a lookup.
+    ("10.0.0.1/feed.xml", "private or local address"),
     ("javascript:alert(1)", "only http and https"),
 ]
 

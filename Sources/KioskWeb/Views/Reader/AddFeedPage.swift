@@ -18,9 +18,12 @@ struct AddFeedPage: Sendable {
                 el("form", .class("card stack-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.add),
                     .id("find-form")) {
                     el("label", Attribute("for", "address")) { "Feed or website address" }
-                    void("input", .type("url"), .id("address"), .name("address"), .value(address),
+                    // Text, not `url`: a browser refuses `example.com` in a URL field, and Kiosk
+                    // reads a bare site name (the keyboard is still the URL one).
+                    void("input", .type("text"), .id("address"), .name("address"), .value(address),
                         Attribute("placeholder", "https://example.com/"), Attribute("inputmode", "url"),
-                        Attribute("autocomplete", "url"), Attribute("autocapitalize", "off"), .flag("required"))
+                        Attribute("autocomplete", "url"), Attribute("autocapitalize", "off"), Attribute("spellcheck", "false"),
+                        .flag("required"))
                     el("button", .type("submit"), .class("button primary"), .id("find-feeds")) { "Find feeds" }
                 },
                 ErrorBanner(id: "add-error", message: error).node,

@@ -19,10 +19,10 @@ import tempfile
 from pathlib import Path
 
 
-def measure(bench: str, parser: str, path: Path) -> tuple[float, float, int]:
+def measure(bench: str, parser: str, path: Path, entries: int) -> tuple[float, float, int]:
     """(milliseconds, peak MB, entries) of one parse in a fresh process."""
-    process = subprocess.Popen([bench, "json-once", "--parser", parser, str(path)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen([bench, "json-once", "--parser", parser, "--entries", str(entries), str(path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
     out = process.stdout.read().decode() if process.stdout else ""
     err = process.stderr.read().decode() if process.stderr else ""
@@ -37,6 +37,8 @@ def main() -> int:
     parser.add_argument("--bench", default=".build/release/kiosk-bench")
     parser.add_argument("--sizes", default="2,8,16")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--entries", type=int, default=1000,
+                        help="entries Kiosk keeps: 1000 as the server keeps of a feed (default), 100000 as `kiosk parse`")
     arguments = parser.parse_args()
     if not os.access(arguments.bench, os.X_OK):
         print(f"no kiosk-bench at {arguments.bench}: swift build -c release --product kiosk-bench", file=sys.stderr)
@@ -60,7 +62,7 @@ def main() -> int:
             size_mb = path.stat().st_size / 1_000_000
             best: dict[str, tuple[float, float, int]] = {}
             for name in ("kiosk", "foundation"):
-                runs = [measure(arguments.bench, name, path) for _ in range(arguments.runs)]
+                runs = [measure(arguments.bench, name, path, arguments.entries) for _ in range(arguments.runs)]
                 best[name] = (min(run[0] for run in runs), max(run[1] for run in runs), runs[0][2])
             limit = 4 * size_mb + 30
             ratio = best["foundation"][0] / best["kiosk"][0] if best["kiosk"][0] else float("inf")

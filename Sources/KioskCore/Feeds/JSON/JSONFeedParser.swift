@@ -5,9 +5,9 @@ import Foundation
 //
 // Read in one pass with `JSONReader`: only the fields below are built, everything else (and every
 // item past `maxEntries`) is skipped where it lies, so memory follows what is kept, not the
-// document (JSONSerialization's tree cost about 65 times the input). Items are kept as raw
-// fields and made into entries at the end, since `home_page_url`, which relative links resolve
-// against, may come after them.
+// document (JSONSerialization's tree cost about 65 times the input). Each item becomes its entry
+// as it is read; its links are resolved at the end, in place, since `home_page_url` (what
+// relative links resolve against) may come after the items.
 
 /// Reads JSON Feed documents.
 enum JSONFeedParser {
@@ -36,14 +36,17 @@ enum JSONFeedParser {
         guard root.version?.contains("jsonfeed.org") == true || root.hasItems else {
             throw .notAFeed("JSON that is not a JSON Feed")
         }
-        let base = root.homePage ?? root.feedURL
+        var entries = root.entries
+        if let base = root.homePage ?? root.feedURL {
+            for index in entries.indices { RawItem.resolve(&entries[index], against: base) }
+        }
         return Feed(
             format: root.version?.hasSuffix("/1.1") == true ? .jsonFeed11 : .jsonFeed10,
             title: root.title,
             link: root.homePage,
             language: root.language,
             image: root.icon ?? root.favicon,
-            entries: root.items.map { $0.entry(base: base) })
+            entries: entries)
     }
 }
 
@@ -57,6 +60,22 @@ private func text(_ reader: inout JSONReader) throws(JSONReaderError) -> String?
     return trimmed.isEmpty ? nil : trimmed
 }
 
+/// The elements of an array that `element` makes something of (the others dropped); nil, and
+/// the value skipped, when it is not an array.
+private func list<Element>(
+    _ reader: inout JSONReader, _ element: (inout JSONReader) throws(JSONReaderError) -> Element?
+) throws(JSONReaderError) -> [Element]? {
+    guard try reader.nextKind() == .array else {
+        try reader.skipValue()
+        return nil
+    }
+    var elements: [Element] = []
+    try reader.readArray { (reader) throws(JSONReaderError) in
+        if let made = try element(&reader) { elements.append(made) }
+    }
+    return elements
+}
+
 /// The top of a JSON Feed, as read.
 private struct RawFeed {
     var version: String?
@@ -68,7 +87,8 @@ private struct RawFeed {
     var favicon: String?
     /// Whether `items` is an array (which alone makes JSON a feed, version or not).
     var hasItems = false
-    var items: [RawItem] = []
+    /// The items' entries, their links not yet resolved.
+    var entries: [Entry] = []
 
     static func read(_ reader: inout JSONReader, maxEntries: Int) throws(JSONReaderError) -> RawFeed {
         var feed = RawFeed()
@@ -84,14 +104,13 @@ private struct RawFeed {
             case "icon": feed.icon = try text(&reader)
             case "favicon": feed.favicon = try text(&reader)
             case "items":
+                feed.entries = []  // a repeated member: the last one counts
                 guard try reader.nextKind() == .array else {
                     try reader.skipValue()
                     feed.hasItems = false
-                    feed.items = []
                     return
                 }
                 feed.hasItems = true
-                var items: [RawItem] = []
                 var seen = 0  // elements, objects or not: the first `maxEntries` are looked at
                 try reader.readArray { (reader) throws(JSONReaderError) in
                     seen += 1
@@ -99,9 +118,8 @@ private struct RawFeed {
                         try reader.skipValue()
                         return
                     }
-                    items.append(try RawItem.read(&reader))
+                    feed.entries.append(try RawItem.read(&reader).entry)
                 }
-                feed.items = items  // a repeated member: the last one counts
             default: try reader.skipValue()
             }
         }
@@ -152,37 +170,9 @@ private struct RawItem {
             case "content_text": item.contentText = try text(&reader)
             case "image": item.image = try text(&reader)
             case "banner_image": item.bannerImage = try text(&reader)
-            case "tags":
-                var tags: [String] = []
-                if try reader.nextKind() == .array {
-                    try reader.readArray { (reader) throws(JSONReaderError) in
-                        if let tag = try text(&reader) { tags.append(tag) }
-                    }
-                } else {
-                    try reader.skipValue()
-                }
-                item.tags = tags
-            case "attachments":
-                var attachments: [(url: String, type: String?, length: Int?)] = []
-                if try reader.nextKind() == .array {
-                    try reader.readArray { (reader) throws(JSONReaderError) in
-                        if let attachment = try Self.attachment(&reader) { attachments.append(attachment) }
-                    }
-                } else {
-                    try reader.skipValue()
-                }
-                item.attachments = attachments
-            case "authors":
-                if try reader.nextKind() == .array {
-                    var authors: [Author] = []
-                    try reader.readArray { (reader) throws(JSONReaderError) in
-                        if let author = try Self.author(&reader) { authors.append(author) }
-                    }
-                    item.authors = authors
-                } else {
-                    try reader.skipValue()
-                    item.authors = nil
-                }
+            case "tags": item.tags = try list(&reader, text) ?? []
+            case "attachments": item.attachments = try list(&reader, Self.attachment) ?? []
+            case "authors": item.authors = try list(&reader, Self.author)
             case "author": item.author = .some(try Self.author(&reader))
             default: try reader.skipValue()
             }
@@ -241,16 +231,14 @@ private struct RawItem {
         return name == nil && url == nil ? nil : Author(name: name, uri: url)
     }
 
-    func entry(base: String?) -> Entry {
-        let enclosures = attachments.map { attachment in
-            Enclosure(url: URLResolution.resolve(attachment.url, against: base), type: attachment.type, length: attachment.length)
-        }
-        let link = url ?? externalURL
+    /// The entry, its link and attachments' URLs as written (see ``resolve(_:against:)``).
+    var entry: Entry {
+        let enclosures = attachments.map { Enclosure(url: $0.url, type: $0.type, length: $0.length) }
         let authorList: [Author] = authors ?? (author.flatMap { $0 }.map { [$0] } ?? [])
         return Entry(
             id: id,
             title: title,
-            link: link.map { URLResolution.resolve($0, against: base) },
+            link: url ?? externalURL,
             published: published.flatMap(DateParser.parse),
             updated: modified.flatMap(DateParser.parse),
             authors: authorList,
@@ -258,6 +246,22 @@ private struct RawItem {
             content: contentHTML ?? contentText.map(HTMLEscaping.escape),
             categories: tags,
             enclosures: enclosures,
-            image: image ?? bannerImage ?? enclosures.first { $0.type?.hasPrefix("image/") ?? false }?.url)
+            image: image ?? bannerImage ?? Self.attachmentImage(enclosures))
+    }
+
+    /// Resolves an entry's link and attachments against the feed's home page, in place; an
+    /// image taken from an attachment follows its attachment (`image` and `banner_image` are kept
+    /// as written, as before).
+    static func resolve(_ entry: inout Entry, against base: String) {
+        let fromAttachment = entry.image != nil && entry.image == attachmentImage(entry.enclosures)
+        if let link = entry.link { entry.link = URLResolution.resolve(link, against: base) }
+        for index in entry.enclosures.indices {
+            entry.enclosures[index].url = URLResolution.resolve(entry.enclosures[index].url, against: base)
+        }
+        if fromAttachment { entry.image = attachmentImage(entry.enclosures) }
+    }
+
+    private static func attachmentImage(_ enclosures: [Enclosure]) -> String? {
+        enclosures.first { $0.type?.hasPrefix("image/") ?? false }?.url
     }
 }

@@ -84,12 +84,6 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Moves time forward to the earliest deadline anyone waits for (nothing when nobody waits).
-    public func advanceToNextDeadline() {
-        guard let next = nextDeadline else { return }
-        advance(by: max(.zero, now.duration(to: next)))
-    }
-
     /// Waits in real time until at least `count` sleepers wait on this clock: the moment code
     /// under test has reached its pauses. False if that has not happened within `limit`, a bound
     /// that only catches code that never pauses (nothing in a passing test comes near it).

@@ -46,8 +46,8 @@ import Testing
             let why = await guardian.refusal(for: try #require(URL(string: written)))
             #expect(why?.contains("this server's own address") == true, "\(written): \(String(describing: why))")
         }
-        #expect(!guardian.isAllowed(address: "93.184.216.34"))
-        #expect(guardian.isAllowed(address: "93.184.216.35"))
+        #expect(!ConnectGuard.publicAddresses(excluding: own)("93.184.216.34", 80))
+        #expect(ConnectGuard.publicAddresses(excluding: own)("93.184.216.35", 80))
         #expect(!ConnectGuard.publicAddresses(excluding: own)("2606:4700::1111", 443))
         #expect(ConnectGuard.publicAddresses(excluding: own)("2606:4700::1112", 443))
         let elsewhere = DestinationGuard(resolve: Self.resolver, hostAddresses: .none)

@@ -60,63 +60,64 @@ struct JSONReader {
 
     /// Reads an object: `member` gets each name in turn and must read or skip its value.
     mutating func readObject(_ member: (inout JSONReader, String) throws(JSONReaderError) -> Void) throws(JSONReaderError) {
-        skipSpace()
-        guard offset < bytes.count, bytes[offset] == .openBrace else { throw malformed("an object") }
-        offset += 1
-        try enter()
-        while true {
-            skipSpace()
-            guard offset < bytes.count else { throw malformed("a member or '}'") }
-            if bytes[offset] == .closeBrace {  // empty, or after a trailing comma
-                offset += 1
-                depth -= 1
-                return
-            }
-            guard bytes[offset] == .quote else { throw malformed("a member name") }
-            let name = try readString()
-            skipSpace()
-            guard offset < bytes.count, bytes[offset] == .colon else { throw malformed("':'") }
-            offset += 1
-            try member(&self, name)
-            skipSpace()
-            guard offset < bytes.count else { throw malformed("',' or '}'") }
-            switch bytes[offset] {
-            case .comma: offset += 1
-            case .closeBrace:
-                offset += 1
-                depth -= 1
-                return
-            default: throw malformed("',' or '}'")
-            }
+        try readContainer(.openBrace, "an object") { (reader) throws(JSONReaderError) in
+            try member(&reader, try reader.readMemberName())
         }
     }
 
     /// Reads an array: `element` is called for each element and must read or skip it.
     mutating func readArray(_ element: (inout JSONReader) throws(JSONReaderError) -> Void) throws(JSONReaderError) {
+        try readContainer(.openBracket, "an array", element)
+    }
+
+    /// An object or array opened by `opener`: `slot` reads each member or element in turn. A
+    /// trailing comma before the closer is let pass.
+    private mutating func readContainer(
+        _ opener: UInt8, _ what: String, _ slot: (inout JSONReader) throws(JSONReaderError) -> Void
+    ) throws(JSONReaderError) {
         skipSpace()
-        guard offset < bytes.count, bytes[offset] == .openBracket else { throw malformed("an array") }
+        guard offset < bytes.count, bytes[offset] == opener else { throw malformed(what) }
+        let closer = Self.closer(of: opener)
         offset += 1
         try enter()
         while true {
             skipSpace()
-            guard offset < bytes.count else { throw malformed("an element or ']'") }
-            if bytes[offset] == .closeBracket {
+            guard offset < bytes.count else { throw malformed(opener == .openBrace ? "a member or '}'" : "an element or ']'") }
+            if bytes[offset] == closer {  // empty, or after a trailing comma
                 offset += 1
                 depth -= 1
                 return
             }
-            try element(&self)
+            try slot(&self)
             skipSpace()
-            guard offset < bytes.count else { throw malformed("',' or ']'") }
+            guard offset < bytes.count else { throw malformed("',' or '\(Character(Unicode.Scalar(closer)))'") }
             switch bytes[offset] {
             case .comma: offset += 1
-            case .closeBracket:
+            case closer:
                 offset += 1
                 depth -= 1
                 return
-            default: throw malformed("',' or ']'")
+            default: throw malformed("',' or '\(Character(Unicode.Scalar(closer)))'")
             }
         }
+    }
+
+    /// A member's name and the ':' after it.
+    private mutating func readMemberName() throws(JSONReaderError) -> String {
+        guard bytes[offset] == .quote else { throw malformed("a member name") }
+        let name = try readString()
+        try expectColon()
+        return name
+    }
+
+    private mutating func expectColon() throws(JSONReaderError) {
+        skipSpace()
+        guard offset < bytes.count, bytes[offset] == .colon else { throw malformed("':'") }
+        offset += 1
+    }
+
+    private static func closer(of opener: UInt8) -> UInt8 {
+        opener == .openBrace ? .closeBrace : .closeBracket
     }
 
     private mutating func enter() throws(JSONReaderError) {
@@ -307,7 +308,7 @@ struct JSONReader {
                 case .bool: _ = try readBool()
                 case .null: try readNull()
                 case .object, .array:
-                    closers.append(bytes[offset] == .openBrace ? .closeBrace : .closeBracket)
+                    closers.append(Self.closer(of: bytes[offset]))
                     offset += 1
                     try enter()
                     expectingValue = try openSlot(&closers)
@@ -343,12 +344,10 @@ struct JSONReader {
             depth -= 1
             return false
         }
-        if closer == .closeBrace {
+        if closer == .closeBrace {  // a member: its name, skipped, then ':'
             guard bytes[offset] == .quote else { throw malformed("a member name") }
             try skipString()
-            skipSpace()
-            guard offset < bytes.count, bytes[offset] == .colon else { throw malformed("':'") }
-            offset += 1
+            try expectColon()
         }
         return true
     }

@@ -41,11 +41,6 @@ public struct DestinationGuard: Sendable {
         self.hostAddresses = hostAddresses
     }
 
-    /// Whether a connection may go to `address` (an IP in text): a public address that is not
-    /// this machine's own.
-    public func isAllowed(address: String) -> Bool {
-        PublicHost.isPublic(address) && !hostAddresses.contains(address)
-    }
 
     /// Why `url` may not be fetched, or nil when it may.
     public func refusal(for url: URL) async -> String? {
@@ -66,7 +61,7 @@ public struct DestinationGuard: Sendable {
         if let inside = addresses.first(where: { !PublicHost.isPublic($0) }) {
             return "\(host) resolves to \(inside), a private or local address"
         }
-        if let own = addresses.first(where: hostAddresses.contains) {
+        if let own = hostAddresses.first(of: addresses) {
             return "\(host) resolves to \(own), this server's own address"
         }
         return nil
@@ -108,17 +103,7 @@ public struct DestinationGuard: Sendable {
         var next = list
         while let info = next?.pointee {
             next = info.ai_next
-            guard let address = info.ai_addr else { continue }
-            switch Int32(address.pointee.sa_family) {
-            case AF_INET:
-                let ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
-                if let text = SocketAddress(ipv4, host: host).ipAddress { found.append(text) }
-            case AF_INET6:
-                let ipv6 = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
-                if let text = SocketAddress(ipv6, host: host).ipAddress { found.append(text) }
-            default:
-                continue
-            }
+            if let address = info.ai_addr, let text = IPText.of(address) { found.append(text) }
         }
         return found
     }

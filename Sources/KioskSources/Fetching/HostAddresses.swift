@@ -24,8 +24,13 @@ public struct HostAddresses: Sendable {
 
     /// Whether `address` (an IP in text, brackets or a zone id allowed) is one of this machine's.
     public func contains(_ address: String) -> Bool {
-        guard let bytes = PublicHost.addressBytes(address) else { return false }
-        return list().contains(bytes)
+        first(of: [address]) != nil
+    }
+
+    /// The first of `addresses` that is one of this machine's (the interfaces read once).
+    public func first(of addresses: [String]) -> String? {
+        let own = list()
+        return addresses.first { PublicHost.addressBytes($0).map(own.contains) ?? false }
     }
 
     /// Every address of every interface, loopback included, as text.
@@ -37,19 +42,7 @@ public struct HostAddresses: Sendable {
         var next = head
         while let entry = next?.pointee {
             next = entry.ifa_next
-            guard let address = entry.ifa_addr else { continue }
-            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-            switch Int32(address.pointee.sa_family) {
-            case AF_INET:
-                var ipv4 = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-                guard inet_ntop(AF_INET, &ipv4, &text, socklen_t(text.count)) != nil else { continue }
-            case AF_INET6:
-                var ipv6 = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
-                guard inet_ntop(AF_INET6, &ipv6, &text, socklen_t(text.count)) != nil else { continue }
-            default:
-                continue
-            }
-            found.append(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            if let address = entry.ifa_addr, let text = IPText.of(address) { found.append(text) }
         }
         return found
     }

@@ -22,9 +22,6 @@ final class PendingRequests: Sendable {
 
     init(limit: Int) { self.limit = max(1, limit) }
 
-    /// How many connections are part-way through a request now.
-    var count: Int { state.withLockedValue { $0.channels.count } }
-
     /// Notes that `channel` started sending a request; closes the oldest other such connection
     /// when that makes one too many. Returns the token to hand to ``end(_:)``.
     func begin(_ channel: any Channel) -> Int {

@@ -31,7 +31,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
@@ -76,7 +75,6 @@ let package = Package(
                 "KioskCore",
                 "KioskSources",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The same store on PostgreSQL (postgres-nio), for several replicas sharing one database.
@@ -98,11 +96,8 @@ let package = Package(
             dependencies: [
                 "KioskCore",
                 "KioskSources",
-                "KioskStore",
-                "KioskPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The user's own reader: subscriptions, feed discovery, OPML, read and star state.
@@ -136,6 +131,7 @@ let package = Package(
                 "KioskReader",
                 "KioskAccounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -158,8 +154,6 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -209,6 +203,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -224,6 +219,7 @@ let package = Package(
             name: "KioskSourcesTests",
             dependencies: [
                 "KioskSources",
+                "KioskCore",
                 "KioskDemo",
                 "KioskTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -240,7 +236,9 @@ let package = Package(
             name: "KioskDemoTests",
             dependencies: [
                 "KioskDemo",
+                "KioskCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -253,9 +251,10 @@ let package = Package(
                 "KioskSources",
                 "KioskDemo",
                 "KioskTesting",
+                "KioskCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
@@ -272,11 +271,10 @@ let package = Package(
             name: "KioskClusterTests",
             dependencies: [
                 "KioskCluster",
-                "KioskPostgres",
-                "KioskStore",
                 "KioskSources",
                 "KioskCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -289,8 +287,6 @@ let package = Package(
                 "KioskCore",
                 "KioskWeb",
                 "KioskAccounts",
-                "KioskReader",
-                "KioskSync",
                 "KioskStore",
                 "KioskSources",
                 "KioskDemo",
@@ -302,7 +298,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

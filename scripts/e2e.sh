@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the browser tests (tests/e2e, pytest + Selenium + headless Chromium) against the real
+# Runs the browser tests (e2e, pytest + Selenium + headless Chromium) against the real
 # `kiosk --demo` server. Builds nothing: build first (scripts/test.sh does), or point KIOSK_BIN at
 # a binary. Needs `scripts/install-deps.sh` (chromium, chromium-driver, .venv-e2e/).
 #
@@ -19,4 +19,4 @@ if [ ! -x "$KIOSK_BIN" ]; then
     exit 2
 fi
 echo "== browser tests (KIOSK_BIN=$KIOSK_BIN)"
-exec .venv-e2e/bin/python -m pytest tests/e2e -q "$@"
+exec .venv-e2e/bin/python -m pytest e2e -q "$@"

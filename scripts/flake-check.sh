@@ -5,7 +5,7 @@
 # scripts/install-deps.sh to have run.
 #
 # Usage: scripts/flake-check.sh N [--browser] [--burn]
-#   --browser  also run tests/e2e (pytest + Chromium) each round
+#   --browser  also run e2e (pytest + Chromium) each round
 #   --burn     keep both cores busy meanwhile (one CPU burner per core, normal priority), to see
 #              what a loaded machine does to the suite
 # Exits 0 when every round passed, 1 when any test failed.

@@ -48,7 +48,7 @@ if [ "$mode" = tests ]; then
     # The cluster: Debian's PostgreSQL (the store's contract tests run on it too) and haproxy.
     installed postgresql || need_apt+=(postgresql)
     installed haproxy || need_apt+=(haproxy)
-    # nginx: its default proxy_pass in front of a Kiosk without accounts (tests/e2e/test_owner_proxy.py).
+    # nginx: its default proxy_pass in front of a Kiosk without accounts (e2e/test_owner_proxy.py).
     installed nginx || need_apt+=(nginx)
 fi
 

@@ -14,4 +14,4 @@ if [ ! -x .venv-e2e/bin/python ]; then
     echo "screenshots: no .venv-e2e/ here; run scripts/install-deps.sh first" >&2
     exit 2
 fi
-exec .venv-e2e/bin/python tests/e2e/screenshots.py "$@"
+exec .venv-e2e/bin/python e2e/screenshots.py "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one command that tests Kiosk (README, and .ci/run on a clean clone): installs what it needs,
-# checks the code rules, measures the parser on the shared corpus, runs every Swift test (the
+# checks the code rules and the package's layout, measures the parser on the shared corpus, runs every Swift test (the
 # bulk in parallel, then the real-time suites one at a time: scripts/swift-tests.sh), fuzzes,
 # then runs the browser tests against the real server in demo mode.
 set -euo pipefail
@@ -14,6 +14,9 @@ scripts/check-code-rules.sh
 
 echo "== build"
 swift build --build-tests
+
+echo "== layout: declared dependencies imported, no paths differing by case, docs/ARCHITECTURE.md's tables true"
+scripts/check-layout.py "$(swift build --show-bin-path)"
 
 echo "== feed corpus agreement"
 scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"

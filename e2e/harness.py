@@ -33,7 +33,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 OWNER_NAME = "Ada Lovelace"
@@ -114,7 +114,7 @@ class KioskServer:
     """`kiosk --demo` on free loopback ports, with its own data directory and config file.
 
     `base_url` is the web app, `demo_url` the embedded sample server whose `/_demo/` endpoints
-    drive the sources (see tests/e2e/CONTRACT.md).
+    drive the sources (see e2e/CONTRACT.md).
     """
 
     def __init__(self, name: str, workdir: Path, config: dict[str, Any], extra_args: tuple[str, ...] = ()):

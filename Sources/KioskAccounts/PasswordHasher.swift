@@ -16,8 +16,12 @@ public struct PasswordHasher: Sendable {
         self.verify = verify
     }
 
-    /// bcrypt at `cost` (log2 rounds; 12 by default, tests use the minimum, 4).
-    public static func bcrypt(cost: UInt8 = 12, pool: NIOThreadPool = .singleton) -> PasswordHasher {
+    /// The bcrypt cost accounts are hashed at (log2 rounds): about a quarter of a second on a
+    /// server core. Written here once; `AppConfig.passwordCost` and `kiosk user` take it.
+    public static let standardCost: UInt8 = 12
+
+    /// bcrypt at `cost` (log2 rounds; tests use the minimum, 4, and must say so).
+    public static func bcrypt(cost: UInt8 = standardCost, pool: NIOThreadPool = .singleton) -> PasswordHasher {
         PasswordHasher(
             hash: { password in try await pool.runIfActive { Bcrypt.hash(password, cost: cost) } },
             verify: { password, hash in try await pool.runIfActive { Bcrypt.verify(password, hash: hash) } })

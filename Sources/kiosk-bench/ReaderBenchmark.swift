@@ -93,7 +93,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
         _ = inFolder
 
         // 4. The reader page with 1,000 feeds, against /healthz, over loopback HTTP.
-        try await pages(store: store, reader: reader, directory: directory, logger: logger)
+        try await pages(store: store, directory: directory, logger: logger)
 
         // 5. 30 days of 1,000 feeds with retention.
         try store.close()
@@ -102,32 +102,13 @@ struct ReaderBenchmark: AsyncParsableCommand {
 
     // MARK: - Pages
 
-    private func pages(store: SQLiteStore, reader: Reader, directory: URL, logger: Logger) async throws {
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let catalogue = SourceCatalogue(
-            feeds: [], merged: [], factsURL: nil, albumsURL: nil, newsAPI: NewsAPISettings(baseURL: nil, apiKey: nil),
-            jokesURL: nil)
-        let fetcher = HTTPFetcher(client: client)
-        let dependencies = WebDependencies(
-            hub: EventHub(), store: store, reader: reader, readerChanges: ReaderChanges(),
-            facts: .facts(url: nil, fetcher: fetcher), albums: .albums(url: nil, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
-            jokes: JokeService(url: nil, fetcher: fetcher, deviceID: UUID()), images: ImagePipeline(fetcher: fetcher),
-            signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: directory)), assets: try Assets.fromBundle(),
-            sourceNames: [:], news: NewsSections(catalogue: catalogue, names: [:]), services: [])
-        let port = try await SSEBenchmark.freePort()
-        var config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
-        // Measured as the local owner, as in demo mode: the owner link is not what is timed.
-        config.ownerAccess = .loopback
-        let app = buildApplication(config, dependencies: dependencies, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let serverTask = Task { try await group.run() }
+    private func pages(store: SQLiteStore, directory: URL, logger: Logger) async throws {
+        // A reader of its own over the same store, as a restarted server would have.
+        let bench = try await BenchApp.assemble(store: store, directory: directory, logger: logger)
+        let serverTask = try await bench.start(logger: logger)
         defer { serverTask.cancel() }
-        let base = "http://127.0.0.1:\(port)"
-        for _ in 0..<100 {
-            if (try? await client.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(2)))?.status == .ok { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let client = bench.client
+        let base = bench.base
         let page = try await client.execute(HTTPClientRequest(url: base + "/reader"), timeout: .seconds(30))
         let bytes = try await page.body.collect(upTo: 64 << 20).readableBytes
         print("")
@@ -136,7 +117,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
             let (requests, failures) = try await load(client: client, url: base + path)
             print("  \(path.padding(toLength: 12, withPad: " ", startingAt: 0)) \(Int(Double(requests) / Double(seconds))) requests/s\(failures > 0 ? ", \(failures) failed" : "")")
         }
-        await group.triggerGracefulShutdown()
+        serverTask.cancel()
         _ = await serverTask.result
         try await client.shutdown()
     }

@@ -75,12 +75,16 @@ struct SSEBenchmark: AsyncParsableCommand {
     ) async throws {
         let catalogue = SourceCatalogue.demo(base: base)
         let business = try await Self.businessEntries(from: base, fetcher: fetcher)
-        let hub = EventHub()
-        let dependencies = try await Self.dependencies(catalogue: catalogue, hub: hub, fetcher: fetcher, data: data)
         let serverPort = port == 0 ? try await Self.freePort() : port
         var config = AppConfig(host: "127.0.0.1", port: serverPort, catalogue: catalogue, dataDirectory: data)
         // Measured as the local owner, as in demo mode: the owner link is not what is timed.
         config.ownerAccess = .loopback
+        // No engine: the hub is fed by hand; the store is in memory; the on-demand sources read
+        // the sample server.
+        let parts = WebDependencies.Parts(
+            store: InMemoryStore(), fetcher: fetcher, signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: data)))
+        let dependencies = try await WebDependencies.assemble(config, parts, logger: logger)
+        let hub = dependencies.hub
         let app = buildApplication(config, dependencies: dependencies, logger: logger)
         let server = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let serverTask = Task { try await server.run() }
@@ -170,28 +174,6 @@ struct SSEBenchmark: AsyncParsableCommand {
         let result = try await fetcher.fetch(FetchRequest(url: base.appendingPathComponent("reuters/business.xml")))
         guard case .fetched(let body) = result else { throw SSEBenchError("the sample server answered 304") }
         return try FeedParser.parse(body.bytes).entries
-    }
-
-    /// The web app's dependencies without an engine: the hub is fed by hand, the store is in
-    /// memory, the on-demand sources read the sample server.
-    private static func dependencies(catalogue: SourceCatalogue, hub: EventHub, fetcher: HTTPFetcher, data: URL)
-        async throws -> WebDependencies
-    {
-        let store = InMemoryStore()
-        let (reader, changes) = try await WebDependencies.idleReader(store: store, fetcher: fetcher, catalogue: catalogue)
-        var names: [SourceID: String] = [:]
-        for feed in catalogue.feeds { names[feed.id] = feed.name }
-        for merged in catalogue.merged { names[merged.id] = merged.name }
-        return WebDependencies(
-            hub: hub, store: store, reader: reader, readerChanges: changes,
-            facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
-            albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
-            jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID()),
-            images: ImagePipeline(fetcher: fetcher),
-            signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: data)),
-            assets: try Assets.fromBundle(), sourceNames: names,
-            news: NewsSections(catalogue: catalogue, names: names), services: [])
     }
 
     /// A port nobody listens on now (`buildApplication` does not report the one it bound).

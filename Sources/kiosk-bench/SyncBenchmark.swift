@@ -86,12 +86,11 @@ struct SyncBenchmark: AsyncParsableCommand {
     }
 
     private func measure(_ store: any KioskStore, directory: URL, logger: Logger) async throws {
-        let reader = Reader(
-            store: store, scheduler: IdleScheduler(),
-            finder: FeedFinder(fetcher: NoFetcher(), policy: AddressPolicy()), policy: AddressPolicy())
-        try await reader.start(builtIn: [], configured: [])
-        let accounts = Accounts(store: store, hasher: .bcrypt())
-        let account = try await accounts.add(name: "bench", password: "bench-password", isAdmin: true)
+        let bench = try await BenchApp.assemble(store: store, directory: directory, logger: logger)
+        let client = bench.client
+        let port = bench.port
+        let dependencies = bench.dependencies
+        let account = try await dependencies.accounts.add(name: "bench", password: "bench-password", isAdmin: true)
         let perFeed = max(1, entries / max(feeds, 1))
         var subscriptions: [Subscription] = []
         for feed in 0..<feeds {
@@ -109,33 +108,9 @@ struct SyncBenchmark: AsyncParsableCommand {
             try await store.saveSourceState(SourceState(entries: list), for: subscription.id)
         }
 
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let catalogue = SourceCatalogue(
-            feeds: [], merged: [], factsURL: nil, albumsURL: nil, newsAPI: NewsAPISettings(baseURL: nil, apiKey: nil),
-            jokesURL: nil)
-        let fetcher = HTTPFetcher(client: client)
-        let dependencies = WebDependencies(
-            hub: EventHub(), store: store, reader: reader, readerChanges: ReaderChanges(),
-            facts: .facts(url: nil, fetcher: fetcher), albums: .albums(url: nil, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
-            jokes: JokeService(url: nil, fetcher: fetcher, deviceID: UUID()), images: ImagePipeline(fetcher: fetcher),
-            signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: directory)), assets: try Assets.fromBundle(),
-            sourceNames: [:], news: NewsSections(catalogue: catalogue, names: [:]), services: [], accounts: accounts)
-        let port = try await SSEBenchmark.freePort()
-        var config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
-        // Measured as the local owner, as in demo mode: the owner link is not what is timed.
-        config.ownerAccess = .loopback
-        let app = buildApplication(config, dependencies: dependencies, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        let serverTask = Task { try await group.run() }
+        let serverTask = try await bench.start(logger: logger)
         defer { serverTask.cancel() }
         let api = SyncClient(client: client, base: "http://127.0.0.1:\(port)/api/greader")
-        for _ in 0..<100 {
-            if (try? await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/healthz"), timeout: .seconds(2)))?.status == .ok {
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
 
         let clock = ContinuousClock()
         var start = clock.now
@@ -165,7 +140,7 @@ struct SyncBenchmark: AsyncParsableCommand {
             }
             print("incremental sync, nothing new, \(label): median \(Self.ms(Self.median(times))) ms, best \(Self.ms(times.min() ?? .zero)) ms (goal ≤ 20 ms)")
         }
-        await group.triggerGracefulShutdown()
+        serverTask.cancel()
         _ = await serverTask.result
         try await client.shutdown()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KioskAccounts
 import KioskSources
 import KioskStore
 
@@ -47,6 +48,8 @@ public struct AppConfig: Sendable {
     /// Most connections part-way through sending a request at once; past that, the one that has
     /// been sending longest is closed to make room.
     public var pendingRequestLimit = 256
+    /// The bcrypt cost of account passwords. Tests lower it to 4 to run fast; nothing else should.
+    public var passwordCost = PasswordHasher.standardCost
 
     public init(
         ownerName: String = "Kiosk reader", host: String = "127.0.0.1", port: Int = 8080, catalogue: SourceCatalogue,

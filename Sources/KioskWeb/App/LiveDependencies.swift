@@ -8,8 +8,9 @@ import Logging
 import ServiceLifecycle
 
 extension WebDependencies {
-    /// The real thing: one HTTP client for every source, the SQLite store, the polling engine
-    /// writing through it, the image pipeline with its disk cache, and the proxy's signing key.
+    /// The real thing: the store (SQLite, or PostgreSQL with a replica's leases and live log), the
+    /// guarded HTTP clients, the polling engine writing through the store, the image pipeline with
+    /// its disk cache, the proxy's signing key, retention.
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
         let metrics = KioskMetrics()
         let backend: StoreBackend
@@ -22,24 +23,24 @@ extension WebDependencies {
                 store: try openStore(at: config.database, existed: existed, onWrite: metrics.storeWrite, logger: logger))
         }
         let store = backend.store
-        let accounts = Accounts(store: store, hasher: .bcrypt())
         // Zero set-up is for loopback only: beyond it, nobody gets in without an account.
-        if !config.servesLocalOwner, (try? await accounts.exist()) != true {
+        if !config.servesLocalOwner,
+            (try? await Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)).exist()) != true
+        {
             let place = HostPolicy.isLoopback(config.host) ? "behind a proxy or by other host names" : "on \(config.host)"
             throw StartupError(
                 "serving \(place) needs an account, and there is none yet; add one first (with the same "
                     + "--data-directory, --config or --demo as here): printf '%s\\n' 'PASSWORD' | kiosk user add NAME --password-stdin --admin")
         }
+        let catalogue = config.catalogue
         let signingKey: ImageSigner
         do {
             signingKey = ImageSigner(
                 key: try SigningKeyFile.loadOrCreate(in: config.dataDirectory),
-                trusting: ImageSigner.sources(of: config.catalogue))
+                trusting: ImageSigner.sources(of: catalogue))
         } catch {
             throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
         }
-        let deviceID = try await store.deviceID()
-        let catalogue = config.catalogue
         // Feeds and images come from sources: neither may reach this machine's own network (by
         // name, by what the name resolves to, by a redirect, or by a name that resolves elsewhere
         // when connecting) unless the operator configured it.
@@ -50,64 +51,23 @@ extension WebDependencies {
             throw StartupError("cannot start the connect guard on 127.0.0.1: \(error)")
         }
         let fetcher = clients.fetcher(allowsPrivateHosts: config.allowsPrivateFeeds)
-        let imageFetcher = clients.fetcher()
-        let hub = EventHub()
+        var parts = Parts(store: store, fetcher: fetcher, signer: signingKey)
+        parts.imageFetcher = clients.fetcher()
+        parts.imageCache = config.dataDirectory.appendingPathComponent("images")
+        parts.deviceID = try await store.deviceID()
         // The engine starts with no feeds: the reader hands it every subscription.
         let engine = Engine(
-            merged: catalogue.merged, fetcher: fetcher, hub: hub, store: store, coordinator: backend.coordinator,
+            merged: catalogue.merged, fetcher: fetcher, hub: parts.hub, store: store, coordinator: backend.coordinator,
             logger: logger)
-        let changes = ReaderChanges()
-        let policy = AddressPolicy(allowsPrivateHosts: config.allowsPrivateFeeds, trusting: ImageSigner.sources(of: catalogue))
-        let reader = Reader(
-            store: store, scheduler: engine, finder: FeedFinder(fetcher: fetcher, policy: policy), policy: policy,
-            logger: logger, onChange: { await changes.publish($0) })
-        let builtIn = catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) }
-        let configured = catalogue.feeds.filter { !catalogue.newsFeeds.contains($0.id) }
-        do {
-            try await reader.start(builtIn: builtIn, configured: configured)
-        } catch {
-            throw StartupError("cannot read the subscriptions: \(error.message)")
-        }
-        var names: [SourceID: String] = [:]
-        // The News labels and announcements use each feed's own name (users may rename theirs).
-        for feed in (try? await store.feeds()) ?? [] { names[feed.id] = feed.displayName }
-        for merged in catalogue.merged { names[merged.id] = merged.name }
-        var dependencies = WebDependencies(
-            hub: hub, store: store, reader: reader, readerChanges: changes,
-            facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
-            albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
-            jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: deviceID),
-            images: ImagePipeline(
-                fetcher: imageFetcher, diskDirectory: config.dataDirectory.appendingPathComponent("images")),
-            signer: signingKey, assets: try Assets.fromBundle(), sourceNames: names,
-            news: NewsSections(catalogue: catalogue, names: names),
-            services: [
-                HTTPClientService(clients: clients), engine, EventLogger(hub: hub, logger: logger),
-                RetentionService(store: store, policy: config.retention, logger: logger),
-            ] + backend.services,
-            accounts: accounts)
-        dependencies.sharedLog = backend.sharedLog
-        dependencies.merged = catalogue.merged
-        dependencies.notReady = backend.notReady
-        dependencies.metrics = metrics
-        return dependencies
-    }
-
-    /// A reader over `store` whose feeds nobody polls (page tests feed the hub by hand,
-    /// benchmarks measure pages alone), with the catalogue's feeds as its subscriptions.
-    public static func idleReader(store: any KioskStore, fetcher: any Fetching, catalogue: SourceCatalogue)
-        async throws -> (Reader, ReaderChanges)
-    {
-        let changes = ReaderChanges()
-        let policy = AddressPolicy(trusting: ImageSigner.sources(of: catalogue))
-        let reader = Reader(
-            store: store, scheduler: IdleScheduler(), finder: FeedFinder(fetcher: fetcher, policy: policy), policy: policy,
-            onChange: { await changes.publish($0) })
-        try await reader.start(
-            builtIn: catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) },
-            configured: catalogue.feeds.filter { !catalogue.newsFeeds.contains($0.id) })
-        return (reader, changes)
+        parts.scheduler = engine
+        parts.services = [
+            HTTPClientService(clients: clients), engine, EventLogger(hub: parts.hub, logger: logger),
+            RetentionService(store: store, policy: config.retention, logger: logger),
+        ] + backend.services
+        parts.sharedLog = backend.sharedLog
+        parts.notReady = backend.notReady
+        parts.metrics = metrics
+        return try await assemble(config, parts, logger: logger)
     }
 }
 

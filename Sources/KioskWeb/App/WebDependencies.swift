@@ -5,8 +5,9 @@ import KioskSources
 import KioskStore
 import ServiceLifecycle
 
-/// What the routes use, passed in: the live build wires real fetchers and SQLite; tests pass
-/// in-memory stores and the sample server.
+/// What the routes use, passed in. Built only by ``assemble(_:_:logger:)``: `kiosk serve` through
+/// ``live(_:logger:)``, tests and benchmarks with their own ``Parts`` (a store, a fetcher of the
+/// sample server, no engine).
 public struct WebDependencies: Sendable {
     public var hub: EventHub
     public var store: any KioskStore
@@ -39,13 +40,13 @@ public struct WebDependencies: Sendable {
     /// What Kiosk counts and times (`/metrics`); the store is handed its write timer at creation.
     public var metrics = KioskMetrics()
 
-    public init(
+    /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
+    init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
-        sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts? = nil
+        sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts
     ) {
-        // Tests that do not say get the fastest bcrypt: the live build passes the real cost.
-        self.accounts = accounts ?? Accounts(store: store, hasher: .bcrypt(cost: 4))
+        self.accounts = accounts
         self.news = news
         self.hub = hub
         self.store = store

@@ -62,32 +62,24 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
     let client = HTTPFetcher.makeClient()
     let fetcher = HTTPFetcher(client: client)
     let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey)
-    let hub = EventHub()
     let store = InMemoryStore()
     let signer = ImageSigner(key: SymmetricKey(size: .bits256), trusting: ImageSigner.sources(of: catalogue))
-    var names: [SourceID: String] = [:]
-    for feed in catalogue.feeds { names[feed.id] = feed.name }
-    for merged in catalogue.merged { names[merged.id] = merged.name }
 
     let harness: KioskHarness
     do {
-        let (reader, changes) = try await WebDependencies.idleReader(store: store, fetcher: fetcher, catalogue: catalogue)
-        let dependencies = WebDependencies(
-            hub: hub, store: store, reader: reader, readerChanges: changes,
-            facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
-            albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
-            jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: UUID()),
-            images: ImagePipeline(fetcher: fetcher),
-            signer: signer, assets: try Assets.fromBundle(), sourceNames: names,
-            news: NewsSections(catalogue: catalogue, names: names), services: [])
         var config = AppConfig(
             ownerName: "Test Owner", host: "127.0.0.1", port: 0, catalogue: catalogue,
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-webtests-\(UUID())"))
         // The tests are the local owner, as in demo mode (OwnerAccessTests try the link).
         config.ownerAccess = .loopback
+        // The fastest bcrypt: hashing is hummingbird-auth's, and these tests are about the rest.
+        config.passwordCost = 4
+        // No engine: the tests feed the hub by hand.
+        let parts = WebDependencies.Parts(store: store, fetcher: fetcher, signer: signer)
+        let dependencies = try await WebDependencies.assemble(config, parts, logger: .quiet)
         harness = KioskHarness(
-            hub: hub, store: store, signer: signer, sampleBase: base, config: config, dependencies: dependencies)
+            hub: dependencies.hub, store: store, signer: signer, sampleBase: base, config: config,
+            dependencies: dependencies)
     } catch {
         try? await client.shutdown()
         serverTask.cancel()

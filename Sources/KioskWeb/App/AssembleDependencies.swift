@@ -1,0 +1,86 @@
+import Foundation
+import KioskAccounts
+import KioskReader
+import KioskSources
+import KioskStore
+import Logging
+import ServiceLifecycle
+
+extension WebDependencies {
+    /// What the ways of putting Kiosk together differ in: `kiosk serve` (``live(_:logger:)``), the
+    /// test harness and the benchmarks each fill these and call ``assemble(_:_:logger:)``, which
+    /// holds every other default. Settings that are settings (the password cost, retention,
+    /// private feeds) come from ``AppConfig``.
+    public struct Parts: Sendable {
+        public var store: any KioskStore
+        /// Reads the sources: feeds, facts, albums, the news API, jokes.
+        public var fetcher: any Fetching
+        /// Reads images for the proxy; the sources' fetcher when nil.
+        public var imageFetcher: (any Fetching)?
+        /// Signs and checks the image proxy's URLs.
+        public var signer: ImageSigner
+        /// Where changes are announced; the engine publishes into it when there is one.
+        public var hub = EventHub()
+        /// Who polls the reader's feeds: the engine when serving; nobody in tests (they feed the
+        /// hub by hand) and benchmarks (they measure pages alone).
+        public var scheduler: any FeedScheduler = IdleScheduler()
+        /// This installation's id (the jokes API's per-device id).
+        public var deviceID = UUID()
+        /// The image pipeline's disk cache; memory only when nil.
+        public var imageCache: URL?
+        /// Run beside the web server for its lifetime (the engine, the HTTP client's shutdown...).
+        public var services: [any Service] = []
+        /// Replicas: the shared log of page events; nil for one Kiosk alone.
+        public var sharedLog: (any SharedLog)?
+        /// Why this Kiosk cannot take requests now, for `/readyz`; nil when it can.
+        public var notReady: @Sendable () async -> String? = { nil }
+        /// The metrics the store was handed its write timer from.
+        public var metrics = KioskMetrics()
+
+        public init(store: any KioskStore, fetcher: any Fetching, signer: ImageSigner) {
+            self.store = store
+            self.fetcher = fetcher
+            self.signer = signer
+        }
+    }
+
+    /// The one way the web app's dependencies are put together. Starts the reader (the catalogue's
+    /// News feeds built in, its other feeds configured), so the store is read here.
+    public static func assemble(_ config: AppConfig, _ parts: Parts, logger: Logger) async throws -> WebDependencies {
+        let catalogue = config.catalogue
+        let store = parts.store
+        let changes = ReaderChanges()
+        let policy = AddressPolicy(
+            allowsPrivateHosts: config.allowsPrivateFeeds, trusting: ImageSigner.sources(of: catalogue))
+        let reader = Reader(
+            store: store, scheduler: parts.scheduler, finder: FeedFinder(fetcher: parts.fetcher, policy: policy),
+            policy: policy, logger: logger, onChange: { await changes.publish($0) })
+        do {
+            try await reader.start(
+                builtIn: catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) },
+                configured: catalogue.feeds.filter { !catalogue.newsFeeds.contains($0.id) })
+        } catch {
+            throw StartupError("cannot read the subscriptions: \(error.message)")
+        }
+        var names: [SourceID: String] = [:]
+        // The News labels and announcements use each feed's own name (users may rename theirs).
+        for feed in (try? await store.feeds()) ?? [] { names[feed.id] = feed.displayName }
+        for merged in catalogue.merged { names[merged.id] = merged.name }
+        let fetcher = parts.fetcher
+        var dependencies = WebDependencies(
+            hub: parts.hub, store: store, reader: reader, readerChanges: changes,
+            facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
+            albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
+            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
+            jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: parts.deviceID),
+            images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
+            signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
+            news: NewsSections(catalogue: catalogue, names: names), services: parts.services,
+            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)))
+        dependencies.sharedLog = parts.sharedLog
+        dependencies.merged = catalogue.merged
+        dependencies.notReady = parts.notReady
+        dependencies.metrics = parts.metrics
+        return dependencies
+    }
+}

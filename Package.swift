@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "KioskReader", targets: ["KioskReader"]),
         .library(name: "KioskPostgres", targets: ["KioskPostgres"]),
         .library(name: "KioskCluster", targets: ["KioskCluster"]),
+        .library(name: "KioskSettings", targets: ["KioskSettings"]),
         .library(name: "KioskAccounts", targets: ["KioskAccounts"]),
         .library(name: "KioskSync", targets: ["KioskSync"]),
         .library(name: "KioskWeb", targets: ["KioskWeb"]),
@@ -100,6 +101,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Every setting with its default written once; defaults, config file, environment and flags
+        // merged in one order; the one way to open the store they name.
+        .target(
+            name: "KioskSettings",
+            dependencies: [
+                "KioskSources",
+                "KioskStore",
+                "KioskPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The user's own reader: subscriptions, feed discovery, OPML, read and star state.
         .target(
             name: "KioskReader",
@@ -146,6 +159,7 @@ let package = Package(
                 "KioskAccounts",
                 "KioskSync",
                 "KioskPostgres",
+                "KioskSettings",
                 "KioskCluster",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -174,11 +188,10 @@ let package = Package(
             dependencies: [
                 "KioskAccounts",
                 "KioskPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "KioskSettings",
                 "KioskCore",
                 "KioskSources",
                 "KioskDemo",
-                "KioskStore",
                 "KioskWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -278,6 +291,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "KioskSettingsTests",
+            dependencies: ["KioskSettings", "KioskStore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
             name: "KioskReaderTests",
             dependencies: ["KioskReader", "KioskStore", "KioskSources", "KioskCore"]
         ),
@@ -287,6 +304,7 @@ let package = Package(
                 "KioskCore",
                 "KioskWeb",
                 "KioskAccounts",
+                "KioskSettings",
                 "KioskStore",
                 "KioskSources",
                 "KioskDemo",

@@ -10,7 +10,9 @@ Checks, each failure printed as one line:
   3. docs/ARCHITECTURE.md's target tables name every target with exactly the targets and
      libraries Package.swift gives it;
   4. docs/ARCHITECTURE.md's command tables list exactly the subcommands `kiosk --help`,
-     `kiosk user --help` and `kiosk-bench --help` print.
+     `kiosk user --help` and `kiosk-bench --help` print;
+  5. every flag README's settings table names is one `kiosk serve --help` lists (the table itself
+     is held to Settings.swift by KioskSettingsTests).
 Run by scripts/test.sh after the build; exits 1 on any failure.
 """
 import json
@@ -188,6 +190,22 @@ def check_command_tables(bin_dir, doc, failures):
         failures.append(f"docs/ARCHITECTURE.md's commands table lists `{name}`, which --help does not")
 
 
+def check_settings_flags(bin_dir, failures):
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = table_rows(readme, "### Settings")
+    if rows is None:
+        failures.append("README.md has no '### Settings' table")
+        return
+    help_text = subprocess.run(
+        [str(Path(bin_dir) / "kiosk"), "serve", "--help"], check=True, capture_output=True, text=True
+    ).stdout
+    offered = set(re.findall(r"(--[a-z][a-z0-9-]*)", help_text))
+    for cells in rows:
+        for flag in names(cells[1]):
+            if flag not in offered:
+                failures.append(f"README's settings table names {flag}, which `kiosk serve --help` does not list")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -198,6 +216,7 @@ def main():
     check_case_collisions(failures)
     check_target_tables(package, doc, failures)
     check_command_tables(sys.argv[1], doc, failures)
+    check_settings_flags(sys.argv[1], failures)
     for failure in failures:
         print(f"layout: {failure}")
     targets = len(package["targets"])

@@ -23,7 +23,8 @@ struct BenchApp {
             feeds: [], merged: [], factsURL: nil, albumsURL: nil, newsAPI: NewsAPISettings(baseURL: nil, apiKey: nil),
             jokesURL: nil)
         let port = try await SSEBenchmark.freePort()
-        var config = AppConfig(host: "127.0.0.1", port: port, catalogue: catalogue, dataDirectory: directory)
+        var config = AppConfig(catalogue: catalogue, dataDirectory: directory)
+        config.port = port
         config.ownerAccess = .loopback
         let parts = WebDependencies.Parts(
             store: store, fetcher: HTTPFetcher(client: client),

@@ -76,7 +76,8 @@ struct SSEBenchmark: AsyncParsableCommand {
         let catalogue = SourceCatalogue.demo(base: base)
         let business = try await Self.businessEntries(from: base, fetcher: fetcher)
         let serverPort = port == 0 ? try await Self.freePort() : port
-        var config = AppConfig(host: "127.0.0.1", port: serverPort, catalogue: catalogue, dataDirectory: data)
+        var config = AppConfig(catalogue: catalogue, dataDirectory: data)
+        config.port = serverPort
         // Measured as the local owner, as in demo mode: the owner link is not what is timed.
         config.ownerAccess = .loopback
         // No engine: the hub is fed by hand; the store is in memory; the on-demand sources read

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskPostgres
-import KioskWeb
+import KioskSettings
 
 /// `kiosk migrate-to-postgres URL`: moves an installation's SQLite data (accounts, feeds,
 /// entries, reading state, sessions) into an empty PostgreSQL database, for running replicas.
@@ -17,15 +17,25 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await UserCommand.running {
-            let file = try location.configFile()
-            let source = location.databaseURL(file)
+            let settings = try location.settings()
+            guard case .sqlite(let source) = settings.store else {
+                throw ValidationError("This installation's database is already PostgreSQL (KIOSK_DATABASE_URL or the config file's database).")
+            }
             guard FileManager.default.fileExists(atPath: source.path) else {
                 throw ValidationError("No SQLite database at \(source.path) (give the flags you serve with).")
             }
-            try await PostgresCommandSupport.withStore(url: url) { store, client in
-                try await SQLiteToPostgres.copy(from: source, to: store, client: client) { table, rows in
-                    print("\(table): \(rows) rows")
-                }
+            var target = settings
+            target.database = url
+            guard case .postgres = target.store else {
+                throw ValidationError("\(url) is not a postgres:// URL.")
+            }
+            let opened = try await target.openStore(logger: UserCommand.quietLogger)
+            defer { opened.close() }
+            guard let client = opened.postgres, let store = opened.store as? PostgresStore else {
+                throw ValidationError("\(url) did not open as PostgreSQL.")
+            }
+            try await SQLiteToPostgres.copy(from: source, to: store, client: client) { table, rows in
+                print("\(table): \(rows) rows")
             }
             print("Copied \(source.path) into the PostgreSQL database. Serve with KIOSK_DATABASE_URL set to it (or \"database\": the URL in the config file).")
         }

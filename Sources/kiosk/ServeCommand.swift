@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskDemo
+import KioskSettings
 import KioskSources
 import KioskWeb
 import Logging
@@ -17,10 +18,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var location: DataLocation
 
-    @Option(help: "Address to listen on (default 127.0.0.1).")
+    @Option(help: "Address to listen on (default 127.0.0.1; config file: host).")
     var host: String?
 
-    @Option(help: "Port to listen on (default 8080).")
+    @Option(help: "Port to listen on (default 8080; config file: port).")
     var port: Int?
 
     @Option(help: "With --demo: the sample sources' port (default: any free port).")
@@ -56,6 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
             // Said plainly on stderr, with a failing exit status, instead of a trap or a stack.
             FileHandle.standardError.write(Data("kiosk: \(error.description)\n".utf8))
             throw ExitCode.failure
+        } catch let error as SettingsError {
+            FileHandle.standardError.write(Data("kiosk: \(error.description)\n".utf8))
+            throw ExitCode.failure
         }
     }
 
@@ -63,18 +67,24 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever Kiosk writes (the database, its journals, cached images, the proxy's key) is
         // its user's alone, also what a library creates with its own default mode.
         umask(0o077)
-        let file = try location.configFile()
-        let host = host ?? file.host ?? "127.0.0.1"
-        let port = port ?? file.port ?? 8080
-        guard (0...65535).contains(port) else { throw StartupError("port \(port) is not a TCP port") }
+        var flags = PartialSettings()
+        flags.host = self.host
+        flags.port = self.port
+        flags.replicaName = replicaName
+        flags.leaseSeconds = leaseSeconds
+        flags.checksPerHost = checksPerHost
+        flags.metricsPort = metricsPort
+        let settings = try location.settings(flags)
+        let host = settings.host
+        let port = settings.port
         // Each open page holds a descriptor: take all the system allows, and accept no more
         // connections than fit, so a crowd of readers is turned away instead of crashing the server.
         let files = OpenFileLimit.raise()
         if let files { logger.debug("open files", metadata: ["soft": "\(files.soft)", "hard": "\(files.hard)"]) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            let newsAPIKey = file.newsAPIKey ?? ProcessInfo.processInfo.environment["NEWSAPI_KEY"]
+            let newsAPIKey = settings.newsAPIKey
             var catalogue = SourceCatalogue.live(newsAPIKey: newsAPIKey)
-            if location.demo {
+            if settings.demo {
                 var configuration = DemoConfiguration(port: demoPort ?? 0)
                 if demoFrozen { configuration.evolveEvery = [:] }
                 let server = DemoServer(configuration: configuration, logger: logger)
@@ -90,35 +100,14 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey ?? "demo")
             }
-            catalogue = file.sources?.apply(to: catalogue) ?? catalogue
+            catalogue = settings.sources?.apply(to: catalogue) ?? catalogue
             var appConfig = AppConfig(
-                ownerName: file.ownerName ?? "Kiosk reader", host: host, port: port, catalogue: catalogue,
-                dataDirectory: location.dataDirectoryURL(file), databasePath: file.database.flatMap { DataLocation.isPostgresURL($0) ? nil : URL(fileURLWithPath: $0) },
-                maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) },
-                allowsPrivateFeeds: file.allowPrivateFeeds ?? false, retention: file.retention,
-                allowedHosts: file.allowedHosts ?? [], trustedProxies: file.trustedProxies ?? [])
+                settings: settings, catalogue: catalogue,
+                maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) })
             // Demo mode (its own sample server, or another's with --demo-sources) holds sample data
             // only: anyone on this machine is its owner, so that it stays one command. A real
             // installation asks its owner for the printed link.
-            appConfig.ownerAccess = location.demo || demoSources != nil ? .loopback : .newLink()
-            appConfig.postgresURL = location.postgresURL(file)
-            appConfig.replicaName = replicaName
-            if let metricsPort {
-                guard (1...65535).contains(metricsPort), metricsPort != port else {
-                    throw StartupError("--metrics-port must be a TCP port other than --port")
-                }
-                appConfig.metricsPort = metricsPort
-            }
-            if let checksPerHost {
-                guard (1...10_000).contains(checksPerHost) else { throw StartupError("--checks-per-host must be 1 to 10000") }
-                appConfig.checksPerHost = checksPerHost
-            }
-            if let leaseSeconds {
-                // A check may take 15 s (the fetch's deadline) and its writes: a shorter lease could
-                // expire mid-check and let another replica check the same feed.
-                guard (20...3_600).contains(leaseSeconds) else { throw StartupError("--lease-seconds must be 20 to 3600") }
-                appConfig.leaseDuration = .seconds(leaseSeconds)
-            }
+            appConfig.ownerAccess = settings.demo || demoSources != nil ? .loopback : .newLink()
             let app = try await buildApplication(appConfig, logger: logger)
             logger.info("serving", metadata: ["url": "http://\(host):\(port)/"])
             if appConfig.servesLocalOwner {

@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import KioskAccounts
-import KioskSources
-import KioskStore
-import KioskWeb
+import KioskSettings
+import Logging
 
 /// `kiosk user add|passwd|remove|list`: accounts, managed on the server's own machine. Each
 /// takes the flags serving takes (`--data-directory`, `--config`, `--demo`), so it finds the
@@ -80,27 +79,21 @@ struct UserCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs `body` with the accounts where serving with the same flags keeps them: the SQLite
-    /// file, or the PostgreSQL database (`KIOSK_DATABASE_URL`, or the config file's `database`).
+    /// Runs `body` with the accounts where serving with the same flags (and environment) keeps
+    /// them: the store the settings name, opened as serving opens it.
     static func withAccounts<T: Sendable>(_ location: DataLocation, _ body: (Accounts) async throws -> T) async throws -> T {
-        let file = try location.configFile()
-        if let url = location.postgresURL(file) {
-            return try await PostgresCommandSupport.withStore(url: url) { store, _ in
-                try await body(Accounts(store: store, hasher: .bcrypt()))
-            }
-        }
-        return try await body(try open(location, file: file))
-    }
-
-    private static func open(_ location: DataLocation, file: ConfigFile) throws -> Accounts {
-        let database = location.databaseURL(file)
         // Created private (0700 folders, 0600 file), as serving creates them: this may run first.
         umask(0o077)
-        try PrivateFiles.createDirectory(location.dataDirectoryURL(file))
-        try PrivateFiles.createDirectory(database.deletingLastPathComponent())
-        _ = try PrivateFiles.createEmptyFile(database)
-        let store = try SQLiteStore(path: database)
-        return Accounts(store: store, hasher: .bcrypt())
+        let opened = try await location.settings().openStore(logger: quietLogger)
+        defer { opened.close() }
+        return try await body(Accounts(store: opened.store, hasher: .bcrypt()))
+    }
+
+    /// Commands other than serving say only what went wrong.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "kiosk")
+        logger.logLevel = .error
+        return logger
     }
 
     /// The first line of standard input, or a prompt's answer (without echo) on a terminal.

@@ -1,4 +1,5 @@
 import Foundation
+import KioskSettings
 import KioskSources
 import KioskStore
 import Testing
@@ -25,9 +26,9 @@ import Testing
         let config = AppConfig(
             catalogue: .demo(base: try #require(URL(string: "http://127.0.0.1:9"))), dataDirectory: directory)
 
-        // What `WebDependencies.live` does first, then the store it opens.
-        #expect(try prepareDataFiles(config) == false)
-        let store = try SQLiteStore(path: config.database)
+        // What `WebDependencies.live` does first: the store, opened as every command opens it.
+        let opened = try await config.settings.openStore(logger: .quiet)
+        let store = try #require(opened.store as? SQLiteStore)
         _ = try await store.deviceID()
         _ = try SigningKeyFile.loadOrCreate(in: config.dataDirectory)
         let images = DiskImageCache(directory: directory.appendingPathComponent("images"), limitBytes: 1 << 20)
@@ -48,8 +49,10 @@ import Testing
             #expect(try Self.mode(file) == 0o600, "\(file.lastPathComponent)")
         }
         try store.close()
-        // A second start finds the database.
-        #expect(try prepareDataFiles(config) == true)
+        // A second start finds the database, and keeps it private.
+        let again = try await config.settings.openStore(logger: .quiet)
+        _ = try await again.store.deviceID()
+        #expect(try Self.mode(directory.appendingPathComponent("kiosk.sqlite")) == 0o600)
     }
 
     @Test func theKeyAloneMakesAPrivateFolder() throws {
@@ -62,14 +65,13 @@ import Testing
         #expect(try SigningKeyFile.loadOrCreate(in: directory) == key)
     }
 
-    @Test func aDatabaseElsewhereGetsAPrivateFolderToo() throws {
+    @Test func aDatabaseElsewhereGetsAPrivateFolderToo() async throws {
         let directory = Self.freshDirectory()
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         let database = directory.deletingLastPathComponent().appendingPathComponent("db/reader.sqlite")
-        let config = AppConfig(
-            catalogue: .demo(base: try #require(URL(string: "http://127.0.0.1:9"))), dataDirectory: directory,
-            databasePath: database)
-        #expect(try prepareDataFiles(config) == false)
+        var settings = Settings(dataDirectory: directory)
+        settings.database = database.path
+        _ = try await settings.openStore(logger: .quiet)
         #expect(try Self.mode(database.deletingLastPathComponent()) == 0o700)
         #expect(try Self.mode(database) == 0o600)
     }

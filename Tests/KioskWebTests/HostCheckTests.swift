@@ -49,12 +49,6 @@ import Testing
         }
     }
 
-    @Test func theConfigFileNamesAllowedHosts() throws {
-        let file = try JSONDecoder().decode(ConfigFile.self, from: Data(#"{"allowedHosts": ["reader.example.org"]}"#.utf8))
-        #expect(file.allowedHosts == ["reader.example.org"])
-        #expect(try JSONDecoder().decode(ConfigFile.self, from: Data("{}".utf8)).allowedHosts == nil)
-    }
-
     @Test func loopbackAddressesAreToldFromTheRest() {
         for host in ["localhost", "LocalHost", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"] {
             #expect(HostPolicy.isLoopback(host), "\(host)")

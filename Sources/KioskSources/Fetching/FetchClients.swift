@@ -25,7 +25,7 @@ public struct FetchClients: Sendable {
     ///     `hostAddresses`); tests widen it to one loopback port.
     public static func start(
         trusting sources: [URL] = [], resolve: @escaping DestinationGuard.Resolver = DestinationGuard.system,
-        hostAddresses: HostAddresses = .live, allows: ConnectGuard.AddressPolicy? = nil, connectionsPerHost: Int = 32
+        hostAddresses: HostAddresses = .live, allows: ConnectGuard.AddressPolicy? = nil, connectionsPerHost: Int = HTTPFetcher.defaultConnectionsPerHost
     ) async throws -> FetchClients {
         let connectGuard = try await ConnectGuard.start(
             destinations: DestinationGuard(trusting: sources, resolve: resolve, hostAddresses: hostAddresses),

@@ -39,6 +39,10 @@ public struct HTTPFetcher: Fetching {
         self.maxRedirects = max(0, maxRedirects)
     }
 
+    /// Connections kept per host: well above AsyncHTTPClient's 8 (see `makeClient`). A cluster's
+    /// checks per host default to it too, so a host sees no more of a cluster than of one Kiosk.
+    public static let defaultConnectionsPerHost = 32
+
     /// A client configured for untrusted sources. The caller owns it and must `shutdown()` it.
     ///
     /// - Parameters:
@@ -51,7 +55,7 @@ public struct HTTPFetcher: Fetching {
     ///     loopback), which resolves names itself and refuses private addresses.
     public static func makeClient(
         connectTimeout: Duration = .seconds(5), decompressionRatioLimit: Int = 100,
-        connectionsPerHost: Int = 32, through connectGuard: ConnectGuard? = nil
+        connectionsPerHost: Int = defaultConnectionsPerHost, through connectGuard: ConnectGuard? = nil
     ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         // The fetcher follows redirects itself, checking each destination (`DestinationGuard`).

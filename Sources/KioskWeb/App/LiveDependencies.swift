@@ -13,15 +13,7 @@ extension WebDependencies {
     /// its disk cache, the proxy's signing key, retention.
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
         let metrics = KioskMetrics()
-        let backend: StoreBackend
-        if let url = config.postgresURL {
-            try createDataDirectory(config)
-            backend = try await .postgres(url, config: config, onWrite: metrics.storeWrite, logger: logger)
-        } else {
-            let existed = try prepareDataFiles(config)
-            backend = StoreBackend(
-                store: try openStore(at: config.database, existed: existed, onWrite: metrics.storeWrite, logger: logger))
-        }
+        let backend = try await StoreBackend.open(config, onWrite: metrics.storeWrite, logger: logger)
         let store = backend.store
         // Zero set-up is for loopback only: beyond it, nobody gets in without an account.
         if !config.servesLocalOwner,
@@ -68,46 +60,6 @@ extension WebDependencies {
         parts.notReady = backend.notReady
         parts.metrics = metrics
         return try await assemble(config, parts, logger: logger)
-    }
-}
-
-/// Creates what Kiosk keeps that does not exist yet, private to its user: the data directory and
-/// the database's folder 0700, the database 0600 (SQLite gives its WAL and SHM files the
-/// database's mode, and would create it 0644).
-/// - Returns: whether the database existed before.
-func prepareDataFiles(_ config: AppConfig) throws(StartupError) -> Bool {
-    try createDataDirectory(config)
-    do {
-        try PrivateFiles.createDirectory(config.database.deletingLastPathComponent())
-        return try !PrivateFiles.createEmptyFile(config.database)
-    } catch {
-        // The store says it better, with what it can still do (a read-only disk: serve what it has).
-        return FileManager.default.fileExists(atPath: config.database.path)
-    }
-}
-
-/// The data directory (images, the proxy's key), 0700.
-func createDataDirectory(_ config: AppConfig) throws(StartupError) {
-    do {
-        try PrivateFiles.createDirectory(config.dataDirectory)
-    } catch {
-        throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
-    }
-}
-
-/// The database, or, when it exists but cannot be written (a read-only disk), the same database
-/// read-only: Kiosk then serves what it has and says why it remembers nothing new.
-private func openStore(at path: URL, existed: Bool, onWrite: @escaping StoreWriteTimer, logger: Logger)
-    throws(StartupError) -> SQLiteStore
-{
-    do {
-        return try SQLiteStore(path: path, onWrite: onWrite)
-    } catch {
-        guard existed, let readOnly = try? SQLiteStore(path: path, readOnly: true) else {
-            throw StartupError("\(error)")  // the store's message names the file and the reason
-        }
-        logger.error("the database is read-only: serving what it holds, remembering nothing new", metadata: ["error": "\(error)"])
-        return readOnly
     }
 }
 

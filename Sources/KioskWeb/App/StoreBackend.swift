@@ -1,6 +1,7 @@
 import Foundation
 import KioskCluster
 import KioskPostgres
+import KioskSettings
 import KioskSources
 import KioskStore
 import Logging
@@ -16,37 +17,37 @@ struct StoreBackend: Sendable {
     var services: [any Service] = []
     var notReady: @Sendable () async -> String? = { nil }
 
-    /// PostgreSQL at `url`: connected, migrated (under advisory locks, so replicas may start
-    /// together), with this replica's leases and live log.
-    static func postgres(_ url: String, config: AppConfig, onWrite: @escaping StoreWriteTimer, logger: Logger) async throws
+    /// The store the settings name (``Settings/openStore(onWrite:readOnlyFallback:logger:)``),
+    /// and with PostgreSQL this replica's leases and live log on the same client, the cluster's
+    /// tables migrated under advisory locks, so replicas may start together.
+    static func open(_ config: AppConfig, onWrite: @escaping StoreWriteTimer, logger: Logger) async throws
         -> StoreBackend
     {
-        let configuration: PostgresClient.Configuration
+        let opened: OpenedStore
         do {
-            configuration = try PostgresURL.configuration(url)
+            opened = try await config.settings.openStore(onWrite: onWrite, readOnlyFallback: true, logger: logger)
         } catch {
-            throw StartupError("bad database URL: \(error)")
+            throw StartupError(error.description)
         }
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let runner = PostgresClientRunner(client: client)
-        let store = PostgresStore(client: client, logger: logger, onWrite: onWrite)
+        guard let client = opened.postgres, let store = opened.store as? PostgresStore, let url = config.postgresURL else {
+            return StoreBackend(store: opened.store)
+        }
         do {
-            try await store.migrate()
             try await ClusterSchema.migrate(client, logger: logger)
         } catch {
-            runner.stop()
-            throw StartupError("cannot use the database \(Self.redacted(url)): \(String(reflecting: error))")
+            opened.close()
+            throw StartupError("cannot use the database \(Settings.redacted(url)): \(String(reflecting: error))")
         }
         let replica = config.replicaName ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         let loadState: @Sendable (SourceID) async throws -> SourceState? = { try await store.sourceState(for: $0) }
-        logger.info("database", metadata: ["postgres": "\(Self.redacted(url))", "replica": "\(replica)"])
+        logger.info("database", metadata: ["postgres": "\(Settings.redacted(url))", "replica": "\(replica)"])
         return StoreBackend(
             store: store,
             coordinator: FeedLeases(
                 client: client, owner: replica, leaseDuration: config.leaseDuration, perHost: config.checksPerHost,
                 loadState: loadState, logger: logger),
             sharedLog: ChangeLog(client: client, origin: replica, loadState: loadState, logger: logger),
-            services: [runner],
+            services: [PostgresClientRunner(stop: opened.close)],
             notReady: {
                 // A hard 2 s: a half-open connection must not hold the load balancer's check.
                 let answered = await withinDeadline(.seconds(2)) {
@@ -58,28 +59,13 @@ struct StoreBackend: Sendable {
     }
 }
 
-extension StoreBackend {
-    /// The URL without its password, for messages and logs.
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url) else { return "(unreadable URL)" }
-        if components.password != nil { components.password = "…" }
-        return components.string ?? "(unreadable URL)"
-    }
-}
-
-/// Runs the database client from before the app is built (the store is migrated and read while
-/// it is put together) until the app shuts down.
-final class PostgresClientRunner: Service {
-    private let task: Task<Void, Never>
-
-    init(client: PostgresClient) {
-        task = Task { await client.run() }
-    }
+/// Keeps the database client (started when the store was opened, before the app is built: the
+/// store is migrated and read while it is put together) running until the app shuts down.
+struct PostgresClientRunner: Service {
+    let stop: @Sendable () -> Void
 
     func run() async throws {
         try? await gracefulShutdown()
         stop()
     }
-
-    func stop() { task.cancel() }
 }

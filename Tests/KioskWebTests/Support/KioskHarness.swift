@@ -68,8 +68,10 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
     let harness: KioskHarness
     do {
         var config = AppConfig(
-            ownerName: "Test Owner", host: "127.0.0.1", port: 0, catalogue: catalogue,
+            catalogue: catalogue,
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-webtests-\(UUID())"))
+        config.ownerName = "Test Owner"
+        config.port = 0
         // The tests are the local owner, as in demo mode (OwnerAccessTests try the link).
         config.ownerAccess = .loopback
         // The fastest bcrypt: hashing is hummingbird-auth's, and these tests are about the rest.

@@ -88,3 +88,12 @@ public struct NewsAPISettings: Sendable, Hashable, Codable {
         self.pageSize = pageSize
     }
 }
+
+extension SourceCatalogue {
+    /// Every configured source's address: trusted wherever it is (a self-hosted feed on the LAN,
+    /// the demo's sample server on loopback) by the fetcher's guard, the reader's address policy
+    /// and the image proxy.
+    public var trustedSources: [URL] {
+        feeds.map(\.url) + [factsURL, albumsURL, newsAPI.baseURL, jokesURL].compactMap { $0 }
+    }
+}

@@ -51,7 +51,7 @@ extension WebDependencies {
         let store = parts.store
         let changes = ReaderChanges()
         let policy = AddressPolicy(
-            allowsPrivateHosts: config.allowsPrivateFeeds, trusting: ImageSigner.sources(of: catalogue))
+            allowsPrivateHosts: config.allowsPrivateFeeds, trusting: catalogue.trustedSources)
         let reader = Reader(
             store: store, scheduler: parts.scheduler, finder: FeedFinder(fetcher: parts.fetcher, policy: policy),
             policy: policy, logger: logger, onChange: { await changes.publish($0) })

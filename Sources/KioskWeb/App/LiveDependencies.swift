@@ -29,7 +29,7 @@ extension WebDependencies {
         do {
             signingKey = ImageSigner(
                 key: try SigningKeyFile.loadOrCreate(in: config.dataDirectory),
-                trusting: ImageSigner.sources(of: catalogue))
+                trusting: catalogue.trustedSources)
         } catch {
             throw StartupError("cannot use the data directory \(config.dataDirectory.path): \(error.localizedDescription)")
         }
@@ -38,7 +38,7 @@ extension WebDependencies {
         // when connecting) unless the operator configured it.
         let clients: FetchClients
         do {
-            clients = try await FetchClients.start(trusting: ImageSigner.sources(of: catalogue))
+            clients = try await FetchClients.start(trusting: catalogue.trustedSources)
         } catch {
             throw StartupError("cannot start the connect guard on 127.0.0.1: \(error)")
         }

@@ -15,11 +15,6 @@ public struct ImageSigner: Sendable {
         trustedAuthorities = Set(sources.compactMap(\.sourceAuthority))
     }
 
-    /// The configured sources of `catalogue`, whose own images are trusted wherever they are.
-    public static func sources(of catalogue: SourceCatalogue) -> [URL] {
-        catalogue.feeds.map(\.url) + [catalogue.factsURL, catalogue.albumsURL, catalogue.newsAPI.baseURL, catalogue.jokesURL]
-            .compactMap { $0 }
-    }
 
     /// The proxy path for an http(s) image URL from a source; nil for anything else, and for a
     /// host on a private network that is not one of the configured sources.

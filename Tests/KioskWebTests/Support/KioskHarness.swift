@@ -63,7 +63,7 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
     let fetcher = HTTPFetcher(client: client)
     let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey)
     let store = InMemoryStore()
-    let signer = ImageSigner(key: SymmetricKey(size: .bits256), trusting: ImageSigner.sources(of: catalogue))
+    let signer = ImageSigner(key: SymmetricKey(size: .bits256), trusting: catalogue.trustedSources)
 
     let harness: KioskHarness
     do {

@@ -30,15 +30,15 @@ enum PostgresEntryRows {
         let receivedSeconds = received.timeIntervalSince1970
         for (position, item) in kept.enumerated() {
             let entry = item.entry
-            let summary = PostgresSearchText.plainSummary(of: entry)
-            let sortDate = (entry.published ?? entry.updated)?.timeIntervalSince1970 ?? receivedSeconds
+            let summary = SearchText.plainSummary(of: entry)
             rows.append(
                 FeedRow(
-                    identity: PostgresText.clean(item.identity), key: StableHash.hex(item.identity), position: position,
+                    identity: PostgresText.clean(item.identity), key: EntryRules.key(identity: item.identity), position: position,
                     title: PostgresText.clean(entry.title), link: PostgresText.clean(entry.link),
                     published: entry.published?.timeIntervalSince1970, summary_text: PostgresText.clean(summary),
                     search_text: PostgresSearchText.indexed(title: entry.title, summaryText: summary),
-                    json: try EntryJSON.encode(entry, with: encoder), sort_date: min(sortDate, receivedSeconds)))
+                    json: try EntryJSON.encode(entry, with: encoder),
+                    sort_date: EntryRules.sortDate(of: entry, received: receivedSeconds)))
         }
         return String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
     }

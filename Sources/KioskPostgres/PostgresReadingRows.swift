@@ -123,20 +123,9 @@ enum PostgresReadingRows {
             "SELECT COUNT(*) FROM entry_states WHERE user_id = \(user.rawValue) AND starred", as: Int.self) ?? 0
     }
 
-    /// One entry's state as the user sees it, before a change.
-    private struct State {
-        var id: Int64
-        var source: String
-        var isRead: Bool
-        var mark: Int64
-        var read: Bool
-        var starred: Bool
-        var keptUnread: Bool
-    }
-
     /// The states of those of `ids` that `user` may see (entries of feeds they follow), locked
     /// for the rest of the transaction so two writers of one user's state take turns.
-    private static func states(of ids: [Int64], user: UserID, in session: PostgresSession) async throws -> [State] {
+    private static func states(of ids: [Int64], user: UserID, in session: PostgresSession) async throws -> [EntryState] {
         try await session.execute("SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), \(Int32(truncatingIfNeeded: user.rawValue)))")
         var builder = PostgresQueryBuilder()
         let id = builder.bind(user.rawValue)
@@ -149,7 +138,7 @@ enum PostgresReadingRows {
             FROM \(from(user: id)) AND e.id = ANY(\(list))
             """)
         return try await session.rows(builder.query) { row in
-            State(
+            EntryState(
                 id: try row.get("id"), source: try row.get("source"), isRead: try row.get("is_read"),
                 mark: try row.get("mark"), read: try row.get("read"), starred: try row.get("starred"),
                 keptUnread: try row.get("kept_unread"))
@@ -157,9 +146,9 @@ enum PostgresReadingRows {
     }
 
     /// Writes entries' flags for `user` in two statements; an entry with none set has no row.
-    private static func write(_ states: [State], user: UserID, now: Date, in session: PostgresSession) async throws {
-        let empty = states.filter { !$0.read && !$0.starred && !$0.keptUnread }.map(\.id)
-        let flagged = states.filter { $0.read || $0.starred || $0.keptUnread }
+    private static func write(_ states: [EntryState], user: UserID, now: Date, in session: PostgresSession) async throws {
+        let empty = states.filter(\.isEmpty).map(\.id)
+        let flagged = states.filter { !$0.isEmpty }
         if !empty.isEmpty {
             try await session.execute(
                 "DELETE FROM entry_states WHERE user_id = \(user.rawValue) AND entry_id = ANY(\(empty))")
@@ -182,11 +171,8 @@ enum PostgresReadingRows {
         async throws -> [Int64]
     {
         guard !ids.isEmpty else { return [] }
-        var changed: [State] = []
-        for var state in try await states(of: ids, user: user, in: session) where state.starred != value {
-            state.starred = value
-            changed.append(state)
-        }
+        let current = try await states(of: ids, user: user, in: session)
+        let changed = EntryState.settingStarred(value, current)
         try await write(changed, user: user, now: now, in: session)
         return changed.map(\.id)
     }
@@ -197,14 +183,8 @@ enum PostgresReadingRows {
         async throws -> [Int64]
     {
         guard !ids.isEmpty else { return [] }
-        var changed: [State] = []
-        var delta: [String: Int] = [:]
-        for var state in try await states(of: ids, user: user, in: session) where state.isRead != value {
-            state.read = value
-            state.keptUnread = !value && state.id <= state.mark
-            delta[state.source, default: 0] += value ? -1 : 1
-            changed.append(state)
-        }
+        let current = try await states(of: ids, user: user, in: session)
+        let (changed, delta) = EntryState.settingRead(value, current)
         try await write(changed, user: user, now: now, in: session)
         let moved = delta.filter { $0.value != 0 }.sorted { $0.key < $1.key }
         if !moved.isEmpty {

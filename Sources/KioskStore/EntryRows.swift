@@ -58,11 +58,10 @@ enum EntryRows {
                     try move.execute(arguments: [position, old.row])
                 }
             } else {
-                let sortDate = (entry.published ?? entry.updated)?.timeIntervalSince1970 ?? received
                 try insert.execute(arguments: [
-                    source.rawValue, item.identity, StableHash.hex(item.identity), position, entry.title, entry.link,
-                    entry.published?.timeIntervalSince1970, SearchText.plainSummary(of: entry), json, received,
-                    min(sortDate, received),
+                    source.rawValue, item.identity, EntryRules.key(identity: item.identity), position, entry.title,
+                    entry.link, entry.published?.timeIntervalSince1970, SearchText.plainSummary(of: entry), json, received,
+                    EntryRules.sortDate(of: entry, received: received),
                 ])
                 inserted += 1
             }
@@ -80,7 +79,10 @@ enum EntryRows {
         for row in rows {
             let identity: String = row["identity"]
             let published: Double? = row["published"]
-            try update.execute(arguments: [StableHash.hex(identity), received, min(published ?? received, received), row["id"]])
+            try update.execute(arguments: [
+                EntryRules.key(identity: identity), received, EntryRules.sortDate(published: published, received: received),
+                row["id"],
+            ])
         }
     }
 

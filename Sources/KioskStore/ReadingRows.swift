@@ -152,19 +152,8 @@ enum ReadingRows {
             db, sql: "SELECT COUNT(*) FROM entry_states WHERE user_id = ? AND starred = 1", arguments: [user.rawValue]) ?? 0
     }
 
-    /// One entry's state as the user sees it, before a change.
-    private struct State {
-        var id: Int64
-        var source: String
-        var isRead: Bool
-        var mark: Int64
-        var read: Bool
-        var starred: Bool
-        var keptUnread: Bool
-    }
-
     /// The states of those of `ids` that `user` may see (entries of feeds they follow).
-    private static func states(of ids: [Int64], user: UserID, in db: Database) throws -> [State] {
+    private static func states(of ids: [Int64], user: UserID, in db: Database) throws -> [EntryState] {
         try Row.fetchAll(
             db,
             sql: """
@@ -175,15 +164,15 @@ enum ReadingRows {
                 """,
             arguments: [user.rawValue, user.rawValue, user.rawValue] + StatementArguments(ids)
         ).map {
-            State(
+            EntryState(
                 id: $0["id"], source: $0["source"], isRead: $0["is_read"], mark: $0["mark"], read: $0["read"],
                 starred: $0["starred"], keptUnread: $0["kept_unread"])
         }
     }
 
     /// Writes one entry's flags for `user`; an entry with none set has no row.
-    private static func write(_ state: State, user: UserID, now: Date, in db: Database) throws {
-        if !state.read && !state.starred && !state.keptUnread {
+    private static func write(_ state: EntryState, user: UserID, now: Date, in db: Database) throws {
+        if state.isEmpty {
             try db.cachedStatement(sql: "DELETE FROM entry_states WHERE user_id = ? AND entry_id = ?")
                 .execute(arguments: [user.rawValue, state.id])
             return
@@ -205,8 +194,8 @@ enum ReadingRows {
     static func setStarred(_ value: Bool, ids: [Int64], user: UserID, now: Date, in db: Database) throws -> [Int64] {
         var changed: [Int64] = []
         for chunk in chunks(of: ids) {
-            for var state in try states(of: chunk, user: user, in: db) where state.starred != value {
-                state.starred = value
+            let current = try states(of: chunk, user: user, in: db)
+            for state in EntryState.settingStarred(value, current) {
                 try write(state, user: user, now: now, in: db)
                 changed.append(state.id)
             }
@@ -220,13 +209,13 @@ enum ReadingRows {
         var changed: [Int64] = []
         var delta: [String: Int] = [:]
         for chunk in chunks(of: ids) {
-            for var state in try states(of: chunk, user: user, in: db) where state.isRead != value {
-                state.read = value
-                state.keptUnread = !value && state.id <= state.mark
+            let current = try states(of: chunk, user: user, in: db)
+            let marked = EntryState.settingRead(value, current)
+            for state in marked.changed {
                 try write(state, user: user, now: now, in: db)
-                delta[state.source, default: 0] += value ? -1 : 1
                 changed.append(state.id)
             }
+            delta.merge(marked.delta, uniquingKeysWith: +)
         }
         try adjustCounts(delta, user: user, in: db)
         return changed

@@ -4,20 +4,21 @@ import KioskCore
 // Search text comes from a user's text box: it is only ever split into words and each word
 // quoted, so `"`, `*`, `NEAR(`, `-`, `AND`... are words to look for (or nothing), never syntax.
 
-/// How both stores read search text and the text they search.
-enum SearchText {
+/// How every store reads search text and the text it searches (PostgreSQL's index adds its own
+/// bounds on top, `PostgresSearchText`).
+package enum SearchText {
     /// At most this many words of a query are used: enough for any real search, and a bound on
     /// the work a pasted page of text can cause.
-    static let maxWords = 16
+    package static let maxWords = 16
 
     /// The words of `text`: runs of letters and digits, as FTS5's unicode61 tokenizer sees them.
-    static func words(of text: String) -> [Substring] {
+    package static func words(of text: String) -> [Substring] {
         text.split { !($0.isLetter || $0.isNumber) }
     }
 
     /// The FTS5 query for `text`: every word as a quoted prefix term, all required; nil when the
     /// text has no word (so there is nothing to search for).
-    static func ftsQuery(_ text: String) -> String? {
+    package static func ftsQuery(_ text: String) -> String? {
         let terms = words(of: text).prefix(maxWords).map { word in
             // Words hold no `"` (it is no letter), but quoting is doubled anyway: the one rule of
             // an FTS5 string, kept even if `words` ever changes.
@@ -27,18 +28,18 @@ enum SearchText {
     }
 
     /// What the index holds for an entry's summary: its plain text (summaries are HTML).
-    static func plainSummary(of entry: Entry) -> String? {
+    package static func plainSummary(of entry: Entry) -> String? {
         entry.summary.map { HTMLText.plainText(fromHTML: $0) }
     }
 
     /// `text` folded as the index folds it: case and diacritics ignored.
-    static func folded(_ text: some StringProtocol) -> String {
+    package static func folded(_ text: some StringProtocol) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// Whether every word of `query` starts some word of `entry`'s title or plain summary
     /// (the in-memory store's search, matching what the FTS5 query finds).
-    static func matches(_ entry: Entry, queryWords: [String]) -> Bool {
+    package static func matches(_ entry: Entry, queryWords: [String]) -> Bool {
         let text = [entry.title, plainSummary(of: entry)].compactMap { $0 }.joined(separator: " ")
         let words = self.words(of: text).map { folded($0) }
         return queryWords.allSatisfy { query in words.contains { $0.hasPrefix(query) } }

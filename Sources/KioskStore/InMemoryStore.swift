@@ -398,7 +398,7 @@ struct ReadingTable: Sendable {
             } else {
                 let date = min((entry.published ?? entry.updated) ?? now, now)
                 kept[nextID] = StoredEntry(
-                    id: nextID, source: source, key: StableHash.hex(identity), entry: entry, isRead: false,
+                    id: nextID, source: source, key: EntryRules.key(identity: identity), entry: entry, isRead: false,
                     isStarred: false, receivedAt: now, sortDate: date)
                 inFeed.insert(nextID)
                 nextID += 1

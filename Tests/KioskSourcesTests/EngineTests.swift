@@ -14,15 +14,19 @@ import KioskTesting
     private func running(
         _ feeds: [PolledSource], _ script: FetchScript, merged: [MergedSource] = [],
         clock: any Clock<Duration> = ContinuousClock(),
-        _ body: (EventHub, Engine) async throws -> Void
+        _ body: (EventHub, Engine, EventLog) async throws -> Void
     ) async throws {
         let hub = EventHub()
         let engine = Engine(
             feeds: feeds, merged: merged, fetcher: ScriptedFetcher(script: script, clock: clock), hub: hub,
             clock: clock, backoff: Backoff(cap: .milliseconds(200), jitter: 0))
+        // Listening before the engine starts: its first check may be announced before the body
+        // runs, and a log that subscribed later would wait for it in vain.
+        let (log, recorder) = await hub.record()
+        defer { recorder.cancel() }
         let task = Task { try await engine.run() }
         defer { task.cancel() }
-        try await body(hub, engine)
+        try await body(hub, engine, log)
     }
 
     /// On a `ManualClock`: the slow source cannot answer until the test says so, so the order
@@ -32,9 +36,7 @@ import KioskTesting
         let script = FetchScript()
         await script.set(url("fast"), delay: .milliseconds(100), .success(rss(["f1"])))
         await script.set(url("slow"), delay: .seconds(3), .success(rss(["s1"])))
-        try await running([feed("fast"), feed("slow")], script, clock: clock) { hub, _ in
-            let (log, recorder) = await hub.record()
-            defer { recorder.cancel() }
+        try await running([feed("fast"), feed("slow")], script, clock: clock) { hub, _, log in
             // Both checks are under way at once: an engine that checked one source after the
             // other would never have two answers pending.
             #expect(await clock.waitForSleepers(atLeast: 2), "the two sources were not checked at the same time")
@@ -50,9 +52,7 @@ import KioskTesting
     @Test func anUnchangedSourceProducesNoChangedEvent() async throws {
         let script = FetchScript()
         await script.set(url("a"), .success(rss(["a1", "a2"])))
-        try await running([feed("a", interval: .milliseconds(50))], script) { hub, _ in
-            let (log, recorder) = await hub.record()
-            defer { recorder.cancel() }
+        try await running([feed("a", interval: .milliseconds(50))], script) { hub, _, log in
             #expect(await log.wait { $0.contains { $0.isChange } })
             await script.set(url("a"), .success(.notModified(freshFor: nil)))
             let checksBefore = await script.count(url("a"))
@@ -64,9 +64,7 @@ import KioskTesting
     @Test func identicalEntriesAreNoChange() async throws {
         let script = FetchScript()
         await script.set(url("a"), .success(rss(["a1"])))
-        try await running([feed("a", interval: .milliseconds(50))], script) { hub, _ in
-            let (log, recorder) = await hub.record()
-            defer { recorder.cancel() }
+        try await running([feed("a", interval: .milliseconds(50))], script) { hub, _, log in
             #expect(await script.waitForCount(url("a"), atLeast: 4))
             #expect(await log.changed("a").count == 1)
         }
@@ -77,9 +75,7 @@ import KioskTesting
         await script.set(url("bad"), .success(rss(["b1"])))
         await script.set(url("good"), .success(rss(["g1"])))
         try await running([feed("bad", interval: .milliseconds(50)), feed("good", interval: .milliseconds(50))], script) {
-            hub, engine in
-            let (log, recorder) = await hub.record()
-            defer { recorder.cancel() }
+            hub, engine, log in
             #expect(await log.wait { events in events.contains { $0.source == "bad" && $0.isChange } })
             await script.set(url("bad"), .failure(.status(code: 500, message: "boom", retryAfter: nil)))
             #expect(await log.wait { events in events.contains { $0.source == "bad" && $0.isFailure } })
@@ -107,9 +103,7 @@ import KioskTesting
         try await running(
             [feed(.environment), feed(.entertainment)], script, merged: [SourceCatalogue.entertainmentAndEnvironment],
             clock: clock
-        ) { hub, _ in
-            let (log, recorder) = await hub.record()
-            defer { recorder.cancel() }
+        ) { hub, _, log in
             #expect(await clock.waitForSleepers(atLeast: 2))
             clock.advance(by: .milliseconds(100))
             // Before Entertainment answered, the merged list already showed Environment alone.
@@ -135,7 +129,7 @@ import KioskTesting
         await script.set(url("quick"), .success(.notModified(freshFor: nil)))
         await script.set(url("lazy"), .success(.notModified(freshFor: nil)))
         let feeds = [feed("quick", interval: .milliseconds(100)), feed("lazy", interval: .seconds(60))]
-        try await running(feeds, script, clock: clock) { _, _ in
+        try await running(feeds, script, clock: clock) { _, _, _ in
             for checks in 1...5 {
                 #expect(await script.waitForCount(url("quick"), atLeast: checks))
                 #expect(await clock.waitForSleepers(atLeast: 2))  // both pause until their next check
@@ -152,7 +146,7 @@ import KioskTesting
         let clock = ManualClock()
         let script = FetchScript()
         await script.set(url("limited"), .failure(.status(code: 429, message: nil, retryAfter: .seconds(30))))
-        try await running([feed("limited", interval: .milliseconds(20))], script, clock: clock) { _, _ in
+        try await running([feed("limited", interval: .milliseconds(20))], script, clock: clock) { _, _, _ in
             #expect(await script.waitForCount(url("limited"), atLeast: 1))
             #expect(await clock.waitForSleepers(atLeast: 1))
             #expect(clock.nextDeadline == ManualClock.Instant(offset: .seconds(30)))

@@ -78,7 +78,8 @@ def check_imports(package, failures):
         for name in sorted(imported - modules - {target["name"]}):
             failures.append(f"{target['name']} imports {name} without declaring it")
     for dependency in package["dependencies"]:
-        identity = dependency["sourceControl"][0]["identity"]
+        kind = next(iter(dependency))  # sourceControl, fileSystem or registry
+        identity = dependency[kind][0]["identity"]
         if identity.lower() not in used_packages:
             failures.append(f"Package.swift depends on {identity} and no target uses it")
 
@@ -87,15 +88,16 @@ def check_case_collisions(failures):
     paths = subprocess.run(
         ["git", "ls-files"], cwd=REPO, check=True, capture_output=True, text=True
     ).stdout.split("\n")
-    seen = {}
+    seen, reported = {}, set()
     for path in filter(None, paths):
         parts = path.split("/")
         for depth in range(1, len(parts) + 1):
             prefix = "/".join(parts[:depth])
             other = seen.setdefault(prefix.lower(), prefix)
-            if other != prefix:
+            if other != prefix and (other, prefix) not in reported:
+                reported.add((other, prefix))
                 failures.append(f"'{other}' and '{prefix}' differ only by case")
-                seen[prefix.lower()] = prefix
+                break  # what lies below the first differing folder says nothing new
 
 
 def table_rows(text, heading):
@@ -133,7 +135,11 @@ def check_target_tables(package, doc, failures):
             if len(cells) < 4:
                 failures.append(f"docs/ARCHITECTURE.md '{heading}': a row without 4 cells: {cells}")
                 continue
-            (name,) = names(cells[0]) or {cells[0]}
+            named = sorted(names(cells[0])) or [cells[0]]
+            if len(named) != 1:
+                failures.append(f"docs/ARCHITECTURE.md '{heading}': a row names {len(named)} targets: {cells[0]}")
+                continue
+            name = named[0]
             if name.startswith("Tools/"):
                 if not (REPO / name / "Package.swift").exists():
                     failures.append(f"docs/ARCHITECTURE.md lists {name}, which is no package")

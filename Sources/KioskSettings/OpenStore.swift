@@ -16,8 +16,8 @@ public struct OpenedStore: Sendable {
 }
 
 extension Settings {
-    /// Opens the store these settings name, the one way every command opens it: the data directory
-    /// and the database's folder made 0700 and an SQLite file 0600 (SQLite gives its WAL and SHM
+    /// Opens the store these settings name, the one way every command opens it: for SQLite the data
+    /// directory and the database's folder made 0700 and the file 0600 (SQLite gives its WAL and SHM
     /// files the database's mode, and would create it 0644); or a PostgreSQL client, running, on
     /// a migrated schema.
     /// - Parameters:
@@ -27,13 +27,15 @@ extension Settings {
     public func openStore(
         onWrite: StoreWriteTimer? = nil, readOnlyFallback: Bool = false, logger: Logger
     ) async throws(SettingsError) -> OpenedStore {
-        do {
-            try PrivateFiles.createDirectory(dataDirectory)
-        } catch {
-            throw SettingsError("cannot use the data directory \(dataDirectory.path): \(error.localizedDescription)")
-        }
         switch store {
         case .sqlite(let path):
+            // The data directory holds the database unless `database` says otherwise; with
+            // PostgreSQL only serving needs it (images, the proxy's key), and makes it then.
+            do {
+                try PrivateFiles.createDirectory(dataDirectory)
+            } catch {
+                throw SettingsError("cannot use the data directory \(dataDirectory.path): \(error.localizedDescription)")
+            }
             let existed = Self.prepareDatabaseFile(path)
             do {
                 return OpenedStore(store: try SQLiteStore(path: path, onWrite: onWrite), postgres: nil, close: {})

@@ -84,8 +84,11 @@ public enum StoreLocation: Sendable, Equatable {
     case sqlite(URL)
     case postgres(String)
 
+    /// Whether `database` names a server rather than a file: anything with a scheme. A URL
+    /// that is not PostgreSQL's (`POSTGRES://`, a typo) then fails with "bad database URL"
+    /// instead of quietly becoming an SQLite file beside the working directory.
     public static func isPostgresURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        text.contains("://")
     }
 }
 

@@ -30,7 +30,7 @@ extension Settings {
                 "the address Kiosk listens on; beyond loopback it needs an account first"),
             row("port", flag: "--port", "`\(defaults.port)`", "the port Kiosk listens on"),
             row(
-                "dataDirectory", flag: "--data-directory", environment: "XDG_DATA_HOME",
+                "dataDirectory", flag: "--data-directory",
                 "`$XDG_DATA_HOME/kiosk`, else `~/.local/share/kiosk`",
                 "images, the image proxy's key, the SQLite database; demo mode uses `demo/` inside it"),
             row(

@@ -3,7 +3,8 @@ import KioskCore
 
 // The rules of the store that are not SQL, written once: each database implementation reads
 // rows, applies these, and writes rows. A change to what "read", "the sort date" or "an entry's
-// key" means is made here, for SQLite and PostgreSQL (and the in-memory model) at once.
+// key" means is made here, for SQLite and PostgreSQL at once (the in-memory model keeps entries
+// as `Date`s and states in its own tables; it shares the key).
 
 /// One entry's read and star state as a user sees it, and how it changes.
 package struct EntryState: Sendable, Hashable {

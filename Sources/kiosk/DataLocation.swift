@@ -16,12 +16,14 @@ struct DataLocation: ParsableArguments {
 
     /// The settings: the defaults, the config file, the environment, then these flags and `more`
     /// (a command's own), each later one winning.
-    func settings(_ more: PartialSettings = PartialSettings()) throws(SettingsError) -> Settings {
+    func settings(
+        _ more: PartialSettings = PartialSettings(), environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(SettingsError) -> Settings {
         var file = PartialSettings()
         if let config { file = try PartialSettings.load(config) }
         var flags = more
         if demo { flags.demo = true }
         if let dataDirectory { flags.dataDirectory = dataDirectory }
-        return try Settings.resolve(file: file, environment: ProcessInfo.processInfo.environment, flags: flags)
+        return try Settings.resolve(file: file, environment: environment, flags: flags)
     }
 }

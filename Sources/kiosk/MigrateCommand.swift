@@ -17,9 +17,13 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await UserCommand.running {
-            let settings = try location.settings()
+            // The copy's source is the SQLite file, even where KIOSK_DATABASE_URL is exported already
+            // (as the message below says to do).
+            var environment = ProcessInfo.processInfo.environment
+            environment["KIOSK_DATABASE_URL"] = nil
+            let settings = try location.settings(environment: environment)
             guard case .sqlite(let source) = settings.store else {
-                throw ValidationError("This installation's database is already PostgreSQL (KIOSK_DATABASE_URL or the config file's database).")
+                throw ValidationError("This installation's database is already PostgreSQL (the config file's database).")
             }
             guard FileManager.default.fileExists(atPath: source.path) else {
                 throw ValidationError("No SQLite database at \(source.path) (give the flags you serve with).")

@@ -51,6 +51,16 @@ import Testing
         #expect(settings.store == .postgres("postgresql://k@db/k"))
     }
 
+    @Test func aDatabaseWithASchemeIsAServerNeverAFile() throws {
+        // A mistyped URL must fail as a bad URL, not quietly become an SQLite file.
+        for url in ["POSTGRES://k@db/k", "postgress://k@db/k"] {
+            let settings = try Settings.resolve(environment: home.merging(["KIOSK_DATABASE_URL": url]) { $1 })
+            #expect(settings.store == .postgres(url), "\(url)")
+        }
+        #expect(try Settings.resolve(file: file(#"{"database": "/srv/kiosk.sqlite"}"#), environment: home).store
+            == .sqlite(URL(fileURLWithPath: "/srv/kiosk.sqlite")))
+    }
+
     @Test func demoModeKeepsItsOwnData() throws {
         var flags = PartialSettings()
         flags.demo = true

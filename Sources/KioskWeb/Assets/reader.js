@@ -20,6 +20,8 @@ async function post(path, fields) {
       "X-CSRF-Token": csrfToken(),
     },
     body: new URLSearchParams(fields),
+    // A change the page already shows is finished even if the reader leaves the page at once.
+    keepalive: true,
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   return response.json();

@@ -33,16 +33,17 @@ struct BenchApp {
         return BenchApp(client: client, port: port, config: config, dependencies: dependencies)
     }
 
-    /// Starts serving and returns once `/healthz` answers; cancel the task to stop.
+    /// Starts serving and returns once `/healthz` answers (the SSE benchmark's wait); cancel the
+    /// task to stop.
     func start(logger: Logger) async throws -> Task<Void, any Error> {
         let app = buildApplication(config, dependencies: dependencies, logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         let serverTask = Task { try await group.run() }
-        for _ in 0..<100 {
-            if (try? await client.execute(HTTPClientRequest(url: base + "/healthz"), timeout: .seconds(2)))?.status == .ok {
-                break
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        do {
+            try await SSEBenchmark.waitForHealth(port: port, fetcher: HTTPFetcher(client: client))
+        } catch {
+            serverTask.cancel()
+            throw error
         }
         return serverTask
     }

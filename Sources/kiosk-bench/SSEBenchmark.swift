@@ -188,7 +188,8 @@ struct SSEBenchmark: AsyncParsableCommand {
         return port
     }
 
-    private static func waitForHealth(port: Int, fetcher: HTTPFetcher) async throws {
+    /// Returns once the web app on `port` answers `/healthz`; throws after 30 s (shared with `BenchApp`).
+    static func waitForHealth(port: Int, fetcher: HTTPFetcher) async throws {
         guard let url = URL(string: "http://127.0.0.1:\(port)/healthz") else { throw SSEBenchError("bad port \(port)") }
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {

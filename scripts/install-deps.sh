@@ -6,7 +6,7 @@
 #   runtime  what building and running need: libsqlite3-dev (GRDB links SQLite)
 #   tests    (the default) that, plus the browser tests' python3, python3-venv, chromium,
 #            chromium-driver and fonts, newsboat and tmux (the sync test), postgresql and haproxy
-#            (the cluster tests), nginx (a proxy's defaults), and selenium + pytest in a
+#            (the cluster tests), nginx (a proxy's defaults), gdb (a hung test's threads), and selenium + pytest in a
 #            virtualenv at .venv-e2e/
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,6 +50,9 @@ if [ "$mode" = tests ]; then
     installed haproxy || need_apt+=(haproxy)
     # nginx: its default proxy_pass in front of a Kiosk without accounts (e2e/test_owner_proxy.py).
     installed nginx || need_apt+=(nginx)
+    # gdb: a Swift test stage that hangs has its threads printed before it is stopped (the
+    # toolchain's lldb needs a libpython Debian does not ship).
+    installed gdb || need_apt+=(gdb)
 fi
 
 if ((${#need_apt[@]})); then

@@ -69,14 +69,57 @@ xunit() {  # stage name
     return 0
 }
 
+# A stage that hangs (seen once: the bulk idle at 0 % CPU, its tests started and never ended)
+# fails after 15 minutes instead of stalling CI; each stage takes 1 to 2 minutes on 2 cores.
+# Before it is stopped, every thread of the test process is printed, so the hang can be read.
+stage_limit="${KIOSK_TEST_STAGE_LIMIT:-900}"
+
+descendants() {  # pid: its children, grandchildren...
+    local child
+    for child in $(pgrep -P "$1" || true); do
+        echo "$child"
+        descendants "$child"
+    done
+}
+
+watchdog() {  # pid label: after stage_limit seconds, print the threads of pid's tree and stop it
+    local waited=0 p
+    while kill -0 "$1" 2>/dev/null; do
+        if [ "$waited" -ge "$stage_limit" ]; then
+            echo "swift-tests: the $2 stage still runs after $stage_limit s; the threads of its processes:" >&2
+            for p in $(descendants "$1"); do
+                echo "--- process $p: $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-200)" >&2
+                timeout 120 gdb -p "$p" -batch -ex "thread apply all bt 25" 2>&1 \
+                    | grep -E '^Thread |^#' | swift demangle --simplified | cut -c1-220 >&2 || true
+            done
+            for p in $(descendants "$1") "$1"; do kill -TERM "$p" 2>/dev/null || true; done
+            sleep 30
+            for p in $(descendants "$1") "$1"; do kill -KILL "$p" 2>/dev/null || true; done
+            return 0
+        fi
+        sleep 1
+        waited=$((waited + 1))
+    done
+}
+
+run_stage() {  # label, then swift test's arguments
+    local label="$1" pid dog rc=0
+    shift
+    swift test "$@" &
+    pid=$!
+    watchdog "$pid" "$label" &
+    dog=$!
+    wait "$pid" || rc=$?
+    wait "$dog" || true
+    return "$rc"
+}
+
 status=0
 echo "== Swift tests, stage 1 of 2: the bulk, in parallel"
-# A stage that hangs (seen once: the bulk idle at 0 % CPU) fails after 15 minutes instead of
-# stalling CI; each stage takes 1 to 2 minutes on 2 cores.
 # shellcheck disable=SC2046
-timeout --kill-after=30 900 swift test --skip-build --disable-xctest --skip "$realtime_regex" $(xunit bulk) || status=$?
+run_stage bulk --skip-build --disable-xctest --skip "$realtime_regex" $(xunit bulk) || status=$?
 
 echo "== Swift tests, stage 2 of 2: the ${#realtime_suites[@]} real-time suites, one test at a time"
 # shellcheck disable=SC2046
-timeout --kill-after=30 900 swift test --skip-build --disable-xctest --no-parallel --filter "$realtime_regex" $(xunit realtime) || status=$?
+run_stage real-time --skip-build --disable-xctest --no-parallel --filter "$realtime_regex" $(xunit realtime) || status=$?
 exit "$status"

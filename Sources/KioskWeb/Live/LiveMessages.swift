@@ -1,10 +1,11 @@
 import Foundation
 
-// The JSON payloads of the live events the script understands (see Assets/app.js).
+// The JSON payloads of the live events the script understands (see Assets/app.js); `LiveEvent`
+// names each.
 
 /// `changed`: a source's entries changed; `diff` turns the list a page shows into the new one
 /// (nil when no page shows that source as a list).
-struct ChangedMessage: Encodable {
+struct ChangedMessage: Encodable, Sendable {
     var source: String
     var diff: ListDiff?
     var count: Int
@@ -16,33 +17,37 @@ struct ChangedMessage: Encodable {
 }
 
 /// `activity`: a source's check started or ended.
-struct ActivityMessage: Encodable {
+struct ActivityMessage: Encodable, Sendable {
     var source: String
     var checking: Bool
 }
 
 /// `failed`: a source could not be read; its last good entries stay.
-struct FailedMessage: Encodable {
+struct FailedMessage: Encodable, Sendable {
     var source: String
     var name: String
     var message: String
 }
 
 /// `opened`: the last headline opened, for Home in every tab.
-struct OpenedMessage: Codable {
+struct OpenedMessage: Codable, Sendable, Equatable {
     var title: String
     var path: String
 }
 
 /// `reader`: the user changed their reader: `read` or `starred` (`ids` now have `value`), or
 /// `subscriptions` (feeds added, removed, renamed or moved).
-struct ReaderMessage: Codable {
-    var kind: String
+struct ReaderMessage: Codable, Sendable, Equatable {
+    enum Kind: String, Codable, Sendable {
+        case read, starred, subscriptions
+    }
+
+    var kind: Kind
     /// At most the first 2,000 (a mark-all-read of more makes pages refresh their counts).
     var ids: [Int64]
     var value: Bool
 
-    init(kind: String, ids: [Int64], value: Bool) {
+    init(kind: Kind, ids: [Int64], value: Bool) {
         self.kind = kind
         self.ids = Array(ids.prefix(2_000))
         self.value = value
@@ -50,7 +55,7 @@ struct ReaderMessage: Codable {
 }
 
 /// `resync`: everything, for a client that missed events.
-struct ResyncMessage: Encodable {
+struct ResyncMessage: Encodable, Sendable {
     var lists: [String: String]
     var checking: [String]
     var failures: [String: String]

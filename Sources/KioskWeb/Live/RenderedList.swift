@@ -39,7 +39,7 @@ public struct RenderedList: Sendable, Hashable {
 /// A change of a live list as sent to pages (`changed` events): the page keeps the rows it has
 /// whose keys are in `order` and not in `rows`, puts in `rows`' new markup, drops `removed`, and
 /// arranges them as `order` says. A page missing a row it should keep redraws the list.
-struct ListDiff: Encodable, Equatable {
+struct ListDiff: Encodable, Equatable, Sendable {
     /// Every key of the new list, in order.
     var order: [String]
     /// The markup of rows added or changed, by key.

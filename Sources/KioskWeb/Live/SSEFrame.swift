@@ -12,13 +12,13 @@ public struct SSEFrame: Sendable {
     /// checks), or nil for everyone (the News sources).
     public let audience: Set<UserID>?
 
-    /// An event named `event` carrying `data` (one line of JSON). Without an id (replicas'
-    /// activity, which no log numbers) the browser's `Last-Event-ID` stays where it was.
-    init(id: UInt64?, event: String, json data: String, audience: Set<UserID>? = nil) {
+    /// `event`, numbered `id`, for `audience`. Without an id (replicas' activity, which no log
+    /// numbers) the browser's `Last-Event-ID` stays where it was.
+    init(id: UInt64?, _ event: LiveEvent, audience: Set<UserID>? = nil) {
         self.id = id
         self.audience = audience
         let idLine = id.map { "id: \($0)\n" } ?? ""
-        bytes = ByteBuffer(string: "\(idLine)event: \(event)\ndata: \(data)\n\n")
+        bytes = ByteBuffer(string: "\(idLine)event: \(event.name.rawValue)\ndata: \(event.json)\n\n")
     }
 
     /// Whether `user`'s pages get it.

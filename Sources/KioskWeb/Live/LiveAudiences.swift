@@ -1,0 +1,39 @@
+import KioskSources
+import KioskStore
+
+/// Who may hear of each source: everyone for the News sources, else the source's followers, as
+/// last read from the store (forgotten whenever anyone's subscriptions change).
+actor LiveAudiences {
+    private let store: any SubscriptionStore
+    /// Whether everyone may hear of a source (the News sources).
+    nonisolated let isPublic: @Sendable (SourceID) -> Bool
+    private var followers: [SourceID: Set<UserID>] = [:]
+    /// Bumped whenever anyone's subscriptions change: a follower list read before is not cached.
+    private var generation: UInt64 = 0
+
+    init(store: any SubscriptionStore, isPublic: @escaping @Sendable (SourceID) -> Bool) {
+        self.store = store
+        self.isPublic = isPublic
+    }
+
+    /// Who may hear of `source`: nil (everyone) for the News sources, else its followers.
+    nonisolated func audience(of source: SourceID) async -> Set<UserID>? {
+        if isPublic(source) { return nil }
+        return await followers(of: source)
+    }
+
+    private func followers(of source: SourceID) async -> Set<UserID> {
+        if let known = followers[source] { return known }
+        let before = generation
+        let users = Set((try? await store.followers(of: source)) ?? [])
+        // Subscriptions changed while the store answered: use the answer, keep nothing.
+        if before == generation { followers[source] = users }
+        return users
+    }
+
+    /// Subscriptions changed somewhere: who follows what is read again when next needed.
+    func forget() {
+        followers = [:]
+        generation += 1
+    }
+}

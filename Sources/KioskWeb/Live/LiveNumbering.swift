@@ -1,0 +1,41 @@
+import KioskSources
+import KioskStore
+
+/// How a broadcaster numbers what its pages hear, so a page that reconnects with
+/// `Last-Event-ID` is sent exactly what it missed. One Kiosk alone counts on its own
+/// (`LocalNumbering`); replicas sharing a database number through the shared log
+/// (`SharedLogNumbering`), so a page can move from one to another.
+///
+/// The methods run on the broadcaster (`isolated`): between two awaits, nothing else touches
+/// its state, so a number never moves apart from the state it numbers.
+protocol LiveNumbering: Sendable {
+    /// Work of its own beside the broadcaster's, until cancelled.
+    func run(_ broadcaster: LiveBroadcaster) async
+    /// One update from this Kiosk's hub.
+    func relay(_ update: HubUpdate, in broadcaster: isolated LiveBroadcaster) async
+    /// A user's event (a reader change, an opened headline) for `audience`.
+    /// - Returns: the number a page that caused it resumes from.
+    func publish(_ event: LiveEvent, to audience: Set<UserID>?, in broadcaster: isolated LiveBroadcaster) -> UInt64
+    /// Called before a page that has seen up to `last` is caught up.
+    func prepareCatchUp(after last: UInt64, in broadcaster: isolated LiveBroadcaster) async
+}
+
+/// One Kiosk alone: every event is numbered here, the moment it happens.
+struct LocalNumbering: LiveNumbering {
+    func run(_ broadcaster: LiveBroadcaster) async {}
+
+    func relay(_ update: HubUpdate, in broadcaster: isolated LiveBroadcaster) async {
+        switch update {
+        case .resync(let snapshot):
+            await broadcaster.take(snapshot)
+        case .event(let event):
+            broadcaster.apply(event, audience: await broadcaster.audiences.audience(of: event.source))
+        }
+    }
+
+    func publish(_ event: LiveEvent, to audience: Set<UserID>?, in broadcaster: isolated LiveBroadcaster) -> UInt64 {
+        broadcaster.broadcast(event, to: audience)
+    }
+
+    func prepareCatchUp(after last: UInt64, in broadcaster: isolated LiveBroadcaster) async {}
+}

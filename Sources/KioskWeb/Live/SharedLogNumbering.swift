@@ -1,0 +1,176 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Logging
+
+/// Replicas sharing a database number events alike: what a check found and what a user did go
+/// through the shared log, and every replica, this one included, sends them on as the log
+/// delivers them, under the log's ids. Only the activity indicator stays local, unnumbered.
+struct SharedLogNumbering: LiveNumbering {
+    private let log: any SharedLog
+    /// The merged sources, recomputed from delivered parts (the log carries only feeds).
+    private let merged: [MergedSource]
+    /// Called when another replica's user changed their subscriptions (the reader reads them anew).
+    private let subscriptionsChanged: @Sendable () async -> Void
+    private let logger: Logger
+    /// What this replica appends to the log, in order, by a task of its own: a slow database
+    /// never holds up the relay of the hub (nor a request that records an opened headline).
+    private let outbox: AsyncStream<SharedLogRecord>
+    private let outboxInput: AsyncStream<SharedLogRecord>.Continuation
+    /// Pokes the task that reads the subscriptions again; bursts become one reload.
+    private let reloads: AsyncStream<Void>
+    private let reloadInput: AsyncStream<Void>.Continuation
+
+    init(
+        log: any SharedLog, merged: [MergedSource], subscriptionsChanged: @escaping @Sendable () async -> Void,
+        logger: Logger
+    ) {
+        self.log = log
+        self.merged = merged
+        self.subscriptionsChanged = subscriptionsChanged
+        self.logger = logger
+        (outbox, outboxInput) = AsyncStream.makeStream(of: SharedLogRecord.self, bufferingPolicy: .bufferingOldest(100_000))
+        (reloads, reloadInput) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func run(_ broadcaster: LiveBroadcaster) async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await log.follow { item in await deliver(item, in: broadcaster) } }
+            group.addTask { await drainOutbox() }
+            group.addTask {
+                for await _ in reloads { await subscriptionsChanged() }
+            }
+        }
+    }
+
+    // MARK: - This replica's hub
+
+    func relay(_ update: HubUpdate, in broadcaster: isolated LiveBroadcaster) async {
+        switch update {
+        case .resync(let snapshot) where broadcaster.started:
+            // Entries come from the log; the hub's are only this replica's view. Events dropped
+            // for this subscriber may have been a check's outcome: whatever differs from what
+            // the pages were told goes to the log.
+            broadcaster.state.sources.checking = snapshot.checking
+            for (id, entries) in snapshot.entries where broadcaster.state.entries[id] != entries {
+                if !merged.contains(where: { $0.id == id }) { outboxInput.yield(.changed(id)) }
+            }
+        case .resync(let snapshot):
+            await broadcaster.take(snapshot)
+        case .event(let event):
+            await relay(event, in: broadcaster)
+        }
+    }
+
+    /// One engine event: activity goes to pages at once, unnumbered; a check's outcome goes to
+    /// the log; a warm start's state is taken in quietly. The sources being checked are this
+    /// replica's (its hub's activity), so their outcomes are this replica's to log.
+    private func relay(_ event: EngineEvent, in broadcaster: isolated LiveBroadcaster) async {
+        let audience = await broadcaster.audiences.audience(of: event.source)
+        switch event.kind {
+        case .checking(let id), .idle(let id):
+            broadcaster.state.sources.apply(event)
+            let message = ActivityMessage(source: id.rawValue, checking: event.kind == .checking(id))
+            broadcaster.send(SSEFrame(id: nil, .activity(message), audience: audience))
+        case .changed(let id, _, _), .failed(let id, _):
+            if let merge = merged.first(where: { $0.id == id }) {
+                // Recomputed from the parts as the log delivers them; before any, the warm start's.
+                if !merge.parts.contains(where: broadcaster.state.checking.contains) { broadcaster.takeQuietly(event) }
+                return
+            }
+            guard broadcaster.state.checking.contains(id) else { return broadcaster.takeQuietly(event) }
+            let record: SharedLogRecord = if case .changed = event.kind { .changed(id) } else { .failed(id) }
+            outboxInput.yield(record)
+        }
+    }
+
+    // MARK: - Users' events
+
+    func publish(_ event: LiveEvent, to audience: Set<UserID>?, in broadcaster: isolated LiveBroadcaster) -> UInt64 {
+        outboxInput.yield(.frame(event: event.name.rawValue, json: event.json, audience: audience.map { $0.map(\.rawValue).sorted() }))
+        return broadcaster.state.sequence
+    }
+
+    func prepareCatchUp(after last: UInt64, in broadcaster: isolated LiveBroadcaster) async {
+        // A page that moved here from a replica a little ahead: wait (2 s at most) until this
+        // one has read the log that far, so its catch-up is exact rather than a resync.
+        for _ in 0..<40 where broadcaster.state.sequence < last { try? await Task.sleep(for: .milliseconds(50)) }
+    }
+
+    // MARK: - The log
+
+    /// Appends what this replica found, in order. An append that fails (the database is away)
+    /// is tried again until it lands: pages hear of it late, never under a made-up number.
+    private func drainOutbox() async {
+        for await record in outbox {
+            var failures = 0
+            while !Task.isCancelled {
+                do {
+                    try await log.append(record)
+                    break
+                } catch {
+                    failures += 1
+                    if failures == 1 { logger.warning("cannot write to the live log; retrying", metadata: ["error": "\(error)"]) }
+                    try? await Task.sleep(for: .milliseconds(min(2_000, 100 * failures)))
+                }
+            }
+        }
+    }
+
+    /// What the log delivers, in order, under its ids.
+    private func deliver(_ item: SharedLogItem, in broadcaster: isolated LiveBroadcaster) async {
+        switch item {
+        case .start(let id):
+            broadcaster.restart(at: UInt64(max(0, id)))
+        case .changed(let id, let source, let entries):
+            // The number moves only with the state it numbers (no await in between): a page drawn
+            // meanwhile is never numbered ahead of what it shows.
+            let sequence = UInt64(max(0, id))
+            let audience = await broadcaster.audiences.audience(of: source)
+            var mergedAudiences: [(MergedSource, Set<UserID>?)] = []
+            for merge in merged where merge.parts.contains(source) {
+                mergedAudiences.append((merge, await broadcaster.audiences.audience(of: merge.id)))
+            }
+            broadcaster.state.sequence = sequence
+            broadcaster.apply(
+                EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .changed(source, entries)),
+                audience: audience, id: sequence)
+            for (merge, mergedAudience) in mergedAudiences {
+                let event = EngineEvent(
+                    sequence: broadcaster.state.sources.sequence + 1, kind: merge.changed(broadcaster.state.entries))
+                broadcaster.apply(event, audience: mergedAudience, id: sequence)
+            }
+        case .failed(let id, let source, let error):
+            let sequence = UInt64(max(0, id))
+            let audience = await broadcaster.audiences.audience(of: source)
+            broadcaster.state.sequence = sequence
+            broadcaster.apply(
+                EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .failed(source, error)),
+                audience: audience, id: sequence)
+        case .frame(let id, let name, let json, let users):
+            let sequence = UInt64(max(0, id))
+            let audience = users.map { Set($0.map(UserID.init)) }
+            guard let event = LiveEvent(shared: name, json: json) else {
+                // Nothing a page could read (a newer replica's kind of event): its number passes.
+                logger.debug("a shared event no page reads", metadata: ["event": "\(name)"])
+                broadcaster.state.sequence = sequence
+                return
+            }
+            switch event {
+            case .reader(let message) where message.kind == .subscriptions:
+                await broadcaster.audiences.forget()
+                reloadInput.yield()
+            case .opened(let message):
+                if let user = audience?.first {
+                    await broadcaster.opened.remember(
+                        OpenedHeadline(title: message.title, path: message.path, openedAt: Date()), user: user)
+                }
+            default:
+                break
+            }
+            broadcaster.state.sequence = sequence
+            broadcaster.broadcast(event, to: audience, id: sequence)
+        }
+    }
+}

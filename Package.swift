@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KioskSources", targets: ["KioskSources"]),
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .library(name: "KioskStore", targets: ["KioskStore"]),
+        .library(name: "KioskSQLite", targets: ["KioskSQLite"]),
         .library(name: "KioskReader", targets: ["KioskReader"]),
         .library(name: "KioskPostgres", targets: ["KioskPostgres"]),
         .library(name: "KioskCluster", targets: ["KioskCluster"]),
@@ -69,12 +70,22 @@ let package = Package(
             ],
             resources: [.copy("Resources")]
         ),
-        // What Kiosk remembers across restarts: SQLite through GRDB, behind a protocol.
+        // What Kiosk remembers across restarts, as protocols, values and the rules every
+        // database keeps alike (no database here).
         .target(
             name: "KioskStore",
             dependencies: [
                 "KioskCore",
                 "KioskSources",
+            ]
+        ),
+        // The store on SQLite (GRDB): one file, zero set-up. Only SQL and row mapping.
+        .target(
+            name: "KioskSQLite",
+            dependencies: [
+                "KioskCore",
+                "KioskSources",
+                "KioskStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -85,6 +96,7 @@ let package = Package(
                 "KioskCore",
                 "KioskSources",
                 "KioskStore",
+                "KioskSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,6 +120,7 @@ let package = Package(
             dependencies: [
                 "KioskSources",
                 "KioskStore",
+                "KioskSQLite",
                 "KioskPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -212,6 +225,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "KioskDemo",
                 "KioskStore",
+                "KioskSQLite",
                 "KioskWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -260,6 +274,7 @@ let package = Package(
             name: "KioskStoreTests",
             dependencies: [
                 "KioskStore",
+                "KioskSQLite",
                 "KioskPostgres",
                 "KioskSources",
                 "KioskDemo",
@@ -275,6 +290,7 @@ let package = Package(
             dependencies: [
                 "KioskPostgres",
                 "KioskStore",
+                "KioskSQLite",
                 "KioskSources",
                 "KioskCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -296,7 +312,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskReaderTests",
-            dependencies: ["KioskReader", "KioskStore", "KioskSources", "KioskCore"]
+            dependencies: ["KioskReader", "KioskStore", "KioskSQLite", "KioskSources", "KioskCore"]
         ),
         .testTarget(
             name: "KioskWebTests",
@@ -306,6 +322,7 @@ let package = Package(
                 "KioskAccounts",
                 "KioskSettings",
                 "KioskStore",
+                "KioskSQLite",
                 "KioskSources",
                 "KioskDemo",
                 "KioskTesting",

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import KioskSQLite
 import KioskStore
 import Logging
 import PostgresNIO

@@ -1,5 +1,6 @@
 import Foundation
 import KioskPostgres
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Logging

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Why the store could not do what it was asked, in words an owner can act on.
 ///
@@ -15,7 +14,7 @@ public enum StoreError: Error, Sendable, Hashable {
     case corrupt(path: String, reason: String)
     /// What was to be added is there already (an account name taken).
     case conflict(String)
-    /// Anything else, with SQLite's (or the system's) own message.
+    /// Anything else, with the database's (or the system's) own message.
     case other(String)
 }
 
@@ -39,27 +38,4 @@ extension StoreError: CustomStringConvertible, LocalizedError {
     }
 
     public var errorDescription: String? { description }
-}
-
-extension StoreError {
-    /// Translates whatever GRDB, SQLite or the file system threw while working on `path`.
-    init(_ error: any Error, path: String) {
-        switch error {
-        case let error as StoreError:
-            self = error
-        case let error as DatabaseError:
-            let reason = error.message ?? "\(error.resultCode)"
-            switch error.resultCode {
-            case .SQLITE_READONLY, .SQLITE_PERM: self = .readOnly(path: path)
-            case .SQLITE_FULL: self = .diskFull(path: path)
-            case .SQLITE_CANTOPEN: self = .cannotOpen(path: path, reason: reason)
-            case .SQLITE_CORRUPT, .SQLITE_NOTADB: self = .corrupt(path: path, reason: reason)
-            default: self = .other(error.description)
-            }
-        case is CancellationError:
-            self = .other("cancelled before it was done")
-        default:
-            self = .other(String(describing: error))
-        }
-    }
 }

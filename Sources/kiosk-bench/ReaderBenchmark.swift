@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskReader
+import KioskSQLite
 import KioskSources
 import KioskStore
 import KioskWeb

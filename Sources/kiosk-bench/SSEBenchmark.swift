@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskDemo
+import KioskSQLite
 import KioskSources
 import KioskStore
 import KioskWeb
@@ -83,7 +84,7 @@ struct SSEBenchmark: AsyncParsableCommand {
         // No engine: the hub is fed by hand; the store is in memory; the on-demand sources read
         // the sample server.
         let parts = WebDependencies.Parts(
-            store: InMemoryStore(), fetcher: fetcher, signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: data)))
+            store: try SQLiteStore.inMemoryDatabase(), fetcher: fetcher, signer: ImageSigner(key: try SigningKeyFile.loadOrCreate(in: data)))
         let dependencies = try await WebDependencies.assemble(config, parts, logger: logger)
         let hub = dependencies.hub
         let app = buildApplication(config, dependencies: dependencies, logger: logger)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 

@@ -4,14 +4,15 @@ import Foundation
 import Hummingbird
 import KioskAccounts
 import KioskCore
+import KioskPostgres
 import KioskReader
+import KioskSQLite
 import KioskSources
 import KioskStore
 import KioskWeb
 import Logging
 import NIOCore
 import NIOHTTP1
-import KioskPostgres
 import PostgresNIO
 import ServiceLifecycle
 

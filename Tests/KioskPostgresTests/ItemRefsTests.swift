@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskPostgres
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Testing
@@ -9,13 +10,13 @@ import Testing
 @Suite struct ReaderTests {
     private struct Setup {
         let reader: Reader
-        let store: InMemoryStore
+        let store: SQLiteStore
         let scheduler: RecordingScheduler
         let log: ChangeLog
     }
 
-    private func makeReader(web: [String: (body: String, contentType: String)] = [:]) -> Setup {
-        let store = InMemoryStore()
+    private func makeReader(web: [String: (body: String, contentType: String)] = [:]) throws -> Setup {
+        let store = try SQLiteStore.inMemoryDatabase()
         let scheduler = RecordingScheduler()
         let log = ChangeLog()
         let policy = AddressPolicy()
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func theNewsSourcesAreTheDefaultSubscriptionsAndKeepTheUsersNames() async throws {
-        let setup = makeReader()
+        let setup = try makeReader()
         let configured = try #require(URL(string: "https://blog.example/feed"))
         try await setup.reader.start(builtIn: builtIn, configured: [PolledSource(id: "blog", name: "Blog", url: configured)])
         var list = try await setup.reader.subscriptions(user: .owner)
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func subscribingPollsTheFeedAndAnnouncesIt() async throws {
-        let setup = makeReader(web: ["https://example.com/feed.xml": Pages.rss("Example")])
+        let setup = try makeReader(web: ["https://example.com/feed.xml": Pages.rss("Example")])
         try await setup.reader.start(builtIn: [], configured: [])
         let search = try await setup.reader.find("https://example.com/feed.xml")
         let found = try #require(search.feeds.first)
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func opmlImportFilesFeedsInFoldersSkipsDuplicatesAndReportsFailures() async throws {
-        let setup = makeReader()
+        let setup = try makeReader()
         try await setup.reader.start(builtIn: builtIn, configured: [])
         let opml = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -102,7 +103,7 @@ import Testing
 
         // Export, then import into a fresh reader: every URL, title and folder comes back.
         let exported = try await setup.reader.exportOPML(user: .owner)
-        let other = makeReader()
+        let other = try makeReader()
         try await other.reader.start(builtIn: [], configured: [])
         _ = try await other.reader.importOPML(Array(exported.utf8), user: .owner)
         let before = try await setup.reader.subscriptions(user: .owner).map { [$0.url.absoluteString, $0.displayName, $0.folder ?? ""] }
@@ -111,7 +112,7 @@ import Testing
     }
 
     @Test func aBrokenOPMLFileImportsNothing() async throws {
-        let setup = makeReader()
+        let setup = try makeReader()
         try await setup.reader.start(builtIn: [], configured: [])
         await #expect(throws: ReaderError.opml(.notOPML)) {
             try await setup.reader.importOPML(Array("<rss version=\"2.0\"><channel/></rss>".utf8), user: .owner)
@@ -120,7 +121,7 @@ import Testing
     }
 
     @Test func readStarAndMarkAllReadWithUndoAreSavedAndAnnounced() async throws {
-        let setup = makeReader()
+        let setup = try makeReader()
         try await setup.reader.start(builtIn: builtIn, configured: [])
         let entries = (1...4).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }
         try await setup.store.saveSourceState(SourceState(entries: entries), for: .business)
@@ -149,7 +150,7 @@ import Testing
     }
 
     @Test func aSharedFeedIsPolledOnceAndItsIntervalIsNotOneUsersToChange() async throws {
-        let setup = makeReader()
+        let setup = try makeReader()
         try await setup.reader.start(builtIn: [], configured: [])
         let url = try #require(URL(string: "https://blog.example/feed.xml"))
         let mine = try await setup.reader.subscribe(url: url, feedTitle: "Blog", siteURL: nil, user: .owner)

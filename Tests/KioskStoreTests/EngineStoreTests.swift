@@ -2,10 +2,11 @@ import AsyncHTTPClient
 import Foundation
 import KioskCore
 import KioskDemo
+import KioskSQLite
 import KioskSources
 import KioskStore
-import Testing
 import KioskTesting
+import Testing
 
 /// The engine writing through a store: warm starts, writes only when something changed, and
 /// polling that goes on when the store fails. Time bounds are generous; order is what is asserted.
@@ -51,7 +52,7 @@ import KioskTesting
 
     @Test func aChangeIsSavedBeforeItIsPublishedAndAnUnchanged304IsNotSaved() async throws {
         let plan = FetchPlan()
-        let store = CountingStore()
+        let store = try CountingStore()
         await plan.set(.success(rss(["a1"], etag: "\"1\"")))
         try await running([feed("a", interval: .milliseconds(50))], fetcher: plan, store: store) { log in
             #expect(await log.wait { $0.contains { $0.source == "a" && $0.isChange } })
@@ -101,7 +102,8 @@ import KioskTesting
         let stored = SourceState(
             entries: Self.titled(["s1", "s2"]), validators: Validators(etag: "\"s\""), failures: 1,
             lastError: .fetch(.timeout), lastFailure: Date())
-        let store = InMemoryStore(states: ["a": stored])
+        let store = try SQLiteStore.inMemoryDatabase()
+        try await store.saveSourceState(stored, for: "a")
         let plan = FetchPlan()
         await plan.set(.success(.notModified(freshFor: nil)))
         let stale = SourceState(entries: Self.titled(["old"]))

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 import KioskTesting
@@ -74,19 +75,23 @@ struct BrokenStore: SourceStateStore {
     }
 }
 
-/// An in-memory store that counts the engine's saves.
+/// A store (SQLite, in memory) that counts the engine's saves.
 actor CountingStore: SourceStateStore {
-    private let inner = InMemoryStore()
+    private let inner: SQLiteStore
     private(set) var saves: [SourceID: Int] = [:]
 
-    func loadSourceStates() async throws -> [SourceID: SourceState] { await inner.loadSourceStates() }
+    init() throws {
+        inner = try SQLiteStore.inMemoryDatabase()
+    }
+
+    func loadSourceStates() async throws -> [SourceID: SourceState] { try await inner.loadSourceStates() }
 
     func saveSourceState(_ state: SourceState, for id: SourceID) async throws {
         saves[id, default: 0] += 1
-        await inner.saveSourceState(state, for: id)
+        try await inner.saveSourceState(state, for: id)
     }
 
-    func state(of id: SourceID) async -> SourceState? { await inner.loadSourceStates()[id] }
+    func state(of id: SourceID) async -> SourceState? { (try? await inner.loadSourceStates())?[id] }
 }
 
 /// A store that checks, at every save, that the hub has not yet told anyone what is being saved.

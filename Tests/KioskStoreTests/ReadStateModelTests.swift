@@ -5,7 +5,7 @@ import KioskStore
 import Testing
 
 /// SQLite keeps read state as a mark per feed plus per-entry exceptions (`Schema.readMarks`);
-/// the in-memory store keeps one flag per entry, the plain model. Random sequences of what a
+/// `PlainModelStore` keeps one flag per entry, the plain model. Random sequences of what a
 /// reader does (new entries, read, unread, mark all with a stale or a fresh view, star, retention)
 /// must leave both with the same unread lists, counts and answers, step by step.
 @Suite struct ReadStateModelTests {
@@ -45,7 +45,7 @@ import Testing
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func sqliteAgreesWithThePlainModel(seed: UInt64) async throws {
         try await withStore(.sqlite, following: Self.feeds) { sqlite in
-            let model = InMemoryStore()
+            let model = PlainModelStore()
             try await model.follow(Self.feeds)
             try await sqlite.follow(["a", "b"], user: Self.second)
             try await model.follow(["a", "b"], user: Self.second)
@@ -96,7 +96,7 @@ import Testing
                     }
                 case 8:  // retention with a small cap: entries go, marks must not swallow later ones
                     let policy = RetentionPolicy(maxAge: .seconds(86_400 * 365), maxPerFeed: Int.random(in: 1...4, using: &random))
-                    let removed = [try await sqlite.prune(policy, now: Date()), try await model.prune(policy, now: Date())]
+                    let removed = [try await sqlite.prune(policy, now: Date()), await model.prune(policy, now: Date())]
                     #expect(removed[0] == removed[1], "step \(step): prune")
                 case 9:  // the second user stops following b, or follows it again (all of it unread)
                     let follows = try await sqlite.subscriptions(user: Self.second).contains { $0.id == "b" }

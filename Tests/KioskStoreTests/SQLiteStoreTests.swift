@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSources
+@testable import KioskSQLite
 @testable import KioskStore
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskPostgres
+import KioskSQLite
 import KioskSources
 import KioskStore
 import PostgresNIO
@@ -30,7 +31,6 @@ enum Fixtures {
 /// The stores the shared promises are checked against.
 enum StoreKind: String, CaseIterable, Sendable {
     case sqlite
-    case inMemory
     /// PostgreSQL at `KIOSK_TEST_DATABASE_URL`, each test in a schema of its own.
     case postgres
 }
@@ -42,10 +42,6 @@ func withStore<T>(
     _ kind: StoreKind, following: [SourceID] = [], _ body: (any KioskStore) async throws -> T
 ) async throws -> T {
     switch kind {
-    case .inMemory:
-        let store = InMemoryStore()
-        try await store.follow(following)
-        return try await body(store)
     case .sqlite:
         return try await withTemporaryDirectory { directory in
             let store = try SQLiteStore(path: directory.appendingPathComponent("kiosk.sqlite"))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import KioskSQLite
 import KioskSettings
 import KioskSources
 import KioskStore

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Testing
@@ -188,16 +189,16 @@ import Testing
             #expect(event.id == 1)
             #expect(event.json["title"] as? String == #"Title <b>"quoted"</b>"#)
             #expect(event.json["path"] as? String == "/news/business/abc")
-            let stored = await b.store.lastOpened(user: .owner)
+            let stored = try await b.store.lastOpened(user: .owner)
             #expect(stored == OpenedHeadline(title: #"Title <b>"quoted"</b>"#, path: "/news/business/abc", openedAt: date))
             #expect(await b.live.lastOpened(for: .owner) == stored)
         }
     }
 
     @Test func theLastOpenedHeadlineComesBackFromTheStoreAfterARestart() async throws {
-        let store = InMemoryStore()
+        let store = try SQLiteStore.inMemoryDatabase()
         let headline = OpenedHeadline(title: "Kept", path: "/news/business/kept", openedAt: Date(timeIntervalSince1970: 1))
-        await store.setLastOpened(headline, user: .owner)
+        try await store.setLastOpened(headline, user: .owner)
         try await withBroadcaster(store: store) { b in
             let loaded = try await eventually { await b.live.lastOpened(for: .owner) == headline }
             #expect(loaded)
@@ -278,7 +279,7 @@ import Testing
 
     @Test func stoppingTheBroadcasterEndsEveryStream() async throws {
         let hub = EventHub()
-        let live = LiveBroadcaster(hub: hub, store: InMemoryStore(), names: [:], renderList: markerRenderer, logger: .quiet)
+        let live = LiveBroadcaster(hub: hub, store: try SQLiteStore.inMemoryDatabase(), names: [:], renderList: markerRenderer, logger: .quiet)
         let running = Task { try await live.run() }
         let attached = try await eventually { await hub.subscriberCount == 1 }
         try #require(attached)
@@ -328,7 +329,7 @@ import Testing
     /// its start time in ms, so an old id is always older than the new run's first event.
     @Test(arguments: [UInt64(3), 2])
     func aClientFromBeforeARestartIsResynced(lastSeenBeforeRestart: UInt64) async throws {
-        let store = InMemoryStore()
+        let store = try SQLiteStore.inMemoryDatabase()
         // The first run: the browser saw frames up to `lastSeenBeforeRestart`.
         try await withBroadcaster(store: store, firstSequence: 0) { before in
             for number in 1...Int(lastSeenBeforeRestart) { try await before.publishActivity(number) }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 import NIOEmbedded

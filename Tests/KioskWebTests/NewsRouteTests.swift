@@ -222,15 +222,15 @@ import Testing
                 #expect(page.contains(#"<h1 id="entry-title">Plain headline 3</h1>"#))
                 #expect(page.contains(#"href="https://news.example.org/story/3""#))
                 // The GET changed nothing: opening is recorded by the page's POST.
-                #expect(await kiosk.store.lastOpened(user: .owner) == nil)
+                #expect(try await kiosk.store.lastOpened(user: .owner) == nil)
                 #expect(try await client.reportOpened(path).status == .noContent)
 
                 let home = try await client.text("/")
                 let lastOpened = try #require(HTMLInspection.element(id: "last-opened", in: home))
                 #expect(HTMLInspection.inner(lastOpened) == "Plain headline 3")
                 #expect(lastOpened.contains(#"href="\#(path)""#))
-                #expect(await kiosk.store.lastOpened(user: .owner)?.title == "Plain headline 3")
-                #expect(await kiosk.store.lastOpened(user: .owner)?.path == path)
+                #expect(try await kiosk.store.lastOpened(user: .owner)?.title == "Plain headline 3")
+                #expect(try await kiosk.store.lastOpened(user: .owner)?.path == path)
                 #expect(await live.lastOpened(for: .owner)?.path == path)
             }
         }
@@ -286,7 +286,7 @@ import Testing
     @Test func anEntryThatLeftTheFeedIsStillFoundInTheStore() async throws {
         try await withKioskApp { kiosk in
             let gone = SampleEntries.plain(9)
-            await kiosk.store.saveSourceState(SourceState(entries: [gone]), for: .business)
+            try await kiosk.store.saveSourceState(SourceState(entries: [gone]), for: .business)
             try await kiosk.run { client, _ in
                 let response = try await client.get("/news/business/\(EntryIdentity.key(of: gone))")
                 #expect(response.status == .ok)

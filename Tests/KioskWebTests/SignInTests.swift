@@ -300,12 +300,12 @@ import Testing
             let api = try await kiosk.accounts.openSession(.api, for: ada)
             // A web session past its time.
             let expired = "e" + String(repeating: "0", count: 63)
-            await kiosk.store.saveSession(
+            try await kiosk.store.saveSession(
                 tokenHash: Secret.hash(expired),
                 StoredSession(user: ada.id, kind: .web, csrf: "expired-csrf", expiresAt: Date().addingTimeInterval(-1)))
             // A current one made the same way, to show the way itself works.
             let current = "c" + String(repeating: "0", count: 63)
-            await kiosk.store.saveSession(
+            try await kiosk.store.saveSession(
                 tokenHash: Secret.hash(current),
                 StoredSession(user: ada.id, kind: .web, csrf: "current-csrf", expiresAt: Date().addingTimeInterval(600)))
             try await kiosk.run { client, _ in
@@ -420,7 +420,7 @@ import Testing
     @Test func aSessionsActionsNeedItsOwnToken() async throws {
         try await withAccounts(["ada", "bob"]) { kiosk in
             let ada = try await account(kiosk, "ada")
-            await kiosk.store.saveSourceState(SourceState(entries: [SampleEntries.plain(1)]), for: .business)
+            try await kiosk.store.saveSourceState(SourceState(entries: [SampleEntries.plain(1)]), for: .business)
             try await kiosk.run { client, _ in
                 let session = try await client.signIn(name: "ada", password: Self.password)
                 let bobs = try await client.signIn(name: "bob", password: Self.password)
@@ -428,7 +428,7 @@ import Testing
                 #expect(adaAgain.csrf != session.csrf, "every session has its own token")
                 let entry = try #require(try await kiosk.store.readingList(EntryFilter(sources: [.business]), user: ada.id).first)
                 func starred() async throws -> Bool {
-                    await kiosk.store.storedEntries(ids: [entry.id], user: ada.id).first?.isStarred == true
+                    try await kiosk.store.storedEntries(ids: [entry.id], user: ada.id).first?.isStarred == true
                 }
 
                 let bare = try await post(client, "/reader/star", "ids=\(entry.id)", headers: session.headers(csrf: false))
@@ -560,15 +560,15 @@ import Testing
             let secret = SourceID("ada-only")
             try await kiosk.store.saveSubscriptions(
                 [Subscription(id: secret, url: secretURL, feedTitle: "Ada's private feed", folder: "Private")], user: ada.id)
-            await kiosk.store.saveSourceState(
+            try await kiosk.store.saveSourceState(
                 SourceState(entries: [SampleEntries.plain(1), SampleEntries.plain(2)]), for: secret)
-            await kiosk.store.saveSourceState(
+            try await kiosk.store.saveSourceState(
                 SourceState(entries: [SampleEntries.plain(3), SampleEntries.plain(4)]), for: .business)
 
             try await kiosk.run { client, _ in
                 let asAda = try await client.signIn(name: "ada", password: Self.password)
                 let asBob = try await client.signIn(name: "bob", password: Self.password)
-                let adaEntries = await kiosk.store.readingList(EntryFilter(sources: [secret]), user: ada.id)
+                let adaEntries = try await kiosk.store.readingList(EntryFilter(sources: [secret]), user: ada.id)
                 #expect(adaEntries.count == 2)
                 let target = try #require(adaEntries.first)
                 let adaIDs = adaEntries.map(\.id).map(String.init).joined(separator: ",")
@@ -628,9 +628,9 @@ import Testing
                 #expect(try await kiosk.store.unreadCounts(user: ada.id)[secret] == 2)
 
                 // The News feeds both follow: Ada's read state is hers alone.
-                let news = await kiosk.store.readingList(EntryFilter(sources: [.business]), user: ada.id)
+                let news = try await kiosk.store.readingList(EntryFilter(sources: [.business]), user: ada.id)
                 let read = try #require(news.first)
-                _ = await kiosk.store.setRead(false, ids: news.map(\.id), user: bob.id)
+                _ = try await kiosk.store.setRead(false, ids: news.map(\.id), user: bob.id)
                 #expect(try await kiosk.store.unreadCounts(user: bob.id)[.business] == 2)
                 #expect(try await post(client, "/reader/read", "ids=\(read.id)", headers: asAda.headers()).status == .ok)
                 #expect(try await post(client, "/reader/star", "ids=\(read.id)", headers: asAda.headers()).status == .ok)

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Logging
@@ -10,7 +11,7 @@ import Testing
 /// A ``LiveBroadcaster`` running over a hub and an in-memory store, without HTTP.
 struct BroadcasterHarness: Sendable {
     let hub: EventHub
-    let store: InMemoryStore
+    let store: SQLiteStore
     let live: LiveBroadcaster
 
     /// Publishes `kind` and waits until the broadcaster has turned it into a frame.
@@ -36,9 +37,10 @@ let markerRenderer: LiveBroadcaster.ListRenderer = { source, sources in
 /// Runs a broadcaster (as the app does, until cancelled) for the duration of `body`.
 func withBroadcaster(
     clientBuffer: Int = 128, replayLimit: Int = 512, heartbeatInterval: Duration = .seconds(3600),
-    hub: EventHub = EventHub(), store: InMemoryStore = InMemoryStore(), firstSequence: UInt64 = 0,
+    hub: EventHub = EventHub(), store: SQLiteStore? = nil, firstSequence: UInt64 = 0,
     _ body: (BroadcasterHarness) async throws -> Void
 ) async throws {
+    let store = try store ?? SQLiteStore.inMemoryDatabase()
     let live = LiveBroadcaster(
         hub: hub, store: store, names: [.business: "Business"], renderList: markerRenderer,
         heartbeatInterval: heartbeatInterval, clientBuffer: clientBuffer, replayLimit: replayLimit,

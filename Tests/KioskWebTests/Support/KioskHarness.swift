@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskDemo
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Logging
@@ -16,7 +17,7 @@ import Testing
 /// feeds by hand (no engine), and the on-demand sources read from the sample server on loopback.
 struct KioskHarness: Sendable {
     let hub: EventHub
-    let store: InMemoryStore
+    let store: SQLiteStore
     let signer: ImageSigner
     /// Where the sample-sources server listens.
     let sampleBase: URL
@@ -62,7 +63,7 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
     let client = HTTPFetcher.makeClient()
     let fetcher = HTTPFetcher(client: client)
     let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey)
-    let store = InMemoryStore()
+    let store = try SQLiteStore.inMemoryDatabase()
     let signer = ImageSigner(key: SymmetricKey(size: .bits256), trusting: catalogue.trustedSources)
 
     let harness: KioskHarness

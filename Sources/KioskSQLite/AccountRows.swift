@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskSources
+import KioskStore
 
 /// The SQL side of `AccountStore`: users, app passwords, sessions.
 enum AccountRows {

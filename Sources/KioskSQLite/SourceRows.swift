@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSources
+import KioskStore
 
 /// The SQL side of `SourceState`: one `sources` row plus the source's entries.
 enum SourceRows {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSources
+import KioskStore
 
 // One SQLite file in WAL mode: the engine's writes never block the web app's reads, and a crash
 // loses at most the transaction in flight. GRDB serialises writes on one connection and runs

@@ -1,4 +1,5 @@
 import GRDB
+import KioskStore
 
 /// The schema's history, in order. GRDB records the steps applied in `grdb_migrations`, so
 /// opening a database runs only the steps it has not seen (and none when it is current).

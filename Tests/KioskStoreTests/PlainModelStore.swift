@@ -1,10 +1,13 @@
 import Foundation
 import KioskCore
 import KioskSources
+import KioskStore
 
-/// A `KioskStore` in dictionaries, for tests: the same promises as `SQLiteStore` (entries
-/// deduplicated by identity, a stable device UUID, word-prefix search), no file.
-public actor InMemoryStore: KioskStore {
+/// The plain model the read-state model test checks SQLite against (`ReadStateModelTests`): a
+/// `KioskStore` in dictionaries, one read flag per entry where SQLite keeps a mark per feed plus
+/// exceptions. It is a test's oracle, not a store: the app and the other tests use SQLite (in
+/// memory where no file is wanted).
+actor PlainModelStore: KioskStore {
     private var states: [SourceID: SourceState] = [:]
     private var opened: [UserID: OpenedHeadline] = [:]
     private var device: UUID?
@@ -24,16 +27,16 @@ public actor InMemoryStore: KioskStore {
     private var feverKeys: [String: (user: UserID, appPassword: Int64?)] = [:]
 
     /// A store remembering `states` (as if each had been saved).
-    public init(states: [SourceID: SourceState] = [:]) {
+    init(states: [SourceID: SourceState] = [:]) {
         self.states = states.mapValues(Self.deduplicated)
         var table = ReadingTable()
         for (id, state) in states { table.keep(state.entries ?? [], of: id, now: Date()) }
         self.table = table
     }
 
-    public func loadSourceStates() -> [SourceID: SourceState] { states }
+    func loadSourceStates() -> [SourceID: SourceState] { states }
 
-    public func saveSourceState(_ state: SourceState, for id: SourceID) {
+    func saveSourceState(_ state: SourceState, for id: SourceID) {
         states[id] = Self.deduplicated(state)
         if let entries = state.entries {
             table.keep(entries, of: id, now: Date())
@@ -57,7 +60,7 @@ public actor InMemoryStore: KioskStore {
 
     private func visible(to user: UserID) -> [StoredEntry] { table.kept.values.compactMap { view($0, for: user) } }
 
-    public func readingList(_ filter: EntryFilter, user: UserID) -> [StoredEntry] {
+    func readingList(_ filter: EntryFilter, user: UserID) -> [StoredEntry] {
         let sources = filter.sources.map(Set.init)
         let matching = visible(to: user).filter { stored in
             (sources?.contains(stored.source) ?? true) && (!filter.unreadOnly || !stored.isRead)
@@ -68,21 +71,21 @@ public actor InMemoryStore: KioskStore {
             matching.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }.prefix(max(0, filter.limit)))
     }
 
-    public func storedEntry(source: SourceID, key: String, user: UserID) -> StoredEntry? {
+    func storedEntry(source: SourceID, key: String, user: UserID) -> StoredEntry? {
         visible(to: user).filter { $0.source == source && $0.key == key }.max {
             (table.inFeed.contains($0.id) ? 1 : 0) < (table.inFeed.contains($1.id) ? 1 : 0)
         }
     }
 
-    public func storedEntries(ids: [Int64], user: UserID) -> [StoredEntry] {
+    func storedEntries(ids: [Int64], user: UserID) -> [StoredEntry] {
         ids.compactMap { id in table.kept[id].flatMap { view($0, for: user) } }
     }
 
-    public func newestEntryID(sources: [SourceID]?, user: UserID) -> Int64 {
+    func newestEntryID(sources: [SourceID]?, user: UserID) -> Int64 {
         newestEntryID(sources: sources, receivedBy: .distantFuture, user: user)
     }
 
-    public func itemRefs(_ query: ItemQuery, user: UserID) -> [ItemRef] {
+    func itemRefs(_ query: ItemQuery, user: UserID) -> [ItemRef] {
         let only = query.sources.map(Set.init)
         let matching = visible(to: user).filter { stored in
             (only?.contains(stored.source) ?? true) && (!query.unreadOnly || !stored.isRead)
@@ -95,20 +98,20 @@ public actor InMemoryStore: KioskStore {
         return ordered.prefix(max(0, query.limit)).map { ItemRef(id: $0.id, source: $0.source, receivedAt: $0.receivedAt) }
     }
 
-    public func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) -> Int64 {
+    func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) -> Int64 {
         let only = sources.map(Set.init)
         return visible(to: user).filter { (only?.contains($0.source) ?? true) && $0.receivedAt <= date }.map(\.id).max() ?? 0
     }
 
-    public func unreadCounts(user: UserID) -> [SourceID: Int] {
+    func unreadCounts(user: UserID) -> [SourceID: Int] {
         var counts: [SourceID: Int] = [:]
         for stored in visible(to: user) where !stored.isRead { counts[stored.source, default: 0] += 1 }
         return counts
     }
 
-    public func starredCount(user: UserID) -> Int { visible(to: user).filter(\.isStarred).count }
+    func starredCount(user: UserID) -> Int { visible(to: user).filter(\.isStarred).count }
 
-    public func setRead(_ read: Bool, ids: [Int64], user: UserID) -> [Int64] {
+    func setRead(_ read: Bool, ids: [Int64], user: UserID) -> [Int64] {
         ids.filter { id in
             guard let stored = table.kept[id].flatMap({ view($0, for: user) }), stored.isRead != read else { return false }
             if read { readIDs[user, default: []].insert(id) } else { readIDs[user]?.remove(id) }
@@ -116,7 +119,7 @@ public actor InMemoryStore: KioskStore {
         }
     }
 
-    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) -> [Int64] {
+    func setStarred(_ starred: Bool, ids: [Int64], user: UserID) -> [Int64] {
         ids.filter { id in
             guard let stored = table.kept[id].flatMap({ view($0, for: user) }), stored.isStarred != starred else {
                 return false
@@ -126,7 +129,7 @@ public actor InMemoryStore: KioskStore {
         }
     }
 
-    public func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) -> [Int64] {
+    func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) -> [Int64] {
         let only = sources.map(Set.init)
         let ids = visible(to: user).filter { !$0.isRead && $0.id <= upTo && (only?.contains($0.source) ?? true) }.map(\.id)
         readIDs[user, default: []].formUnion(ids)
@@ -136,7 +139,7 @@ public actor InMemoryStore: KioskStore {
     private func starredByAnyone(_ id: Int64) -> Bool { starredIDs.values.contains { $0.contains(id) } }
 
     @discardableResult
-    public func prune(_ policy: RetentionPolicy, now: Date) -> Int {
+    func prune(_ policy: RetentionPolicy, now: Date) -> Int {
         let cutoff = now.addingTimeInterval(-Double(policy.maxAge.components.seconds))
         var removed = 0
         for (id, stored) in table.kept
@@ -155,13 +158,13 @@ public actor InMemoryStore: KioskStore {
         return removed
     }
 
-    public func entries(for source: SourceID) -> [Entry] { states[source]?.entries ?? [] }
+    func entries(for source: SourceID) -> [Entry] { states[source]?.entries ?? [] }
 
     // MARK: - Subscriptions
 
-    public func feeds() -> [Subscription] { feedList }
+    func feeds() -> [Subscription] { feedList }
 
-    public func saveFeeds(_ feeds: [Subscription]) throws(StoreError) {
+    func saveFeeds(_ feeds: [Subscription]) throws(StoreError) {
         var next = feedList
         for feed in feeds {
             var feed = feed
@@ -183,7 +186,7 @@ public actor InMemoryStore: KioskStore {
         feedList = next
     }
 
-    public func subscriptions(user: UserID) -> [Subscription] {
+    func subscriptions(user: UserID) -> [Subscription] {
         (follows[user] ?? []).compactMap { mine in
             guard var feed = feedList.first(where: { $0.id == mine.id }) else { return nil }
             feed.title = mine.title
@@ -193,7 +196,7 @@ public actor InMemoryStore: KioskStore {
         }
     }
 
-    public func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) throws(StoreError) {
+    func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) throws(StoreError) {
         // Only new feeds are added: an existing one is shared, and one user's save never changes it.
         for feed in subscriptions {
             if let known = feedList.first(where: { $0.id == feed.id }), known.url != feed.url {
@@ -213,12 +216,12 @@ public actor InMemoryStore: KioskStore {
         follows[user] = mine
     }
 
-    public func followers(of id: SourceID) -> [UserID] {
+    func followers(of id: SourceID) -> [UserID] {
         follows.filter { $0.value.contains { $0.id == id } }.map(\.key).sorted()
     }
 
     @discardableResult
-    public func removeSubscription(_ id: SourceID, user: UserID) -> Bool {
+    func removeSubscription(_ id: SourceID, user: UserID) -> Bool {
         follows[user]?.removeAll { $0.id == id }
         let ids = Set(table.kept.values.filter { $0.source == id }.map(\.id))
         readIDs[user]?.subtract(ids)
@@ -229,7 +232,7 @@ public actor InMemoryStore: KioskStore {
         return true
     }
 
-    public func removeFeed(_ id: SourceID) {
+    func removeFeed(_ id: SourceID) {
         feedList.removeAll { $0.id == id }
         for user in follows.keys { follows[user]?.removeAll { $0.id == id } }
         states[id] = nil
@@ -238,20 +241,20 @@ public actor InMemoryStore: KioskStore {
 
     // MARK: - Accounts
 
-    public func accounts() -> [Account] { users }
+    func accounts() -> [Account] { users }
 
-    public func accountCount() -> Int { users.count }
+    func accountCount() -> Int { users.count }
 
-    public func account(_ id: UserID) -> Account? { users.first { $0.id == id } }
+    func account(_ id: UserID) -> Account? { users.first { $0.id == id } }
 
-    public func credentials(name: String) -> (account: Account, passwordHash: String)? {
+    func credentials(name: String) -> (account: Account, passwordHash: String)? {
         guard let account = users.first(where: { $0.name.lowercased() == name.lowercased() }),
             let hash = passwordHashes[account.id]
         else { return nil }
         return (account, hash)
     }
 
-    public func addAccount(name: String, passwordHash: String, isAdmin: Bool) throws(StoreError) -> Account {
+    func addAccount(name: String, passwordHash: String, isAdmin: Bool) throws(StoreError) -> Account {
         guard credentials(name: name) == nil else { throw .conflict("there is already an account named \(name)") }
         let account = Account(id: UserID(nextUser), name: name, isAdmin: isAdmin, createdAt: Date())
         nextUser += 1
@@ -260,18 +263,18 @@ public actor InMemoryStore: KioskStore {
         return account
     }
 
-    public func setPasswordHash(_ hash: String, user: UserID) {
+    func setPasswordHash(_ hash: String, user: UserID) {
         passwordHashes[user] = hash
         sessionList = sessionList.filter { $0.value.user != user || $0.value.appPassword != nil }
     }
 
-    public func setHomeName(_ name: String?, user: UserID) {
+    func setHomeName(_ name: String?, user: UserID) {
         guard let index = users.firstIndex(where: { $0.id == user }) else { return }
         users[index].homeName = name
     }
 
     @discardableResult
-    public func removeAccount(_ id: UserID) -> [SourceID] {
+    func removeAccount(_ id: UserID) -> [SourceID] {
         var forgotten: [SourceID] = []
         for feed in follows[id] ?? [] where removeSubscription(feed.id, user: id) { forgotten.append(feed.id) }
         follows[id] = nil
@@ -286,19 +289,19 @@ public actor InMemoryStore: KioskStore {
         return forgotten
     }
 
-    public func addAppPassword(name: String, secretHash: String, user: UserID) -> AppPassword {
+    func addAppPassword(name: String, secretHash: String, user: UserID) -> AppPassword {
         let password = AppPassword(id: nextAppPassword, user: user, name: name, createdAt: Date())
         nextAppPassword += 1
         appPasswordList.append((password, secretHash))
         return password
     }
 
-    public func appPasswords(user: UserID) -> [AppPassword] {
+    func appPasswords(user: UserID) -> [AppPassword] {
         appPasswordList.map(\.password).filter { $0.user == user }
     }
 
     @discardableResult
-    public func removeAppPassword(_ id: Int64, user: UserID) -> Bool {
+    func removeAppPassword(_ id: Int64, user: UserID) -> Bool {
         guard appPasswordList.contains(where: { $0.password.id == id && $0.password.user == user }) else { return false }
         appPasswordList.removeAll { $0.password.id == id }
         sessionList = sessionList.filter { $0.value.appPassword != id }
@@ -306,7 +309,7 @@ public actor InMemoryStore: KioskStore {
         return true
     }
 
-    public func useAppPassword(secretHash: String, user: UserID) -> AppPassword? {
+    func useAppPassword(secretHash: String, user: UserID) -> AppPassword? {
         guard let index = appPasswordList.firstIndex(where: { $0.hash == secretHash && $0.password.user == user }) else {
             return nil
         }
@@ -314,40 +317,40 @@ public actor InMemoryStore: KioskStore {
         return appPasswordList[index].password
     }
 
-    public func setFeverKeyHash(_ hash: String, appPassword: Int64) {
+    func setFeverKeyHash(_ hash: String, appPassword: Int64) {
         guard let password = appPasswordList.first(where: { $0.password.id == appPassword })?.password else { return }
         feverKeys[hash] = (password.user, appPassword)
     }
 
-    public func feverCredentials(keyHash: String) -> (account: Account, appPassword: AppPassword?)? {
+    func feverCredentials(keyHash: String) -> (account: Account, appPassword: AppPassword?)? {
         guard let key = feverKeys[keyHash], let account = account(key.user) else { return nil }
         guard let id = key.appPassword else { return (account, nil) }
         guard let password = appPasswordList.first(where: { $0.password.id == id })?.password else { return nil }
         return (account, password)
     }
 
-    public func itemCount(user: UserID) -> Int { visible(to: user).count }
+    func itemCount(user: UserID) -> Int { visible(to: user).count }
 
-    public func saveSession(tokenHash: String, _ session: StoredSession) {
+    func saveSession(tokenHash: String, _ session: StoredSession) {
         sessionList[tokenHash] = session
     }
 
-    public func session(tokenHash: String) -> StoredSession? {
+    func session(tokenHash: String) -> StoredSession? {
         guard let session = sessionList[tokenHash], session.expiresAt >= Date() else { return nil }
         return session
     }
 
-    public func removeSession(tokenHash: String) {
+    func removeSession(tokenHash: String) {
         sessionList[tokenHash] = nil
     }
 
     // MARK: - App state
 
-    public func lastOpened(user: UserID) -> OpenedHeadline? { opened[user] }
+    func lastOpened(user: UserID) -> OpenedHeadline? { opened[user] }
 
-    public func setLastOpened(_ headline: OpenedHeadline, user: UserID) { opened[user] = headline }
+    func setLastOpened(_ headline: OpenedHeadline, user: UserID) { opened[user] = headline }
 
-    public func deviceID() -> UUID {
+    func deviceID() -> UUID {
         if let device { return device }
         let id = UUID()
         device = id
@@ -356,7 +359,7 @@ public actor InMemoryStore: KioskStore {
 
     /// Entries where every word of `text` starts a word of the title or plain-text summary,
     /// case and diacritics ignored; in source order, then display order.
-    public func search(_ text: String, limit: Int, user: UserID?) -> [SearchHit] {
+    func search(_ text: String, limit: Int, user: UserID?) -> [SearchHit] {
         let only = user.map { followed(by: $0) }
         let words = SearchText.words(of: text).prefix(SearchText.maxWords).map { SearchText.folded($0) }
         guard limit > 0, !words.isEmpty else { return [] }

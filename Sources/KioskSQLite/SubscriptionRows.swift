@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSources
+import KioskStore
 
 /// The SQL side of `Subscription`: feeds (`subscriptions`, one row per address, shared) and who
 /// follows them under which name and folder (`user_feeds`).

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import KioskCore
 import KioskSources
+import KioskStore
 
 /// The SQL side of `ReadingStore`: reading lists, read and star state, retention. Every query
 /// is one user's: it sees only entries of feeds that user follows (`user_feeds`), with that

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import KioskStore
 
 /// The SQL side of `app_state`: small values by key.
 enum AppStateRows {

@@ -15,6 +15,9 @@ public actor Reader {
     private let scheduler: any FeedScheduler
     /// The feeds handed to the scheduler at the last start or reload (reload stops the others).
     private var scheduled: Set<SourceID> = []
+    /// The catalogue's and the config file's sources as defined (kind, headers): a subscription
+    /// keeps only the address, the names and the interval.
+    private var definitions: [SourceID: PolledSource] = [:]
     private let finder: FeedFinder
     private let policy: AddressPolicy
     private let onChange: ChangeHandler
@@ -52,6 +55,7 @@ public actor Reader {
     /// folders are kept.
     public func start(builtIn: [PolledSource], configured: [PolledSource]) async throws(ReaderError)
     {
+        definitions = Dictionary((builtIn + configured).map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         let feeds = try await storing { try await self.store.feeds() }
         var wanted: [Subscription] = []
         for (feed, isBuiltIn) in builtIn.map({ ($0, true) }) + configured.map({ ($0, false) }) {
@@ -83,8 +87,19 @@ public actor Reader {
         // every other user gets them when first seen.
         _ = try await list(for: .owner)
         let all = try await storing { try await self.store.feeds() }
-        for feed in all { await scheduler.subscribe(feed.polledSource) }
+        for feed in all { await scheduler.subscribe(polled(feed)) }
         scheduled = Set(all.map(\.id))
+    }
+
+    /// What the engine polls for `subscription`: its address and interval, with the kind and
+    /// headers the configuration gives its id.
+    private func polled(_ subscription: Subscription) -> PolledSource {
+        var source = subscription.polledSource
+        if let definition = definitions[subscription.id] {
+            source.kind = definition.kind
+            source.headers = definition.headers
+        }
+        return source
     }
 
     /// Reads the subscriptions again after another replica changed them: the users' lists are
@@ -92,7 +107,7 @@ public actor Reader {
     public func reload() async throws(ReaderError) {
         lists = [:]
         let all = try await storing { try await self.store.feeds() }
-        for feed in all { await scheduler.subscribe(feed.polledSource) }  // a feed already polled: no-op
+        for feed in all { await scheduler.subscribe(polled(feed)) }  // a feed already polled: no-op
         for gone in scheduled.subtracting(all.map(\.id)) { await scheduler.unsubscribe(gone) }
         scheduled = Set(all.map(\.id))
     }
@@ -158,7 +173,7 @@ public actor Reader {
             feedTitle: feedTitle ?? known?.feedTitle, siteURL: siteURL ?? known?.siteURL, folder: try Self.name(folder),
             interval: known?.interval ?? Subscription.defaultInterval, isBuiltIn: known?.isBuiltIn ?? false)
         try await save([subscription], user: user)
-        if known == nil { await scheduler.subscribe(subscription.polledSource) }
+        if known == nil { await scheduler.subscribe(polled(subscription)) }
         await onChange(.subscriptions(user: user))
         return subscription
     }
@@ -186,7 +201,7 @@ public actor Reader {
             }
         }
         try await save([subscription], user: user)
-        if interval != nil { await scheduler.subscribe(subscription.polledSource) }
+        if interval != nil { await scheduler.subscribe(polled(subscription)) }
         await onChange(.subscriptions(user: user))
         return subscription
     }
@@ -257,7 +272,7 @@ public actor Reader {
         guard !report.added.isEmpty else { return report }
         try await save(report.added, user: user)
         for subscription in report.added where !feeds.contains(where: { $0.id == subscription.id }) {
-            await scheduler.subscribe(subscription.polledSource)
+            await scheduler.subscribe(polled(subscription))
         }
         await onChange(.subscriptions(user: user))
         return report

@@ -20,6 +20,7 @@ struct TestServer: Sendable {
         <item><title>One</title><link>http://127.0.0.1/one</link></item>
         </channel></rss>
         """
+    static let linesText = "first note\n\n  second note  \nthird note\n"
     static let newsAPIError = #"{"status":"error","code":"apiKeyInvalid","message":"Your API key is invalid or incorrect."}"#
     static let jokeError = #"{"error":true,"reason":"Missing x-device-uuid header"}"#
     /// 8 MB of zeros in about 50 KB of gzip; built once, its CRC takes a moment in debug builds.
@@ -94,6 +95,11 @@ struct TestServer: Sendable {
             )
         }
         route("/plain") { _, _ in bytes(Array(feedXML.utf8), [.contentType: "application/rss+xml"]) }
+        // Plain text, one note per line (the kind `SourceKindTests` defines), with an ETag.
+        route("/lines") { request, _ in
+            if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: [.eTag: etag]) }
+            return bytes(Array(linesText.utf8), [.contentType: "text/plain; charset=utf-8", .eTag: etag])
+        }
         route("/gzip") { request, _ in
             guard request.headers[.acceptEncoding]?.contains("gzip") == true else {
                 return bytes(Array(feedXML.utf8), [.contentType: "application/rss+xml"])

@@ -1,11 +1,13 @@
 import Foundation
+import KioskCore
 
 /// The `sources` section of the config file: every default can be overridden, and any other
 /// RSS, Atom or JSON Feed URL added as a source of its own.
 ///
 /// ```json
 /// {"feeds": [{"id": "business", "url": "https://example.org/business.rss"},
-///            {"id": "my-blog", "name": "My blog", "url": "https://blog.example/feed.json", "intervalSeconds": 60}],
+///            {"id": "my-blog", "name": "My blog", "url": "https://blog.example/feed.json", "intervalSeconds": 60,
+///             "kind": "feed"}],
 ///  "factsURL": "https://example.org/facts.json", "newsAPIBaseURL": "https://newsapi.org/v2"}
 /// ```
 public struct SourceOverrides: Codable, Sendable, Hashable {
@@ -15,6 +17,8 @@ public struct SourceOverrides: Codable, Sendable, Hashable {
         public var url: URL
         public var intervalSeconds: Double?
         public var headers: [String: String]?
+        /// How its answers are read (`SourceKinds`); a feed when not given.
+        public var kind: String?
     }
 
     public var feeds: [Feed]?
@@ -38,11 +42,12 @@ public struct SourceOverrides: Codable, Sendable, Hashable {
                 if let name = feed.name { result.feeds[index].name = name }
                 if let interval { result.feeds[index].interval = interval }
                 if let headers = feed.headers { result.feeds[index].headers = headers }
+                if let kind = feed.kind { result.feeds[index].kind = SourceKind.ID(rawValue: kind) }
             } else {
                 result.feeds.append(
                     PolledSource(
                         id: id, name: feed.name ?? feed.id, url: feed.url, interval: interval ?? .seconds(5),
-                        headers: feed.headers ?? [:]))
+                        headers: feed.headers ?? [:], kind: feed.kind.map(SourceKind.ID.init(rawValue:)) ?? .feed))
             }
         }
         if let factsURL { result.factsURL = factsURL }

@@ -79,6 +79,7 @@ public actor Engine: Service {
     /// - Parameters:
     ///   - feeds: the feeds polled from the start; ``subscribe(_:)`` and ``unsubscribe(_:)`` change
     ///     them later.
+    ///   - kinds: the kinds of source it can read; a source of another kind fails, unfetched.
     ///   - maxConcurrentChecks: checks in flight at once; the others wait their turn in the engine.
     ///   - initialStates: what a store remembered (entries and validators), for a warm start.
     ///   - store: where each outcome is written before it is published; its states, loaded when
@@ -86,12 +87,13 @@ public actor Engine: Service {
     public init(
         feeds: [PolledSource] = [], merged: [MergedSource] = [], fetcher: any Fetching, hub: EventHub,
         clock: any Clock<Duration> = ContinuousClock(), backoff: Backoff = Backoff(),
-        limits: ParserLimits = .polled, maxConcurrentChecks: Int = 64, initialStates: [SourceID: SourceState] = [:],
+        limits: ParserLimits = .polled, kinds: SourceKinds = .builtIn, maxConcurrentChecks: Int = 64,
+        initialStates: [SourceID: SourceState] = [:],
         store: (any SourceStateStore)? = nil, coordinator: (any CheckCoordinator)? = nil,
         logger: Logger = Logger(label: "kiosk.engine")
     ) {
         self.merged = merged
-        self.checker = FeedChecker(fetcher: fetcher, limits: limits)
+        self.checker = FeedChecker(fetcher: fetcher, limits: limits, kinds: kinds)
         self.hub = hub
         self.clock = clock
         self.backoff = backoff
@@ -152,7 +154,7 @@ public actor Engine: Service {
         let old = subscription.feed
         guard old != feed else { return }
         subscription.feed = feed
-        if old.url != feed.url {
+        if old.url != feed.url || old.kind != feed.kind {
             states[feed.id]?.validators = Validators()
             subscription.freshness = nil
         }
@@ -337,7 +339,7 @@ public actor Engine: Service {
             await endDroppedCheck(feed.id)
             return nil
         }
-        guard current.feed.url == feed.url, current.feed.headers == feed.headers else {
+        guard current.feed.url == feed.url, current.feed.headers == feed.headers, current.feed.kind == feed.kind else {
             // The feed was redefined during the check: the answer is the old request's.
             await hub.publish(.idle(feed.id))
             return .zero

@@ -1,9 +1,11 @@
 import KioskCore
 
-/// One check of one feed: fetch with the stored validators, parse, and say what changed.
+/// One check of one source: fetch with the stored validators, have the source's kind read the
+/// answer, and say what changed.
 struct FeedChecker: Sendable {
     let fetcher: any Fetching
     let limits: ParserLimits
+    let kinds: SourceKinds
 
     enum Outcome: Sendable {
         /// 304, or the same entries as before.
@@ -31,30 +33,34 @@ struct FeedChecker: Sendable {
 
     /// - Parameter feedTTL: the `<ttl>` of the feed's last body, which a 304 keeps in force.
     func check(_ source: PolledSource, validators: Validators, previous: [Entry]?, feedTTL: Duration?) async -> Outcome {
-        let request = FetchRequest(url: source.url, headers: source.headers, validators: validators)
-        do {
-            switch try await fetcher.fetch(request) {
+        // Asked before any request: a source of a kind this Kiosk does not know costs its host nothing.
+        guard let kind = kinds[source.kind] else {
+            return .failed(.notConfigured("the kind of source “\(source.kind)”"), retryAfter: nil)
+        }
+        let body: FetchedBody
+        do throws(FetchError) {
+            switch try await fetcher.fetch(FetchRequest(url: source.url, headers: source.headers, validators: validators)) {
             case .notModified(let freshFor):
                 return .unchanged(validators, FreshnessHint(headers: freshFor, feed: feedTTL))
-            case .fetched(let body):
-                let feed = try parse(body)
-                let hint = FreshnessHint(headers: body.freshFor, feed: feed.ttl.map(Self.duration(minutes:)))
-                // Identity and content: Entry is Hashable over every field.
-                return feed.entries == previous
-                    ? .unchanged(body.validators, hint) : .changed(feed.entries, body.validators, hint)
+            case .fetched(let fetched):
+                body = fetched
             }
-        } catch let error as FetchError {
+        } catch {
             if case .status(_, _, let retryAfter) = error { return .failed(.fetch(error), retryAfter: retryAfter) }
             return .failed(.fetch(error), retryAfter: nil)
+        }
+        let reading: SourceKind.Reading
+        do {
+            reading = try kind.read(body.bytes, body.charset, limits)
         } catch let error as FeedError {
             return .failed(.parse(error), retryAfter: nil)
         } catch {
-            return .failed(.fetch(.network(String(describing: error))), retryAfter: nil)
+            return .failed(.unreadable(String(describing: error)), retryAfter: nil)
         }
-    }
-
-    private func parse(_ body: FetchedBody) throws(FeedError) -> Feed {
-        try FeedParser.parse(body.bytes, charsetHint: body.charset, limits: limits)
+        let hint = FreshnessHint(headers: body.freshFor, feed: reading.ttlMinutes.map(Self.duration(minutes:)))
+        // Identity and content: Entry is Hashable over every field.
+        return reading.entries == previous
+            ? .unchanged(body.validators, hint) : .changed(reading.entries, body.validators, hint)
     }
 
     /// A `<ttl>` as a duration, at most a day (the engine's cap) so no feed's number can overflow.

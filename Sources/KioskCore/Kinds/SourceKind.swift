@@ -1,0 +1,45 @@
+/// A kind of polled source, in one place: its name and how an answer of it is read into
+/// entries. The engine asks a source's kind to read what it fetched; nothing else names a parser.
+/// A new kind is a folder under `Kinds/` and one line in `SourceKinds.builtIn` (docs/ARCHITECTURE.md,
+/// "Adding a kind of source").
+public struct SourceKind: Sendable {
+    /// A kind's name in configuration (`"kind": "feed"`) and on `PolledSource`.
+    public struct ID: RawRepresentable, Hashable, Sendable, Codable, ExpressibleByStringLiteral,
+        CustomStringConvertible
+    {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public var description: String { rawValue }
+
+        /// RSS, RDF, Atom and JSON Feed.
+        public static let feed: ID = "feed"
+    }
+
+    /// What one answer says: the entries in display order, and how long the source asks to be
+    /// left alone (a feed's `<ttl>`, in minutes), if it says.
+    public struct Reading: Sendable, Hashable {
+        public var entries: [Entry]
+        public var ttlMinutes: Int?
+
+        public init(entries: [Entry], ttlMinutes: Int? = nil) {
+            self.entries = entries
+            self.ttlMinutes = ttlMinutes
+        }
+    }
+
+    /// Reads an answer's bytes (with the charset its headers named, if any) within `limits`. A
+    /// `FeedError` is shown as such; any other error by its description.
+    public typealias Read = @Sendable (_ bytes: [UInt8], _ charset: String?, _ limits: ParserLimits) throws -> Reading
+
+    public let id: ID
+    /// What people call it ("Feed").
+    public let name: String
+    public let read: Read
+
+    public init(id: ID, name: String, read: @escaping Read) {
+        self.id = id
+        self.name = name
+        self.read = read
+    }
+}

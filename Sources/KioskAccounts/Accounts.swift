@@ -11,7 +11,7 @@ public struct Accounts: Sendable {
         public var session: StoredSession
     }
 
-    private let store: any KioskStore
+    private let store: any AccountStore
     private let hasher: PasswordHasher
     private let throttle: SignInThrottle
     /// A hash to check against when the name is unknown, so a wrong name takes as long as a
@@ -21,7 +21,7 @@ public struct Accounts: Sendable {
     public static let webSessionLifetime: Duration = .seconds(30 * 24 * 3_600)
     public static let apiSessionLifetime: Duration = .seconds(365 * 24 * 3_600)
 
-    public init(store: any KioskStore, hasher: PasswordHasher, throttle: SignInThrottle = SignInThrottle()) {
+    public init(store: any AccountStore, hasher: PasswordHasher, throttle: SignInThrottle = SignInThrottle()) {
         self.store = store
         self.hasher = hasher
         self.throttle = throttle

@@ -11,7 +11,7 @@ import Logging
 public actor Reader {
     public typealias ChangeHandler = @Sendable (ReaderChange) async -> Void
 
-    private let store: any KioskStore
+    private let store: any SubscriptionStore & ReadingStore
     private let scheduler: any FeedScheduler
     /// The feeds handed to the scheduler at the last start or reload (reload stops the others).
     private var scheduled: Set<SourceID> = []
@@ -36,7 +36,7 @@ public actor Reader {
     private let countsLifetime: Duration = .seconds(2)
 
     public init(
-        store: any KioskStore, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
+        store: any SubscriptionStore & ReadingStore, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
         logger: Logger = Logger(label: "kiosk.reader"), onChange: @escaping ChangeHandler = { _ in }
     ) {
         self.store = store

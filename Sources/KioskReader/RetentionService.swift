@@ -6,12 +6,12 @@ import ServiceLifecycle
 /// Prunes what the reader no longer keeps (see `RetentionPolicy`) at start and every hour, so
 /// the database stays bounded over weeks of running.
 public struct RetentionService: Service {
-    private let store: any KioskStore
+    private let store: any ReadingStore
     private let policy: RetentionPolicy
     private let every: Duration
     private let logger: Logger
 
-    public init(store: any KioskStore, policy: RetentionPolicy, every: Duration = .seconds(3_600), logger: Logger) {
+    public init(store: any ReadingStore, policy: RetentionPolicy, every: Duration = .seconds(3_600), logger: Logger) {
         self.store = store
         self.policy = policy
         self.every = every

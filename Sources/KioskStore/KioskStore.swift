@@ -8,10 +8,21 @@ import KioskSources
 /// What Kiosk remembers across restarts: each source's state and entries (through
 /// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
 /// index over the entries.
-public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, SyncReadingStore, AccountStore {
+public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, SyncReadingStore, AccountStore,
+    AppStateStore
+{
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]
 
+    /// Entries whose title or summary has words starting with every word of `text`, best first,
+    /// at most `limit`, among the feeds `user` follows (nil: every feed). Any text is accepted:
+    /// none of it is read as query syntax. Empty → [].
+    func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit]
+
+}
+
+/// Small facts of the app itself: each user's last opened headline, the installation's identity.
+public protocol AppStateStore: Sendable {
     /// The headline the user opened last, to take them back there; nil before the first.
     func lastOpened(user: UserID) async throws -> OpenedHeadline?
     /// Remembers the headline the user just opened.
@@ -19,12 +30,6 @@ public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, S
 
     /// This installation's identity: made on first use, the same forever after.
     func deviceID() async throws -> UUID
-
-    /// Entries whose title or summary has words starting with every word of `text`, best first,
-    /// at most `limit`, among the feeds `user` follows (nil: every feed). Any text is accepted:
-    /// none of it is read as query syntax. Empty → [].
-    func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit]
-
 }
 
 /// Told how long a store's write took (its queueing included), for `/metrics`.

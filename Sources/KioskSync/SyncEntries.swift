@@ -21,7 +21,7 @@ extension StoredEntry {
     }
 }
 
-extension KioskStore {
+extension ReadingStore {
     /// The entries of `ids` that the user may read, in the order of `ids`.
     func storedEntries(inOrder ids: [Int64], user: UserID) async throws -> [StoredEntry] {
         let byID = Dictionary(

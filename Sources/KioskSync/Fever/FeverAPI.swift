@@ -16,12 +16,12 @@ import Logging
 public struct FeverAPI<Context: SyncRequestContext>: Sendable {
     let accounts: Accounts
     let reader: Reader
-    let store: any KioskStore
+    let store: any ReadingStore & SyncReadingStore
     let logger: Logger
     let now: @Sendable () -> Date
 
     public init(
-        accounts: Accounts, reader: Reader, store: any KioskStore, logger: Logger,
+        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.accounts = accounts

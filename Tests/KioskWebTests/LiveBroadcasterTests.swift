@@ -195,6 +195,32 @@ import Testing
         }
     }
 
+    /// Many tabs opening headlines at once: the last headline every page was told is the one
+    /// remembered (and resynced), and the same headline opened twice is announced once.
+    @Test func concurrentOpensLeaveThePagesAndTheMemoryAgreeing() async throws {
+        try await withBroadcaster { b in
+            let (_, frames) = await b.live.subscribe(after: nil)
+            let (log, reader) = FrameLog.collecting(frames)
+            defer { reader.cancel() }
+            let live = b.live
+            await withTaskGroup(of: Void.self) { group in
+                for number in 0..<20 {
+                    group.addTask { await live.recordOpened(title: "Headline \(number)", path: "/news/business/\(number)") }
+                    group.addTask { await live.recordOpened(title: "Headline \(number)", path: "/news/business/\(number)") }
+                }
+            }
+            let told = try await eventually { await log.events.filter { $0.event == "opened" }.count >= 20 }
+            try #require(told)
+            let opened = await log.events.filter { $0.event == "opened" }
+            // Every headline is told at least once (a twin whose headline is still the last is
+            // not told again), and the last one told is the one remembered.
+            #expect(opened.count <= 40)
+            let lastTold = opened.last?.json["path"] as? String
+            #expect(await live.lastOpened(for: .owner)?.path == lastTold)
+            #expect(try await b.store.lastOpened(user: .owner)?.path != nil)
+        }
+    }
+
     @Test func theLastOpenedHeadlineComesBackFromTheStoreAfterARestart() async throws {
         let store = try SQLiteStore.inMemoryDatabase()
         let headline = OpenedHeadline(title: "Kept", path: "/news/business/kept", openedAt: Date(timeIntervalSince1970: 1))

@@ -1,11 +1,11 @@
 import KioskSources
 import KioskStore
 
-/// Who may hear of each source: everyone for the News sources, else the source's followers, as
-/// last read from the store (forgotten whenever anyone's subscriptions change).
+/// The followers of the sources that are not everyone's, as last read from the store (forgotten
+/// whenever anyone's subscriptions change). The broadcaster asks it only for such sources.
 actor LiveAudiences {
     private let store: any SubscriptionStore
-    /// Whether everyone may hear of a source (the News sources).
+    /// Whether everyone may hear of a source (the News sources): asked without a hop.
     nonisolated let isPublic: @Sendable (SourceID) -> Bool
     private var followers: [SourceID: Set<UserID>] = [:]
     /// Bumped whenever anyone's subscriptions change: a follower list read before is not cached.
@@ -16,13 +16,8 @@ actor LiveAudiences {
         self.isPublic = isPublic
     }
 
-    /// Who may hear of `source`: nil (everyone) for the News sources, else its followers.
-    nonisolated func audience(of source: SourceID) async -> Set<UserID>? {
-        if isPublic(source) { return nil }
-        return await followers(of: source)
-    }
-
-    private func followers(of source: SourceID) async -> Set<UserID> {
+    /// Who follows `source`, from the cache or the store.
+    func followers(of source: SourceID) async -> Set<UserID> {
         if let known = followers[source] { return known }
         let before = generation
         let users = Set((try? await store.followers(of: source)) ?? [])

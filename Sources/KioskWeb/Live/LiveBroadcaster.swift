@@ -23,10 +23,13 @@ public actor LiveBroadcaster: Service {
     private let readerChanges: ReaderChanges?
     private let heartbeatInterval: Duration
     private let numbering: any LiveNumbering
-    /// Who may hear of each source.
+    /// The followers of sources that are not everyone's.
     let audiences: LiveAudiences
-    /// Each user's last opened headline.
-    let opened: OpenedHeadlines
+    /// Where each user's last opened headline is kept.
+    private let appState: any AppStateStore
+    private let logger: Logger
+    /// Each user's last opened headline, as the pages were told.
+    var opened = OpenedHeadlines()
     /// What pages are shown, as of `state.sequence`.
     var state = LiveState()
     /// Whether the hub's first snapshot has been taken (it is state, not an event).
@@ -42,7 +45,7 @@ public actor LiveBroadcaster: Service {
     ///   - merged: replicas: the merged sources, recomputed from delivered parts.
     ///   - subscriptionsChanged: replicas: another's user changed their subscriptions.
     public init(
-        hub: EventHub, store: any KioskStore, names: [SourceID: String], renderList: @escaping ListRenderer,
+        hub: EventHub, store: any AppStateStore & SubscriptionStore, names: [SourceID: String], renderList: @escaping ListRenderer,
         readerChanges: ReaderChanges? = nil, isPublic: @escaping @Sendable (SourceID) -> Bool = { _ in true },
         heartbeatInterval: Duration = .seconds(15), clientBuffer: Int = 128, replayLimit: Int = 512,
         firstSequence: UInt64? = nil, sharedLog: (any SharedLog)? = nil, merged: [MergedSource] = [],
@@ -54,7 +57,8 @@ public actor LiveBroadcaster: Service {
         self.readerChanges = readerChanges
         self.heartbeatInterval = heartbeatInterval
         audiences = LiveAudiences(store: store, isPublic: isPublic)
-        opened = OpenedHeadlines(store: store, logger: logger)
+        appState = store
+        self.logger = logger
         fanOut = LiveFanOut(clientBuffer: clientBuffer, replayLimit: replayLimit)
         if let sharedLog {
             numbering = SharedLogNumbering(
@@ -99,7 +103,7 @@ public actor LiveBroadcaster: Service {
     public func subscribe(after lastEventID: UInt64?, user: UserID = .owner, session: String? = nil) async
         -> (id: UUID, frames: AsyncStream<SSEFrame>)
     {
-        let lastOpened = await opened.last(for: user)
+        let lastOpened = await lastOpened(for: user)
         if let last = lastEventID { await numbering.prepareCatchUp(after: last, in: self) }
         let id = UUID()
         let (stream, continuation) = fanOut.makeStream()
@@ -129,18 +133,36 @@ public actor LiveBroadcaster: Service {
         fanOut.remove(id)
     }
 
+    /// Who may hear of `source`: nil (everyone) for the News sources, without suspending; else
+    /// its followers.
+    func audience(of source: SourceID) async -> Set<UserID>? {
+        if audiences.isPublic(source) { return nil }
+        return await audiences.followers(of: source)
+    }
+
     /// The private sources among those checking or failing that `user` follows.
     private func followedSources(of user: UserID) async -> Set<SourceID> {
         var followed = Set<SourceID>()
         for source in Set(state.checking).union(state.failures.keys) where !audiences.isPublic(source) {
-            if await audiences.audience(of: source)?.contains(user) == true { followed.insert(source) }
+            if await audiences.followers(of: source).contains(user) { followed.insert(source) }
         }
         return followed
     }
 
-    /// The headline `user` opened last (nil before the first).
+    /// The headline `user` opened last (nil before the first), read from the store the first
+    /// time it is asked for.
     public func lastOpened(for user: UserID) async -> OpenedHeadline? {
-        await opened.last(for: user)
+        if let known = opened.known(for: user) { return known }
+        do {
+            let stored = try await appState.lastOpened(user: user)
+            // Another call may have recorded one while the store answered.
+            if let known = opened.known(for: user) { return known }
+            opened.remember(stored, user: user)
+            return stored
+        } catch {
+            logger.warning("cannot read the last opened headline", metadata: ["error": "\(error)"])
+            return nil
+        }
     }
 
     // MARK: - Users' events
@@ -151,12 +173,19 @@ public actor LiveBroadcaster: Service {
     public func recordOpened(title: String, path: String, user: UserID = .owner, at date: Date = Date()) async
         -> UInt64
     {
-        // Reloading the same page changes nothing: no write, no event to every tab.
-        if let last = await opened.last(for: user), last.path == path, last.title == title { return state.sequence }
+        _ = await lastOpened(for: user)
+        // From here to the publish nothing suspends: what is remembered and what the pages are
+        // told cannot be two different headlines. Reloading the same page changes nothing: no
+        // write, no event to every tab.
+        if let last = opened.last(for: user), last.path == path, last.title == title { return state.sequence }
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
-        await opened.remember(headline, user: user)
+        opened.remember(headline, user: user)
         let sequence = numbering.publish(.opened(OpenedMessage(title: title, path: path)), to: [user], in: self)
-        await opened.save(headline, user: user)
+        do {
+            try await appState.setLastOpened(headline, user: user)
+        } catch {
+            logger.warning("cannot store the last opened headline", metadata: ["error": "\(error)"])
+        }
         return sequence
     }
 
@@ -188,7 +217,12 @@ public actor LiveBroadcaster: Service {
         for id in snapshot.entries.keys {
             state.lists[id] = renderList(id, state.sources)
         }
-        if started { await broadcastResync() }
+        if started {
+            // What came before is no base to catch up from: a page that reconnects from before
+            // this moment is resynced, not replayed frames that skip what the hub dropped.
+            fanOut.forgetReplay()
+            await broadcastResync()
+        }
         started = true
     }
 
@@ -249,13 +283,15 @@ public actor LiveBroadcaster: Service {
     // MARK: - Resyncs and heartbeats
 
     private func broadcastResync() async {
+        var followed: [UserID: Set<SourceID>] = [:]
+        for user in fanOut.users { followed[user] = await followedSources(of: user) }
+        // From here nothing suspends: the resync is numbered after everything sent before it and
+        // goes to every client open now. Each user's carries their own last opened headline;
+        // none is kept for replay (a client that missed it is resynced when it reconnects).
         state.sequence += 1
         var frames: [UserID: SSEFrame] = [:]
         for user in fanOut.users {
-            // Each user's resync carries their own last opened headline; none is kept for replay
-            // (a client that missed it is given a fresh one when it reconnects).
-            let followed = await followedSources(of: user)
-            frames[user] = resyncFrame(opened: await opened.known(for: user), for: user, followed: followed)
+            frames[user] = resyncFrame(opened: opened.last(for: user), for: user, followed: followed[user] ?? [])
         }
         fanOut.send(each: frames)
     }

@@ -85,8 +85,8 @@ struct LiveFanOut {
         for id in behind { remove(id) }
     }
 
-    /// Numbers start again (replicas reading the shared log from its newest id): nothing kept
-    /// before can be caught up from.
+    /// Nothing kept so far can be caught up from (numbers start again from the shared log's
+    /// newest id, or the state was replaced wholesale): a client from before is resynced.
     mutating func forgetReplay() {
         replay.removeAll()
     }

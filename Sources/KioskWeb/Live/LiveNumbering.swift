@@ -29,7 +29,7 @@ struct LocalNumbering: LiveNumbering {
         case .resync(let snapshot):
             await broadcaster.take(snapshot)
         case .event(let event):
-            broadcaster.apply(event, audience: await broadcaster.audiences.audience(of: event.source))
+            broadcaster.apply(event, audience: await broadcaster.audience(of: event.source))
         }
     }
 

@@ -67,7 +67,7 @@ struct SharedLogNumbering: LiveNumbering {
     /// the log; a warm start's state is taken in quietly. The sources being checked are this
     /// replica's (its hub's activity), so their outcomes are this replica's to log.
     private func relay(_ event: EngineEvent, in broadcaster: isolated LiveBroadcaster) async {
-        let audience = await broadcaster.audiences.audience(of: event.source)
+        let audience = await broadcaster.audience(of: event.source)
         switch event.kind {
         case .checking(let id), .idle(let id):
             broadcaster.state.sources.apply(event)
@@ -127,10 +127,10 @@ struct SharedLogNumbering: LiveNumbering {
             // The number moves only with the state it numbers (no await in between): a page drawn
             // meanwhile is never numbered ahead of what it shows.
             let sequence = UInt64(max(0, id))
-            let audience = await broadcaster.audiences.audience(of: source)
+            let audience = await broadcaster.audience(of: source)
             var mergedAudiences: [(MergedSource, Set<UserID>?)] = []
             for merge in merged where merge.parts.contains(source) {
-                mergedAudiences.append((merge, await broadcaster.audiences.audience(of: merge.id)))
+                mergedAudiences.append((merge, await broadcaster.audience(of: merge.id)))
             }
             broadcaster.state.sequence = sequence
             broadcaster.apply(
@@ -143,7 +143,7 @@ struct SharedLogNumbering: LiveNumbering {
             }
         case .failed(let id, let source, let error):
             let sequence = UInt64(max(0, id))
-            let audience = await broadcaster.audiences.audience(of: source)
+            let audience = await broadcaster.audience(of: source)
             broadcaster.state.sequence = sequence
             broadcaster.apply(
                 EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .failed(source, error)),
@@ -163,7 +163,7 @@ struct SharedLogNumbering: LiveNumbering {
                 reloadInput.yield()
             case .opened(let message):
                 if let user = audience?.first {
-                    await broadcaster.opened.remember(
+                    broadcaster.opened.remember(
                         OpenedHeadline(title: message.title, path: message.path, openedAt: Date()), user: user)
                 }
             default:

@@ -63,6 +63,7 @@ let package = Package(
             name: "KioskDemo",
             dependencies: [
                 "KioskCore",
+                "KioskSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

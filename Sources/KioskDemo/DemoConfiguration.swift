@@ -1,3 +1,5 @@
+import KioskCore
+
 /// How the demo server binds and how its sources behave before any ``DemoControl`` override.
 public struct DemoConfiguration: Sendable {
     /// Realistic and deliberately different, so a slow source visibly never delays a fast one.
@@ -5,7 +7,7 @@ public struct DemoConfiguration: Sendable {
         .business: .milliseconds(100), .entertainment: .milliseconds(800), .environment: .seconds(2),
         .facts: .milliseconds(300), .albums: .milliseconds(500), .newsAPI: .milliseconds(400),
         .jokes: .milliseconds(700), .images: .milliseconds(30),
-        .samples: .milliseconds(20),
+        .samples: .milliseconds(20), .kinds: .milliseconds(40),
     ]
 
     /// Different primes, so the three feeds change at different moments.
@@ -24,6 +26,8 @@ public struct DemoConfiguration: Sendable {
     public var evolveEvery: [DemoSource: Duration]
     /// The only key the NewsAPI endpoints accept.
     public var newsAPIKey: String
+    /// The kinds of source whose demo samples are served (`/kinds/<kind>`).
+    public var kinds: SourceKinds
 
     /// A configuration; every argument has the demo-mode default.
     public init(
@@ -31,13 +35,15 @@ public struct DemoConfiguration: Sendable {
         port: Int = 0,
         latencies: [DemoSource: Duration] = DemoConfiguration.defaultLatencies,
         evolveEvery: [DemoSource: Duration] = DemoConfiguration.defaultEvolveEvery,
-        newsAPIKey: String = "demo"
+        newsAPIKey: String = "demo",
+        kinds: SourceKinds = .builtIn
     ) {
         self.host = host
         self.port = port
         self.latencies = latencies
         self.evolveEvery = evolveEvery
         self.newsAPIKey = newsAPIKey
+        self.kinds = kinds
     }
 
     /// The same latency for every source (handy in tests where timing does not matter).

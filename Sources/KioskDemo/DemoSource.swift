@@ -19,6 +19,8 @@ public enum DemoSource: String, CaseIterable, Sendable {
     /// Many small generated feeds (`/samples/N.xml`), for clusters and benchmarks that need a
     /// thousand feeds; counted per path.
     case samples
+    /// Each kind of source's demo sample (`/kinds/<kind>`, `SourceKind.DemoSample`); counted per path.
+    case kinds
 
     /// Where the source lives on the demo server; for `newsAPI` and `images`, the prefix of its paths.
     public var path: String {
@@ -32,6 +34,7 @@ public enum DemoSource: String, CaseIterable, Sendable {
         case .jokes: "/switter/api/joke"
         case .images: "/images/"
         case .samples: "/samples/"
+        case .kinds: "/kinds/"
         }
     }
 
@@ -51,6 +54,8 @@ public enum DemoSource: String, CaseIterable, Sendable {
             self = .images
         } else if path.hasPrefix(DemoSource.samples.path) {
             self = .samples
+        } else if path.hasPrefix(DemoSource.kinds.path) {
+            self = .kinds
         } else if let source = DemoSource.allCases.first(where: { $0.path == path }) {
             self = source
         } else {

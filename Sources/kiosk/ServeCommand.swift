@@ -101,6 +101,7 @@ struct ServeCommand: AsyncParsableCommand {
                 catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey ?? "demo")
             }
             catalogue = settings.sources?.apply(to: catalogue) ?? catalogue
+            if let unknown = catalogue.unknownKind() { throw StartupError(unknown) }
             var appConfig = AppConfig(
                 settings: settings, catalogue: catalogue,
                 maxConnections: files.map { OpenFileLimit.connectionBudget(soft: $0.soft) })

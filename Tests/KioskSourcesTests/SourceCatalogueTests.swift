@@ -40,6 +40,18 @@ import Testing
         #expect(catalogue.jokesURL?.host == "jokes.example")
     }
 
+    @Test func aSourceOfAKindKioskDoesNotReadIsNamedAtStart() throws {
+        let catalogue = SourceCatalogue.live(newsAPIKey: nil)
+        #expect(catalogue.unknownKind() == nil)
+        let json = #"{"feeds": [{"id": "notes", "url": "https://notes.example/a.txt", "kind": "lnes"}]}"#
+        let overrides = try JSONDecoder().decode(SourceOverrides.self, from: Data(json.utf8))
+        let configured = overrides.apply(to: catalogue)
+        #expect(configured.feeds.last?.kind == "lnes")
+        #expect(
+            configured.unknownKind()
+                == #"the source "notes" is of kind "lnes", which is none of the kinds Kiosk reads ("feed")"#)
+    }
+
     @Test func anEmptyOverrideChangesNothing() throws {
         let overrides = try JSONDecoder().decode(SourceOverrides.self, from: Data("{}".utf8))
         #expect(overrides.apply(to: .live(newsAPIKey: nil)) == .live(newsAPIKey: nil))

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskDemo
 import KioskSources
 import KioskTesting
 import Testing
@@ -8,7 +9,10 @@ extension SourceKind {
     /// A kind that exists only in this test target: one entry per non-blank line of a text
     /// answer. It is the walk-through of docs/ARCHITECTURE.md ("Adding a kind of source"), done
     /// for real: defined here, registered with one `adding`, polled by the real engine over HTTP.
-    static let lines = SourceKind(id: "lines", name: "Lines") { bytes, _, limits in
+    static let lines = SourceKind(
+        id: "lines", name: "Lines",
+        demo: DemoSample(contentType: "text/plain; charset=utf-8") { Array("a demo note\nanother demo note\n".utf8) }
+    ) { bytes, _, limits in
         guard let text = String(validating: bytes, as: UTF8.self) else { throw LinesError.notText }
         let lines = text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -84,6 +88,39 @@ extension SourceKind {
             #expect(await log.failures("notes").first == .notConfigured("the kind of source “lines”"))
             #expect(await server.log.count("/lines") == 0)
         }
+    }
+
+    /// The kind's own demo payload: served by the sample-sources server, listed by the demo
+    /// catalogue, polled like the rest, revalidated with a 304.
+    @Test(.timeLimit(.minutes(2))) func aKindBringsItsDemoSampleAndDemoModePollsIt() async throws {
+        let kinds = SourceKinds.builtIn.adding(.lines)
+        let server = DemoServer(
+            configuration: DemoConfiguration(latencies: DemoConfiguration.uniform(.milliseconds(1)), evolveEvery: [:], kinds: kinds))
+        let serverTask = Task { try await server.run() }
+        defer { serverTask.cancel() }
+        let catalogue = SourceCatalogue.demo(base: await server.baseURL(), kinds: kinds)
+        let notes = try #require(catalogue.feeds.first { $0.kind == "lines" })
+        #expect(notes.id == "demo-lines")
+        #expect(notes.url.path == "/kinds/lines")
+        // Only a kind with a sample adds a source: the built-in catalogue is the News feeds alone.
+        #expect(SourceCatalogue.demo(base: await server.baseURL()).feeds.map(\.id) == [.business, .entertainment, .environment])
+
+        let client = HTTPFetcher.makeClient()
+        let clock = ManualClock()
+        let hub = EventHub()
+        let engine = Engine(feeds: [notes], fetcher: HTTPFetcher(client: client), hub: hub, clock: clock, kinds: kinds)
+        let (log, recorder) = await hub.record()
+        let task = Task { try await engine.run() }
+        #expect(await log.wait { $0.contains { $0.source == notes.id && $0.isChange } })
+        #expect(await log.changed(notes.id).first?.map(\.title) == ["a demo note", "another demo note"])
+        #expect(await clock.waitForSleepers(atLeast: 1))
+        clock.advance(by: .seconds(60))
+        #expect(await log.wait { $0.filter { $0.kind == .idle(notes.id) }.count >= 2 })
+        #expect(await log.changed(notes.id).count == 1)  // the second answer was a 304
+        task.cancel()
+        _ = await task.result
+        recorder.cancel()
+        try await client.shutdown()
     }
 
     @Test func feedsAreTheBuiltInKindAndTheDefault() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import KioskDemo
 import KioskSQLite
 import KioskSettings
 import KioskSources

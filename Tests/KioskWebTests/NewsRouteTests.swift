@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskDemo
 import KioskSources
 import KioskStore
 import Testing

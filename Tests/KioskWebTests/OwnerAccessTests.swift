@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import KioskDemo
 import Testing
 
 @testable import KioskWeb

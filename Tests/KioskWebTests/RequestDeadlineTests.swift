@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import KioskDemo
 import Testing
 
 @testable import KioskWeb

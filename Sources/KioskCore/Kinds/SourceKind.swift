@@ -1,5 +1,5 @@
-/// A kind of polled source, in one place: its name and how an answer of it is read into
-/// entries. The engine asks a source's kind to read what it fetched; nothing else names a parser.
+/// A kind of polled source, in one place: its name, how an answer of it is read into entries,
+/// and the sample the demo server plays for it. The engine asks a source's kind to read what it fetched; nothing else names a parser.
 /// A new kind is a folder under `Kinds/` and one line in `SourceKinds.builtIn` (docs/ARCHITECTURE.md,
 /// "Adding a kind of source").
 public struct SourceKind: Sendable {
@@ -28,6 +28,20 @@ public struct SourceKind: Sendable {
         }
     }
 
+    /// What the demo server answers for a kind (at `/kinds/<id>`), so demo mode polls a source of
+    /// every kind that has one with no network. The feed kind has none of its own: the News
+    /// sources are its samples.
+    public struct DemoSample: Sendable {
+        public var contentType: String
+        /// The answer's bytes, the same on every request (its ETag is their hash).
+        public var body: @Sendable () -> [UInt8]
+
+        public init(contentType: String, body: @escaping @Sendable () -> [UInt8]) {
+            self.contentType = contentType
+            self.body = body
+        }
+    }
+
     /// Reads an answer's bytes (with the charset its headers named, if any) within `limits`. A
     /// `FeedError` is shown as such; any other error by its description.
     public typealias Read = @Sendable (_ bytes: [UInt8], _ charset: String?, _ limits: ParserLimits) throws -> Reading
@@ -36,10 +50,13 @@ public struct SourceKind: Sendable {
     /// What people call it ("Feed").
     public let name: String
     public let read: Read
+    /// Its sample in demo mode, if it has one.
+    public let demo: DemoSample?
 
-    public init(id: ID, name: String, read: @escaping Read) {
+    public init(id: ID, name: String, demo: DemoSample? = nil, read: @escaping Read) {
         self.id = id
         self.name = name
+        self.demo = demo
         self.read = read
     }
 }

@@ -3,21 +3,21 @@ public struct SourceKinds: Sendable {
     public let all: [SourceKind]
     private let byID: [SourceKind.ID: SourceKind]
 
-    /// `kinds`, the first of each id winning.
+    /// `kinds`; of two with one id, the later replaces the earlier (in its place).
     public init(_ kinds: [SourceKind]) {
         var byID: [SourceKind.ID: SourceKind] = [:]
-        var all: [SourceKind] = []
-        for kind in kinds where byID[kind.id] == nil {
+        var order: [SourceKind.ID] = []
+        for kind in kinds {
+            if byID[kind.id] == nil { order.append(kind.id) }
             byID[kind.id] = kind
-            all.append(kind)
         }
-        self.all = all
+        self.all = order.compactMap { byID[$0] }
         self.byID = byID
     }
 
     public subscript(id: SourceKind.ID) -> SourceKind? { byID[id] }
 
-    /// These kinds and `kind` (a test's own, say).
+    /// These kinds and `kind` (a test's own, say), replacing one of the same id.
     public func adding(_ kind: SourceKind) -> SourceKinds { SourceKinds(all + [kind]) }
 
     /// Every kind Kiosk knows. A new kind: its folder under `Kinds/`, and one line here.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 
 /// Answers every request of the demo server: counts it, applies the source's latency and fault,
 /// and serves the source's payload.
@@ -82,7 +83,25 @@ struct DemoResponder: HTTPResponder {
             return await images.respond(segments: segments)
         case .samples:
             return SampleFeeds.reply(path: request.uri.path, headers: request.headers, conditional: conditional)
+        case .kinds:
+            return kindSample(path: request.uri.path, headers: request.headers, conditional: conditional)
         }
+    }
+
+    /// A kind of source's demo sample: the same bytes every time, so a client holding them gets a 304.
+    private func kindSample(path: String, headers requestHeaders: HTTPFields, conditional: Bool) -> DemoReply {
+        let id = SourceKind.ID(rawValue: String(path.dropFirst(DemoSource.kinds.path.count)))
+        guard let sample = configuration.kinds[id]?.demo else { return .notFound }
+        let body = sample.body()
+        let etag = "\"kind-\(String(StableHash.of(String(decoding: body, as: UTF8.self)), radix: 16))\""
+        let lastModified = Date(timeIntervalSince1970: 1_700_000_000)
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.lastModified] = DateText.rfc1123(lastModified)
+        if conditional, ConditionalRequest.isNotModified(requestHeaders, etag: etag, lastModified: lastModified) {
+            return DemoReply(status: .notModified, contentType: nil, body: [], headers: headers)
+        }
+        return DemoReply(contentType: sample.contentType, body: body, headers: headers)
     }
 
     /// The current edition of an RSS feed, or 304 when the client already holds it.

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Every source Kiosk reads, as configuration: the polled feeds, merged views of them, and the
 /// request-driven sources (facts, albums, NewsAPI, jokes).
@@ -42,6 +43,14 @@ public struct SourceCatalogue: Sendable, Hashable, Codable {
     public static let entertainmentAndEnvironment = MergedSource(
         id: .entertainmentAndEnvironment, name: "Entertainment + Environment", parts: [.entertainment, .environment])
 
+    /// Why this catalogue cannot be polled with `kinds`: a sentence naming the first source whose
+    /// kind is none of them (a misspelt `"kind"` in the config file), or nil when every one is known.
+    public func unknownKind(among kinds: SourceKinds = .builtIn) -> String? {
+        guard let source = feeds.first(where: { kinds[$0.kind] == nil }) else { return nil }
+        let known = kinds.all.map { "\"\($0.id)\"" }.joined(separator: ", ")
+        return "the source \"\(source.id)\" is of kind \"\(source.kind)\", which is none of the kinds Kiosk reads (\(known))"
+    }
+
     /// The seed apps' own sources (Apple's feed moved to v2). The Reuters feeds have been dead
     /// since 2020 and NewsAPI needs a key: configure replacements in the config file.
     public static func live(newsAPIKey: String?) -> SourceCatalogue {
@@ -56,22 +65,6 @@ public struct SourceCatalogue: Sendable, Hashable, Codable {
             albumsURL: URL(string: "https://rss.applemarketingtools.com/api/v2/us/music/most-played/100/albums.json"),
             newsAPI: NewsAPISettings(baseURL: URL(string: "https://newsapi.org/v2"), apiKey: newsAPIKey),
             jokesURL: nil)
-    }
-
-    /// The same sources, served by the embedded sample-sources server at `base`.
-    public static func demo(base: URL, newsAPIKey: String = "demo") -> SourceCatalogue {
-        func at(_ path: String) -> URL { base.appendingPathComponent(path) }
-        return SourceCatalogue(
-            feeds: [
-                PolledSource(id: .business, name: "Business", url: at("reuters/business.xml")),
-                PolledSource(id: .entertainment, name: "Entertainment", url: at("reuters/entertainment.xml")),
-                PolledSource(id: .environment, name: "Environment", url: at("reuters/environment.xml")),
-            ],
-            merged: [entertainmentAndEnvironment], news: seedNews,
-            factsURL: at("facts.json"),
-            albumsURL: at("apple/v2/us/music/most-played/100/albums.json"),
-            newsAPI: NewsAPISettings(baseURL: at("newsapi/v2"), apiKey: newsAPIKey),
-            jokesURL: at("switter/api/joke"))
     }
 }
 

@@ -35,6 +35,23 @@ import Testing
         }
     }
 
+    /// A subscription keeps the address, the names and the interval; the engine is also given
+    /// each configured source's kind and request headers, however it is told of the source.
+    @Test func theEngineIsGivenEachConfiguredSourcesKindAndHeaders() async throws {
+        let setup = try makeReader()
+        let url = try #require(URL(string: "https://notes.example/list.txt"))
+        let notes = PolledSource(id: "notes", name: "Notes", url: url, headers: ["Authorization": "Bearer t"], kind: "lines")
+        try await setup.reader.start(builtIn: builtIn, configured: [notes])
+        #expect(await setup.scheduler.polled["notes"]?.kind == "lines")
+        #expect(await setup.scheduler.polled["notes"]?.headers == ["Authorization": "Bearer t"])
+        #expect(await setup.scheduler.polled[.business]?.kind == .feed)
+        // Read again (another replica changed the subscriptions): still the same.
+        await setup.scheduler.unsubscribe("notes")
+        try await setup.reader.reload()
+        #expect(await setup.scheduler.polled["notes"]?.kind == "lines")
+        #expect(await setup.scheduler.polled["notes"]?.headers == ["Authorization": "Bearer t"])
+    }
+
     @Test func theNewsSourcesAreTheDefaultSubscriptionsAndKeepTheUsersNames() async throws {
         let setup = try makeReader()
         let configured = try #require(URL(string: "https://blog.example/feed"))

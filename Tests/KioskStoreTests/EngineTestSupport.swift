@@ -91,7 +91,7 @@ actor CountingStore: SourceStateStore {
         try await inner.saveSourceState(state, for: id)
     }
 
-    func state(of id: SourceID) async -> SourceState? { (try? await inner.loadSourceStates())?[id] }
+    func state(of id: SourceID) async throws -> SourceState? { try await inner.loadSourceStates()[id] }
 }
 
 /// A store that checks, at every save, that the hub has not yet told anyone what is being saved.

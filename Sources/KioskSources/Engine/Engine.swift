@@ -159,8 +159,10 @@ public actor Engine: Service {
             subscription.freshness = nil
         }
         subscriptions[feed.id] = subscription
-        // A new url also replans: the pause under way may be the old address's freshness hint.
-        if old.interval != feed.interval || old.url != feed.url { subscription.wake?.yield(.intervalChanged) }
+        // A new url or kind also replans: the pause under way may be the old answer's freshness hint.
+        if old.interval != feed.interval || old.url != feed.url || old.kind != feed.kind {
+            subscription.wake?.yield(.intervalChanged)
+        }
     }
 
     /// Stops polling `id`: no check of it starts after this returns (one in flight may finish;

@@ -55,6 +55,8 @@ extension Logger {
 /// and the HTTP client (also when `body` throws).
 /// - Parameter newsAPIKey: the key Discover sends; the sample server only accepts `demo`.
 func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async throws -> Void) async throws {
+    // First: nothing is running yet if it cannot be made.
+    let store = try SQLiteStore.inMemoryDatabase()
     let server = DemoServer(
         configuration: DemoConfiguration(latencies: DemoConfiguration.uniform(.milliseconds(5)), evolveEvery: [:]),
         logger: .quiet)
@@ -63,7 +65,6 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
     let client = HTTPFetcher.makeClient()
     let fetcher = HTTPFetcher(client: client)
     let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey)
-    let store = try SQLiteStore.inMemoryDatabase()
     let signer = ImageSigner(key: SymmetricKey(size: .bits256), trusting: catalogue.trustedSources)
 
     let harness: KioskHarness

@@ -11,28 +11,25 @@ enum SampleFeeds {
         guard name.hasSuffix(".xml"), let number = Int(name.dropLast(4)), (0..<limit).contains(number) else {
             return .notFound
         }
-        let etag = "\"sample-\(number)-1\""
-        let lastModified = Date(timeIntervalSince1970: 1_700_000_000)
-        var replyHeaders = HTTPFields()
-        replyHeaders[.eTag] = etag
-        replyHeaders[.lastModified] = DateText.rfc1123(lastModified)
-        if conditional, ConditionalRequest.isNotModified(headers, etag: etag, lastModified: lastModified) {
-            return DemoReply(status: .notModified, contentType: nil, body: [], headers: replyHeaders)
+        return ConditionalRequest.reply(
+            to: headers, conditional: conditional, etag: "\"sample-\(number)-1\"",
+            lastModified: Date(timeIntervalSince1970: 1_700_000_000), contentType: "application/rss+xml; charset=utf-8"
+        ) {
+            let items = (1...3).map { item in
+                """
+                <item><title>Sample \(number), item \(item)</title><link>https://samples.example/\(number)/\(item)</link>\
+                <guid>sample-\(number)-\(item)</guid><pubDate>Tue, 14 Nov 2023 22:1\(item):20 GMT</pubDate>\
+                <description>Item \(item) of sample feed \(number).</description></item>
+                """
+            }
+            let body = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>Sample feed \(number)</title>\
+                <link>https://samples.example/\(number)/</link><description>One of many.</description>
+                \(items.joined(separator: "\n"))
+                </channel></rss>
+                """
+            return Array(body.utf8)
         }
-        let items = (1...3).map { item in
-            """
-            <item><title>Sample \(number), item \(item)</title><link>https://samples.example/\(number)/\(item)</link>\
-            <guid>sample-\(number)-\(item)</guid><pubDate>Tue, 14 Nov 2023 22:1\(item):20 GMT</pubDate>\
-            <description>Item \(item) of sample feed \(number).</description></item>
-            """
-        }
-        let body = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <rss version="2.0"><channel><title>Sample feed \(number)</title>\
-            <link>https://samples.example/\(number)/</link><description>One of many.</description>
-            \(items.joined(separator: "\n"))
-            </channel></rss>
-            """
-        return DemoReply(contentType: "application/rss+xml; charset=utf-8", body: Array(body.utf8), headers: replyHeaders)
     }
 }

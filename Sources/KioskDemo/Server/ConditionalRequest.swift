@@ -20,4 +20,19 @@ enum ConditionalRequest {
         }
         return false
     }
+
+    /// The answer of a resource with these validators: a 304 when `conditional` and the client
+    /// already holds it, else `body()` (made only then), both with the `ETag` and `Last-Modified`.
+    static func reply(
+        to requestHeaders: HTTPFields, conditional: Bool, etag: String, lastModified: Date, contentType: String,
+        body: () -> [UInt8]
+    ) -> DemoReply {
+        var headers = HTTPFields()
+        headers[.eTag] = etag
+        headers[.lastModified] = DateText.rfc1123(lastModified)
+        if conditional, isNotModified(requestHeaders, etag: etag, lastModified: lastModified) {
+            return DemoReply(status: .notModified, contentType: nil, body: [], headers: headers)
+        }
+        return DemoReply(contentType: contentType, body: body(), headers: headers)
+    }
 }

@@ -94,27 +94,18 @@ struct DemoResponder: HTTPResponder {
         guard let sample = configuration.kinds[id]?.demo else { return .notFound }
         let body = sample.body()
         let etag = "\"kind-\(String(StableHash.of(String(decoding: body, as: UTF8.self)), radix: 16))\""
-        let lastModified = Date(timeIntervalSince1970: 1_700_000_000)
-        var headers = HTTPFields()
-        headers[.eTag] = etag
-        headers[.lastModified] = DateText.rfc1123(lastModified)
-        if conditional, ConditionalRequest.isNotModified(requestHeaders, etag: etag, lastModified: lastModified) {
-            return DemoReply(status: .notModified, contentType: nil, body: [], headers: headers)
-        }
-        return DemoReply(contentType: sample.contentType, body: body, headers: headers)
+        return ConditionalRequest.reply(
+            to: requestHeaders, conditional: conditional, etag: etag, lastModified: Date(timeIntervalSince1970: 1_700_000_000),
+            contentType: sample.contentType, body: { body })
     }
 
     /// The current edition of an RSS feed, or 304 when the client already holds it.
     private func feed(_ source: DemoSource, headers requestHeaders: HTTPFields, conditional: Bool) async -> DemoReply {
         let manual = await control.manualEntryDates(for: source)
         guard let edition = await feeds.edition(of: source, manual: manual, now: Date()) else { return .notFound }
-        var headers = HTTPFields()
-        headers[.eTag] = edition.etag
-        headers[.lastModified] = DateText.rfc1123(edition.lastModified)
-        if conditional, ConditionalRequest.isNotModified(requestHeaders, etag: edition.etag, lastModified: edition.lastModified) {
-            return DemoReply(status: .notModified, contentType: nil, body: [], headers: headers)
-        }
-        return DemoReply(contentType: "application/rss+xml; charset=utf-8", body: edition.body, headers: headers)
+        return ConditionalRequest.reply(
+            to: requestHeaders, conditional: conditional, etag: edition.etag, lastModified: edition.lastModified,
+            contentType: "application/rss+xml; charset=utf-8", body: { edition.body })
     }
 
     /// What `serverError` answers: the API's own 500 shape where it has one.

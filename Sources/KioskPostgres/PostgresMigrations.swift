@@ -18,6 +18,9 @@ enum PostgresMigrations {
         Step(name: "accounts", statements: PostgresSchema.accounts),
         Step(name: "entries_by_source_id", statements: PostgresSchema.entriesBySourceID),
         Step(name: "entries_by_received", statements: PostgresSchema.entriesByReceived),
+        // Validators are sent only with the request they answered (url, kind, headers): a source
+        // redefined while Kiosk was stopped would otherwise get a 304 for the old reading.
+        Step(name: "validators_request", statements: ["ALTER TABLE sources ADD COLUMN validators_request text"]),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -15,6 +15,7 @@ enum PostgresSourceRows {
         let values = [
             builder.bind(id.rawValue), builder.bind(PostgresText.clean(state.validators.etag)),
             builder.bind(PostgresText.clean(state.validators.lastModified)),
+            builder.bind(PostgresText.clean(state.validators.request)),
             builder.bind(state.lastSuccess?.timeIntervalSince1970), builder.bind(state.lastFailure?.timeIntervalSince1970),
             builder.bind(PostgresText.clean(state.lastError?.description)), builder.bind(PostgresText.clean(errorJSON)),
             builder.bind(state.failures), builder.bind(state.entries != nil),
@@ -23,11 +24,12 @@ enum PostgresSourceRows {
         builder.append(
             """
             WITH upsert AS (
-                INSERT INTO sources (id, etag, last_modified, last_success, last_failure, last_error,
-                    last_error_json, failures, has_entries)
+                INSERT INTO sources (id, etag, last_modified, validators_request, last_success, last_failure,
+                    last_error, last_error_json, failures, has_entries)
                 VALUES (\(values.joined(separator: ", ")))
                 ON CONFLICT (id) DO UPDATE SET
                     etag = excluded.etag, last_modified = excluded.last_modified,
+                    validators_request = excluded.validators_request,
                     last_success = excluded.last_success, last_failure = excluded.last_failure,
                     last_error = excluded.last_error, last_error_json = excluded.last_error_json,
                     failures = excluded.failures, has_entries = excluded.has_entries
@@ -75,7 +77,9 @@ enum PostgresSourceRows {
         let hasEntries: Bool = try row.get("has_entries")
         return SourceState(
             entries: hasEntries ? entries : nil,
-            validators: Validators(etag: try row.get("etag"), lastModified: try row.get("last_modified")),
+            validators: Validators(
+                etag: try row.get("etag"), lastModified: try row.get("last_modified"),
+                request: try row.get("validators_request")),
             failures: try row.get("failures"),
             lastError: StoredSourceError.read(message: try row.get("last_error"), json: try row.get("last_error_json"), decoder: decoder),
             lastSuccess: date(try row.get("last_success")),

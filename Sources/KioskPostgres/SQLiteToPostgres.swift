@@ -169,7 +169,8 @@ struct SQLiteTable: Sendable {
         SQLiteTable(
             name: "sources",
             columns: [
-                ("id", "text"), ("etag", "text"), ("last_modified", "text"), ("last_success", "double precision"),
+                ("id", "text"), ("etag", "text"), ("last_modified", "text"), ("validators_request", "text"),
+                ("last_success", "double precision"),
                 ("last_failure", "double precision"), ("last_error", "text"), ("last_error_json", "text"),
                 ("failures", "integer"), ("has_entries", "boolean"),
             ], keys: ["id"]),

@@ -22,6 +22,11 @@ enum Migrations {
         migrator.registerMigration("read_marks") { db in try db.execute(sql: Schema.readMarks) }
         // Several users, each with their own feeds and read state; a feed fetched once for all.
         migrator.registerMigration("accounts") { db in try db.execute(sql: Schema.accounts) }
+        // Validators are sent only with the request they answered (url, kind, headers): a source
+        // redefined while Kiosk was stopped would otherwise get a 304 for the old reading.
+        migrator.registerMigration("validators_request") { db in
+            try db.execute(sql: "ALTER TABLE sources ADD COLUMN validators_request TEXT")
+        }
         return migrator
     }
 }

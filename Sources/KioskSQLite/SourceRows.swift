@@ -11,17 +11,18 @@ enum SourceRows {
         let errorJSON = try state.lastError.map(StoredSourceError.json)
         try db.cachedStatement(
             sql: """
-                INSERT INTO sources (id, etag, last_modified, last_success, last_failure, last_error,
-                    last_error_json, failures, has_entries)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sources (id, etag, last_modified, validators_request, last_success, last_failure,
+                    last_error, last_error_json, failures, has_entries)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET
                     etag = excluded.etag, last_modified = excluded.last_modified,
+                    validators_request = excluded.validators_request,
                     last_success = excluded.last_success, last_failure = excluded.last_failure,
                     last_error = excluded.last_error, last_error_json = excluded.last_error_json,
                     failures = excluded.failures, has_entries = excluded.has_entries
                 """
         ).execute(arguments: [
-            id.rawValue, state.validators.etag, state.validators.lastModified,
+            id.rawValue, state.validators.etag, state.validators.lastModified, state.validators.request,
             state.lastSuccess?.timeIntervalSince1970, state.lastFailure?.timeIntervalSince1970,
             state.lastError?.description, errorJSON, state.failures, state.entries != nil,
         ])
@@ -43,7 +44,8 @@ enum SourceRows {
             let hasEntries: Bool = row["has_entries"]
             states[id] = SourceState(
                 entries: hasEntries ? entries[id, default: []] : nil,
-                validators: Validators(etag: row["etag"], lastModified: row["last_modified"]),
+                validators: Validators(
+                    etag: row["etag"], lastModified: row["last_modified"], request: row["validators_request"]),
                 failures: row["failures"],
                 lastError: StoredSourceError.read(message: row["last_error"], json: row["last_error_json"], decoder: decoder),
                 lastSuccess: date(row["last_success"]),

@@ -55,7 +55,7 @@ import Testing
             }
             #expect(try await tables(clients[0]) == Self.tables)
             let applied = try await steps(clients[0])
-            #expect(applied == ["accounts", "app_state", "entries_by_received", "entries_by_source_id", "sources", "subscriptions"])
+            #expect(applied == ["accounts", "app_state", "entries_by_received", "entries_by_source_id", "sources", "subscriptions", "validators_request"])
             for store in stores {
                 #expect(try await store.isMigrated())
             }

@@ -18,13 +18,13 @@ import Testing
     /// Runs an engine over `feeds` while `body` runs, then stops it and waits until it stopped.
     private func running(
         _ feeds: [PolledSource], fetcher: any Fetching, store: (any SourceStateStore)?,
-        initialStates: [SourceID: SourceState] = [:], hub: EventHub = EventHub(),
+        initialStates: [SourceID: SourceState] = [:], hub: EventHub = EventHub(), kinds: SourceKinds = .builtIn,
         _ body: (EventLog) async throws -> Void
     ) async throws {
         let (log, recorder) = await hub.record()
         let engine = Engine(
             feeds: feeds, fetcher: fetcher, hub: hub, backoff: Backoff(cap: .milliseconds(200), jitter: 0),
-            initialStates: initialStates, store: store)
+            kinds: kinds, initialStates: initialStates, store: store)
         let task = Task { try await engine.run() }
         do {
             try await body(log)
@@ -60,7 +60,7 @@ import Testing
             let saved1 = try await store.state(of: "a")
             #expect(saved1?.entries == Self.titled(["a1"]))
             let saved2 = try await store.state(of: "a")
-            #expect(saved2?.validators == Validators(etag: "\"1\""))
+            #expect(saved2?.validators == Validators(etag: "\"1\"", request: feed("a", interval: .milliseconds(50)).requestKey))
             let saved3 = try await store.state(of: "a")
             #expect(saved3?.lastSuccess != nil)
 
@@ -172,6 +172,45 @@ import Testing
             throw error
         }
         try await client.shutdown()
+    }
+
+    /// A restart with the source redefined (kind, headers or url) while Kiosk was stopped: the
+    /// stored validators answered the old request, so the first check does not send them and
+    /// reads the whole answer; with the source unchanged, they are sent as before.
+    @Test(arguments: ["kind", "headers", "url", "nothing"])
+    func storedValidatorsGoOnlyWithTheRequestTheyAnswered(_ change: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("kiosk.sqlite")
+            let before = PolledSource(
+                id: "a", name: "a", url: URL(fileURLWithPath: "/a"), interval: .seconds(60), headers: ["Accept": "x"])
+            let plan = FetchPlan()
+            await plan.set(.success(rss(["a1"], etag: "\"1\"")))
+            let first = try SQLiteStore(path: file)
+            try await running([before], fetcher: plan, store: first) { log in
+                #expect(await log.wait { $0.contains { $0.source == "a" && $0.isChange } })
+            }
+            try first.close()
+
+            var after = before
+            switch change {
+            case "kind": after.kind = "lines"
+            case "headers": after.headers = ["Accept": "y"]
+            case "url": after.url = URL(fileURLWithPath: "/b")
+            default: break
+            }
+            let store = try SQLiteStore(path: file)
+            defer { try? store.close() }
+            let remembered = try #require(try await store.loadSourceStates()["a"])
+            #expect(remembered.validators == Validators(etag: "\"1\"", request: before.requestKey))
+            let fetcher = RecordingFetcher(plan)
+            // A second kind that reads anything as one entry, so the redefined source is fetched.
+            let other = SourceKind(id: "lines", name: "Lines") { _, _, _ in .init(entries: [Entry(id: "x")]) }
+            try await running([after], fetcher: fetcher, store: store, kinds: SourceKinds.builtIn.adding(other)) { _ in
+                #expect(await eventually { await !fetcher.exchanges.isEmpty })
+            }
+            let sent = await fetcher.exchanges.first?.validators
+            #expect(sent == (change == "nothing" ? remembered.validators : Validators()))
+        }
     }
 
     static func titled(_ titles: [String]) -> [Entry] {

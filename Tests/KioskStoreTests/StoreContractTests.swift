@@ -4,13 +4,13 @@ import KioskSources
 import KioskStore
 import Testing
 
-/// The promises every `KioskStore` keeps, checked against SQLite and the in-memory double.
+/// The promises every `KioskStore` keeps, checked against SQLite and PostgreSQL.
 @Suite struct StoreContractTests {
     @Test(arguments: StoreKind.allCases)
     func sourceStatesRoundTrip(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let full = Fixtures.fullState()
-            let fresh = SourceState(validators: Validators(etag: "\"only-etag\""))
+            let fresh = SourceState(validators: Validators(etag: "\"only-etag\"", request: "0123456789abcdef"))
             let empty = SourceState(entries: [], validators: Validators(lastModified: "yesterday"))
             try await store.saveSourceState(full, for: "full")
             try await store.saveSourceState(fresh, for: "fresh")

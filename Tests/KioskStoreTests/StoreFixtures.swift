@@ -22,7 +22,8 @@ enum Fixtures {
     /// A state with every field set, an error with a payload included.
     static func fullState(_ ids: [String] = ["a", "b", "c"]) -> SourceState {
         SourceState(
-            entries: entries(ids), validators: Validators(etag: "\"v1\"", lastModified: "Tue, 01 Jul 2025 10:00:00 GMT"),
+            entries: entries(ids),
+            validators: Validators(etag: "\"v1\"", lastModified: "Tue, 01 Jul 2025 10:00:00 GMT", request: "fedcba9876543210"),
             failures: 2, lastError: .fetch(.status(code: 503, message: "down for maintenance", retryAfter: .seconds(30))),
             lastSuccess: Date(timeIntervalSince1970: 1_750_000_000.25), lastFailure: Date(timeIntervalSince1970: 1_750_000_100.5))
     }

@@ -27,6 +27,14 @@ public struct PolledSource: Sendable, Hashable, Codable {
         self.kind = kind
     }
 
+    /// What makes one request differ from another (url, kind, headers), as 16 hex digits. Stored
+    /// validators carry the key of the request they answered; after a change of any of the three
+    /// (at run time or across a restart) they are not sent, so the first answer is read whole.
+    public var requestKey: String {
+        let headerLines = headers.map { "\($0.key.lowercased()): \($0.value)" }.sorted()
+        return StableHash.hex(([url.absoluteString, kind.rawValue] + headerLines).joined(separator: "\n"))
+    }
+
     private enum CodingKeys: String, CodingKey {
         case id, name, url, interval, headers, kind
     }

@@ -140,9 +140,9 @@ public actor Engine: Service {
     /// polled, uses its new url/name/interval/headers from its next check on.
     ///
     /// A new interval also applies to the pause under way (counted from the end of the last
-    /// check). A new url drops the validators and the freshness hint, which belong to the old
-    /// address; an answer from the old url or headers that arrives after this call is dropped and
-    /// the feed checked again.
+    /// check). A new url, kind or headers leaves the validators and the freshness hint unused,
+    /// as they answered the old request; an answer to the old request that arrives after this
+    /// call is dropped and the feed checked again.
     public func subscribe(_ feed: PolledSource) {
         guard var subscription = subscriptions[feed.id] else {
             lastGeneration += 1
@@ -154,10 +154,9 @@ public actor Engine: Service {
         let old = subscription.feed
         guard old != feed else { return }
         subscription.feed = feed
-        if old.url != feed.url || old.kind != feed.kind {
-            states[feed.id]?.validators = Validators()
-            subscription.freshness = nil
-        }
+        // The validators carry their request's key, so a check never sends them for the new one;
+        // the freshness hint belongs to the old request too.
+        if old.requestKey != feed.requestKey { subscription.freshness = nil }
         subscriptions[feed.id] = subscription
         // A new url or kind also replans: the pause under way may be the old answer's freshness hint.
         if old.interval != feed.interval || old.url != feed.url || old.kind != feed.kind {
@@ -331,7 +330,9 @@ public actor Engine: Service {
             return nil
         }
         let state = states[loop.id] ?? SourceState()
-        return (subscription.feed, state.validators, state.entries, subscription.freshness?.feed)
+        // Validators of another request (an older url, kind or headers, even from before a restart) stay unsent.
+        let validators = state.validators.sent(with: subscription.feed.requestKey)
+        return (subscription.feed, validators, state.entries, subscription.freshness?.feed)
     }
 
     /// Folds a check's outcome into the state, publishes what changed, and says how long to wait;
@@ -356,16 +357,18 @@ public actor Engine: Service {
         // A failure keeps the feed's `<ttl>`: its next 304 still means the body it describes.
         var freshness = FeedChecker.FreshnessHint(feed: current.freshness?.feed)
         switch outcome {
-        case .unchanged(let validators, let hint):
+        case .unchanged(var validators, let hint):
             freshness = hint
+            validators.request = feed.requestKey
             state.validators = validators
             state.failures = 0
             state.lastError = nil
             state.lastSuccess = now
             // Healing is a change for the screen: the error goes away even if the entries don't.
             if wasFailing { announced = state.entries }
-        case .changed(let entries, let validators, let hint):
+        case .changed(let entries, var validators, let hint):
             freshness = hint
+            validators.request = feed.requestKey
             state.entries = entries
             state.validators = validators
             state.failures = 0

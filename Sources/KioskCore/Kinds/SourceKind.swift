@@ -1,5 +1,5 @@
 /// A kind of polled source, in one place: its name, how an answer of it is read into entries,
-/// and the sample the demo server plays for it. The engine asks a source's kind to read what it fetched; nothing else names a parser.
+/// how its entries are drawn, and the sample the demo server plays for it. The engine asks a source's kind to read what it fetched; nothing else names a parser.
 /// A new kind is a folder under `Kinds/` and one line in `SourceKinds.builtIn` (docs/ARCHITECTURE.md,
 /// "Adding a kind of source").
 public struct SourceKind: Sendable {
@@ -42,6 +42,15 @@ public struct SourceKind: Sendable {
         }
     }
 
+    /// How a kind's entries are drawn in lists and on their pages (the web app draws each way).
+    public enum Drawing: String, Sendable, Hashable, CaseIterable {
+        /// Articles: a title, a line of summary, the date; the page shows the description (feeds).
+        case headlines
+        /// Posts with no title of their own (a timeline, notes): the author and the whole short
+        /// text, the date; its first words stand for a title where one is needed.
+        case posts
+    }
+
     /// Reads an answer's bytes (with the charset its headers named, if any) within `limits`. A
     /// `FeedError` is shown as such; any other error by its description.
     public typealias Read = @Sendable (_ bytes: [UInt8], _ charset: String?, _ limits: ParserLimits) throws -> Reading
@@ -52,10 +61,13 @@ public struct SourceKind: Sendable {
     public let read: Read
     /// Its sample in demo mode, if it has one.
     public let demo: DemoSample?
+    /// How its entries are drawn.
+    public let drawing: Drawing
 
-    public init(id: ID, name: String, demo: DemoSample? = nil, read: @escaping Read) {
+    public init(id: ID, name: String, drawing: Drawing = .headlines, demo: DemoSample? = nil, read: @escaping Read) {
         self.id = id
         self.name = name
+        self.drawing = drawing
         self.demo = demo
         self.read = read
     }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskAccounts
+import KioskCore
 import KioskReader
 import KioskSources
 import KioskStore
@@ -36,6 +37,8 @@ extension WebDependencies {
         public var notReady: @Sendable () async -> String? = { nil }
         /// The metrics the store was handed its write timer from.
         public var metrics = KioskMetrics()
+        /// The kinds of source this Kiosk reads (the engine's) and draws.
+        public var kinds = SourceKinds.builtIn
 
         public init(store: any KioskStore, fetcher: any Fetching, signer: ImageSigner) {
             self.store = store
@@ -66,6 +69,7 @@ extension WebDependencies {
         // The News labels and announcements use each feed's own name (users may rename theirs).
         for feed in (try? await store.feeds()) ?? [] { names[feed.id] = feed.displayName }
         for merged in catalogue.merged { names[merged.id] = merged.name }
+        let drawings = EntryDrawings(catalogue: catalogue, kinds: parts.kinds)
         let fetcher = parts.fetcher
         var dependencies = WebDependencies(
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,
@@ -75,12 +79,13 @@ extension WebDependencies {
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: parts.deviceID),
             images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
-            news: NewsSections(catalogue: catalogue, names: names), services: parts.services,
+            news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: parts.services,
             accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)))
         dependencies.sharedLog = parts.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = parts.notReady
         dependencies.metrics = parts.metrics
+        dependencies.drawings = drawings
         return dependencies
     }
 }

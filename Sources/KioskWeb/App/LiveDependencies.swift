@@ -49,7 +49,8 @@ extension WebDependencies {
         parts.deviceID = try await store.deviceID()
         // The engine starts with no feeds: the reader hands it every subscription.
         let engine = Engine(
-            merged: catalogue.merged, fetcher: fetcher, hub: parts.hub, store: store, coordinator: backend.coordinator,
+            merged: catalogue.merged, fetcher: fetcher, hub: parts.hub, kinds: parts.kinds, store: store,
+            coordinator: backend.coordinator,
             logger: logger)
         parts.scheduler = engine
         parts.services = [

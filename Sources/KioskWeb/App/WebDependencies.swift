@@ -39,6 +39,8 @@ public struct WebDependencies: Sendable {
     public var notReady: @Sendable () async -> String? = { nil }
     /// What Kiosk counts and times (`/metrics`); the store is handed its write timer at creation.
     public var metrics = KioskMetrics()
+    /// How each source's entries are drawn (its kind's drawing); News' sections hold the same.
+    public var drawings = EntryDrawings()
 
     /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
     init(

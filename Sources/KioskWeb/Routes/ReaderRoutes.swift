@@ -51,7 +51,8 @@ struct ReaderRoutes: Sendable {
             let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
             let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderEntryPage(
-                entry: entry, feedName: subscription.displayName, sanitizer: sanitizer, folders: try await reader.folders(user: context.user),
+                entry: entry, feedName: subscription.displayName,
+                drawing: shared.dependencies.drawings.drawing(of: source), sanitizer: sanitizer, folders: try await reader.folders(user: context.user),
                 unread: try await counts(subscriptions, user: context.user).all, sequence: await shared.live.snapshot().sequence
             ).page.response(for: context)
         }
@@ -114,7 +115,7 @@ struct ReaderRoutes: Sendable {
         // Mark all read stops at the newest entry received now, whatever its date.
         let newest = try await store.newestEntryID(sources: filter.sources, user: context.user)
         return ReaderListPage(
-            scope: scope, title: title, entries: entries, names: names, counts: try await counts(subscriptions, user: context.user),
+            scope: scope, title: title, entries: entries, names: names, drawings: shared.dependencies.drawings, counts: try await counts(subscriptions, user: context.user),
             folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
         ).page.response(for: context)

@@ -19,9 +19,12 @@ struct NewsSection: Sendable, Hashable {
 public struct NewsSections: Sendable {
     let sections: [NewsSection]
     private let names: [SourceID: String]
+    /// How each feed's entries are drawn.
+    let drawings: EntryDrawings
 
-    public init(catalogue: SourceCatalogue, names: [SourceID: String]) {
+    public init(catalogue: SourceCatalogue, names: [SourceID: String], drawings: EntryDrawings = EntryDrawings()) {
         self.names = names
+        self.drawings = drawings
         sections = catalogue.news.map { id in
             let merged = catalogue.merged.first(where: { $0.id == id })
             return NewsSection(

@@ -56,12 +56,10 @@ struct NewsList: Sendable {
         return rows.map { part, entry in
             let key = EntryIdentity.key(of: entry)
             let rowKey = seen.insert(key).inserted ? key : "\(key)@\(part.rawValue)"
-            return (rowKey, el("li", .class("entry"), .data("key", rowKey), .data("source", part.rawValue)) {
+            let drawing = EntryDrawing(style: sections.drawings.drawing(of: part), entry: entry)
+            return (rowKey, el("li", .class(drawing.rowClass), .data("key", rowKey), .data("source", part.rawValue)) {
                 el("a", .class("entry-link"), .href("/news/\(part.rawValue)/\(key)")) {
-                    el("span", .class("entry-title")) { entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
-                    if let snippet = Snippet.of(entry.summary) {
-                        el("span", .class("entry-snippet")) { snippet }
-                    }
+                    drawing.rowText(summary: entry.summary)
                     el("span", .class("entry-meta")) {
                         if feed.parts.count > 1 {
                             el("span", .class("entry-part")) { sections.name(of: part) }
@@ -124,7 +122,7 @@ struct NewsDetailPage: Sendable {
 
     var page: Page {
         let back = sections.section(containing: source).map { "/news?feed=\($0.slug)" } ?? "/news"
-        let title = entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
+        let title = EntryDrawing(style: sections.drawings.drawing(of: source), entry: entry).title
         let body = entry.summary ?? entry.content
         return Page(
             title: title, kind: "news-detail", tab: .news, sequence: sequence,

@@ -53,8 +53,13 @@ extension Logger {
 
 /// Runs `body` with a ``KioskHarness`` over a fresh sample-sources server, then stops the server
 /// and the HTTP client (also when `body` throws).
-/// - Parameter newsAPIKey: the key Discover sends; the sample server only accepts `demo`.
-func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async throws -> Void) async throws {
+/// - Parameters:
+///   - newsAPIKey: the key Discover sends; the sample server only accepts `demo`.
+///   - kinds: the kinds of source the app reads and draws; each with a demo sample adds its
+///     `demo-<kind>` source to the catalogue, as in demo mode.
+func withKioskApp(
+    newsAPIKey: String = "demo", kinds: SourceKinds = .builtIn, _ body: (KioskHarness) async throws -> Void
+) async throws {
     // First: nothing is running yet if it cannot be made.
     let store = try SQLiteStore.inMemoryDatabase()
     let server = DemoServer(
@@ -64,7 +69,7 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
     let base = await server.baseURL()
     let client = HTTPFetcher.makeClient()
     let fetcher = HTTPFetcher(client: client)
-    let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey)
+    let catalogue = SourceCatalogue.demo(base: base, newsAPIKey: newsAPIKey, kinds: kinds)
     let signer = ImageSigner(key: SymmetricKey(size: .bits256), trusting: catalogue.trustedSources)
 
     let harness: KioskHarness
@@ -79,7 +84,8 @@ func withKioskApp(newsAPIKey: String = "demo", _ body: (KioskHarness) async thro
         // The fastest bcrypt: hashing is hummingbird-auth's, and these tests are about the rest.
         config.passwordCost = 4
         // No engine: the tests feed the hub by hand.
-        let parts = WebDependencies.Parts(store: store, fetcher: fetcher, signer: signer)
+        var parts = WebDependencies.Parts(store: store, fetcher: fetcher, signer: signer)
+        parts.kinds = kinds
         let dependencies = try await WebDependencies.assemble(config, parts, logger: .quiet)
         harness = KioskHarness(
             hub: dependencies.hub, store: store, signer: signer, sampleBase: base, config: config,

@@ -9,13 +9,14 @@ import KioskStore
 struct ReaderEntryPage: Sendable {
     var entry: StoredEntry
     var feedName: String
+    var drawing: SourceKind.Drawing
     var sanitizer: HTMLSanitizer
     var folders: [String]
     var unread: Int
     var sequence: UInt64
 
     var page: Page {
-        let title = entry.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
+        let title = EntryDrawing(style: drawing, entry: entry.entry).title
         let body = [entry.entry.content, entry.entry.summary].compactMap { $0 }.first { !$0.isEmpty }
         return Page(
             title: ReaderCounts.title(title, unread: unread), kind: "reader-entry", tab: .reader,

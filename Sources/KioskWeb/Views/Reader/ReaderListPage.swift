@@ -12,6 +12,8 @@ struct ReaderListPage: Sendable {
     var entries: [StoredEntry]
     /// Names of the feeds, for each row's label.
     var names: [SourceID: String]
+    /// How each feed's entries are drawn.
+    var drawings: EntryDrawings
     var counts: ReaderCounts
     var folders: [String]
     /// Whether read entries are shown too (feeds and folders) or only unread (All unread).
@@ -39,7 +41,12 @@ struct ReaderListPage: Sendable {
                 el("ul", .id("reader-list"), .class("entries reader-entries"), .data("scope", scopeKey),
                     .data("sources", scope == .starred ? "" : sources.map { $0.map(\.rawValue).joined(separator: " ") } ?? "*"),
                     .aria("label", title)) {
-                    entries.map { ReaderRow(entry: $0, feedName: names[$0.source] ?? $0.source.rawValue).node }
+                    entries.map {
+                        ReaderRow(
+                            entry: $0, feedName: names[$0.source] ?? $0.source.rawValue,
+                            drawing: drawings.drawing(of: $0.source)
+                        ).node
+                    }
                 },
                 next.map { el("a", .class("button load-more-link"), .id("reader-more"), .href($0)) { "Older entries" } }
                     ?? Node.group([]),
@@ -104,19 +111,16 @@ struct ReaderListPage: Sendable {
 struct ReaderRow: Sendable {
     var entry: StoredEntry
     var feedName: String
+    var drawing: SourceKind.Drawing
 
     var node: Node {
-        let title = entry.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled"
-        return el("li", .class(entry.isRead ? "entry reader-entry is-read" : "entry reader-entry"),
+        let drawn = EntryDrawing(style: drawing, entry: entry.entry)
+        return el("li", .class(drawn.rowClass + (entry.isRead ? " reader-entry is-read" : " reader-entry")),
             .data("id", String(entry.id)), .data("key", entry.key), .data("source", entry.source.rawValue)) {
             el("a", .class("entry-link"), .href(ReaderLinks.entry(entry.source, key: entry.key))) {
-                el("span", .class("entry-title")) {
-                    el("span", .class("unread-dot"), .aria("hidden", "true"))
-                    title
-                }
-                if let snippet = Snippet.of(entry.entry.summary ?? entry.entry.content) {
-                    el("span", .class("entry-snippet")) { snippet }
-                }
+                drawn.rowText(
+                    marker: el("span", .class("unread-dot"), .aria("hidden", "true")),
+                    summary: entry.entry.summary ?? entry.entry.content)
                 el("span", .class("entry-meta")) {
                     el("span", .class("entry-part")) { feedName }
                     DateText.node(entry.sortDate)

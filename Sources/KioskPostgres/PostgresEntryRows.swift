@@ -132,19 +132,26 @@ enum PostgresEntryRows {
     {
         var builder = PostgresQueryBuilder()
         let query = builder.bind(tsQuery)
+        // Found in the title and summary or in the fetched article; ranked by the better match.
         builder.append(
             """
-            SELECT e.source, e.json FROM entries e
-            WHERE array_to_tsvector(string_to_array(e.search_text, ' ')) @@ CAST(\(query) AS tsquery)
+            WITH hits AS (
+                SELECT id, ts_rank(array_to_tsvector(string_to_array(search_text, ' ')), CAST(\(query) AS tsquery)) AS rank
+                FROM entries WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
+                UNION ALL
+                SELECT entry_id, ts_rank(array_to_tsvector(string_to_array(search_text, ' ')), CAST(\(query) AS tsquery))
+                FROM articles WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
+            ), best AS (SELECT id, MAX(rank) AS rank FROM hits GROUP BY id)
+            SELECT e.source, e.json FROM best JOIN entries e ON e.id = best.id
             """)
         if let user {
             let id = builder.bind(user.rawValue)
-            builder.append(" AND e.source IN (SELECT source FROM user_feeds WHERE user_id = \(id))")
+            builder.append(" WHERE e.source IN (SELECT source FROM user_feeds WHERE user_id = \(id))")
         }
         let limitValue = builder.bind(limit)
         builder.append(
             """
-             ORDER BY ts_rank(array_to_tsvector(string_to_array(e.search_text, ' ')), CAST(\(query) AS tsquery)) DESC, e.source, e.position
+             ORDER BY best.rank DESC, e.source, e.position
             LIMIT \(limitValue)
             """)
         let decoder = JSONDecoder()

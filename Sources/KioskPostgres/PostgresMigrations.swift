@@ -21,6 +21,8 @@ enum PostgresMigrations {
         // Validators are sent only with the request they answered (url, kind, headers): a source
         // redefined while Kiosk was stopped would otherwise get a 304 for the old reading.
         Step(name: "validators_request", statements: ["ALTER TABLE sources ADD COLUMN validators_request text"]),
+        // Reader view: an entry's page read once, kept with it, searchable, removed with it.
+        Step(name: "articles", statements: PostgresSchema.articles),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

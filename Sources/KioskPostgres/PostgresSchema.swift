@@ -56,6 +56,23 @@ enum PostgresSchema {
         "CREATE INDEX entries_search ON entries USING gin (array_to_tsvector(string_to_array(search_text, ' ')))",
     ]
 
+    /// Each entry's article (reader view) or why there is none, removed with its entry; its
+    /// folded words in `search_text`, indexed as the entries' are.
+    static let articles: [String] = [
+        """
+        CREATE TABLE articles (
+            entry_id bigint PRIMARY KEY REFERENCES entries (id) ON DELETE CASCADE,
+            fetched_at double precision NOT NULL,
+            url text,
+            json text,
+            error text,
+            text text NOT NULL DEFAULT '',
+            search_text text NOT NULL DEFAULT ''
+        )
+        """,
+        "CREATE INDEX articles_search ON articles USING gin (array_to_tsvector(string_to_array(search_text, ' ')))",
+    ]
+
     /// Feeds anyone follows, once each (a user's own name and folder live in `user_feeds`).
     static let subscriptions: [String] = [
         """

@@ -322,6 +322,16 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await PostgresAppStateRows.deviceID(in: session) }
     }
 
+    // MARK: - Articles
+
+    public func article(entry: Int64) async throws(StoreError) -> StoredArticle? {
+        try await connection { session in try await PostgresArticleRows.load(entry: entry, in: session) }
+    }
+
+    public func saveArticle(_ article: StoredArticle, entry: Int64) async throws(StoreError) {
+        try await connection { session in try await PostgresArticleRows.save(article, entry: entry, in: session) }
+    }
+
     // MARK: - Search
 
     public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {

@@ -232,6 +232,18 @@ struct SQLiteTable: Sendable {
                 ("user_id", "bigint"), ("entry_id", "bigint"), ("source", "text"), ("read", "boolean"),
                 ("starred", "boolean"), ("kept_unread", "boolean"), ("changed_at", "double precision"),
             ], keys: ["user_id", "entry_id"]),
+        SQLiteTable(
+            name: "articles",
+            columns: [
+                ("entry_id", "bigint"), ("fetched_at", "double precision"), ("url", "text"), ("json", "text"),
+                ("error", "text"), ("text", "text"),
+            ], keys: ["entry_id"],
+            computed: [
+                (
+                    "search_text", "text",
+                    { row in .text(PostgresSearchText.indexed(title: nil, summaryText: row["text"]?.string)) }
+                )
+            ]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

@@ -118,20 +118,25 @@ enum EntryRows {
         return lists
     }
 
-    /// Entries matching an FTS5 `query`, best first.
+    /// Entries matching an FTS5 `query` in their title and summary or in their article, best
+    /// first (an entry found in both ranks by its better match).
     static func search(_ query: String, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
         let decoder = JSONDecoder()
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT entries.source, entries.json FROM entries_fts
-                JOIN entries ON entries.id = entries_fts.rowid
-                WHERE entries_fts MATCH ?
-                    AND (? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))
-                ORDER BY entries_fts.rank, entries.source, entries.position
+                WITH hits AS (
+                    SELECT rowid AS id, rank FROM entries_fts WHERE entries_fts MATCH ?
+                    UNION ALL
+                    SELECT rowid AS id, rank FROM articles_fts WHERE articles_fts MATCH ?
+                ), best AS (SELECT id, MIN(rank) AS rank FROM hits GROUP BY id)
+                SELECT entries.source, entries.json FROM best
+                JOIN entries ON entries.id = best.id
+                WHERE (? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))
+                ORDER BY best.rank, entries.source, entries.position
                 LIMIT ?
                 """,
-            arguments: [query, user?.rawValue, user?.rawValue, limit])
+            arguments: [query, query, user?.rawValue, user?.rawValue, limit])
         var hits: [SearchHit] = []
         while let row = try rows.next() {
             let json: String = row["json"]

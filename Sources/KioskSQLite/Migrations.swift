@@ -27,6 +27,8 @@ enum Migrations {
         migrator.registerMigration("validators_request") { db in
             try db.execute(sql: "ALTER TABLE sources ADD COLUMN validators_request TEXT")
         }
+        // Reader view: an entry's page read once, kept with it, searchable, removed with it.
+        migrator.registerMigration("articles") { db in try db.execute(sql: Schema.articles) }
         return migrator
     }
 }

@@ -314,6 +314,16 @@ public final class SQLiteStore: KioskStore {
         return try await write { db in try AppStateRows.deviceID(in: db) }
     }
 
+    // MARK: - Articles
+
+    public func article(entry: Int64) async throws(StoreError) -> StoredArticle? {
+        try await read { db in try ArticleRows.load(entry: entry, in: db) }
+    }
+
+    public func saveArticle(_ article: StoredArticle, entry: Int64) async throws(StoreError) {
+        try await write { db in try ArticleRows.save(article, entry: entry, in: db) }
+    }
+
     // MARK: - Search
 
     public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {

@@ -62,6 +62,34 @@ enum Schema {
         END;
         """
 
+    /// Each entry's article (reader view) or why there is none, removed with its entry; its text
+    /// indexed like the entries' (external content, kept in sync by triggers).
+    static let articles = """
+        CREATE TABLE articles (
+            entry_id INTEGER PRIMARY KEY NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+            fetched_at REAL NOT NULL,
+            url TEXT,
+            json TEXT,
+            error TEXT,
+            text TEXT NOT NULL DEFAULT ''
+        ) STRICT;
+        CREATE VIRTUAL TABLE articles_fts USING fts5 (
+            text,
+            content = 'articles', content_rowid = 'entry_id',
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+        );
+        CREATE TRIGGER articles_fts_insert AFTER INSERT ON articles BEGIN
+            INSERT INTO articles_fts (rowid, text) VALUES (new.entry_id, new.text);
+        END;
+        CREATE TRIGGER articles_fts_delete AFTER DELETE ON articles BEGIN
+            INSERT INTO articles_fts (articles_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
+        END;
+        CREATE TRIGGER articles_fts_update AFTER UPDATE OF text ON articles BEGIN
+            INSERT INTO articles_fts (articles_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
+            INSERT INTO articles_fts (rowid, text) VALUES (new.entry_id, new.text);
+        END;
+        """
+
     /// Small facts about this installation (device UUID, last opened headline), by key.
     static let appState = """
         CREATE TABLE app_state (

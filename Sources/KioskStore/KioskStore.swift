@@ -9,12 +9,13 @@ import KioskSources
 /// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
 /// index over the entries.
 public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, SyncReadingStore, AccountStore,
-    AppStateStore
+    AppStateStore, ArticleStore
 {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]
 
-    /// Entries whose title or summary has words starting with every word of `text`, best first,
+    /// Entries whose title or summary (or fetched article: `ArticleStore`) has words starting
+    /// with every word of `text`, best first,
     /// at most `limit`, among the feeds `user` follows (nil: every feed). Any text is accepted:
     /// none of it is read as query syntax. Empty → [].
     func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit]

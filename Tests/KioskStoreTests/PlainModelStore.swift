@@ -357,6 +357,13 @@ actor PlainModelStore: KioskStore {
         return id
     }
 
+    /// Articles are not part of the model (the contract checks them on both stores): kept by id only.
+    private var articles: [Int64: StoredArticle] = [:]
+
+    func article(entry: Int64) -> StoredArticle? { articles[entry] }
+
+    func saveArticle(_ article: StoredArticle, entry: Int64) { articles[entry] = article }
+
     /// Entries where every word of `text` starts a word of the title or plain-text summary,
     /// case and diacritics ignored; in source order, then display order.
     func search(_ text: String, limit: Int, user: UserID?) -> [SearchHit] {

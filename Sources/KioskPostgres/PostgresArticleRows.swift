@@ -1,0 +1,33 @@
+import Foundation
+import KioskStore
+import PostgresNIO
+
+/// The SQL side of `StoredArticle`: one `articles` row per entry, its folded words in
+/// `search_text` (as `entries.search_text`, see `PostgresSearchText`).
+enum PostgresArticleRows {
+    static func load(entry: Int64, in session: PostgresSession) async throws -> StoredArticle? {
+        try await session.rows("SELECT fetched_at, url, json, error FROM articles WHERE entry_id = \(entry)") { row in
+            ArticleColumns.read(
+                json: try row.get("json"), error: try row.get("error"), url: try row.get("url"),
+                fetchedAt: try row.get("fetched_at"))
+        }.first
+    }
+
+    /// Upserts the article of `entry`; nothing when the entry is gone (retention may have run).
+    static func save(_ article: StoredArticle, entry: Int64, in session: PostgresSession) async throws {
+        let text = PostgresText.clean(ArticleColumns.text(of: article))
+        let json = PostgresText.clean(try ArticleColumns.json(of: article))
+        let error = PostgresText.clean(ArticleColumns.error(of: article))
+        let url = PostgresText.clean(article.url)
+        let search = PostgresSearchText.indexed(title: nil, summaryText: text)
+        let fetchedAt = article.fetchedAt.timeIntervalSince1970
+        try await session.execute(
+            """
+            INSERT INTO articles (entry_id, fetched_at, url, json, error, text, search_text)
+            SELECT id, \(fetchedAt), \(url), \(json), \(error), \(text), \(search) FROM entries WHERE id = \(entry)
+            ON CONFLICT (entry_id) DO UPDATE SET
+                fetched_at = excluded.fetched_at, url = excluded.url, json = excluded.json,
+                error = excluded.error, text = excluded.text, search_text = excluded.search_text
+            """)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import KioskCore
+
+/// The article of an entry's page as Kiosk read it (the reader view), or why it could not: kept
+/// with the entry, so a page is fetched once, its words are found by search, and retention
+/// removes it with its entry.
+public struct StoredArticle: Sendable, Hashable {
+    public enum Outcome: Sendable, Hashable {
+        case found(ReaderArticle)
+        /// Why there is no article, as a sentence a person can read ("the site refused (HTTP 403)").
+        case failed(String)
+    }
+
+    public var outcome: Outcome
+    /// The page the article was read from, after redirects (relative links resolve against it);
+    /// nil when no page was read.
+    public var url: String?
+    public var fetchedAt: Date
+
+    public init(_ outcome: Outcome, url: String? = nil, fetchedAt: Date) {
+        self.outcome = outcome
+        self.url = url
+        self.fetchedAt = fetchedAt
+    }
+
+    /// The article, when one was found.
+    public var article: ReaderArticle? {
+        if case .found(let article) = outcome { article } else { nil }
+    }
+}
+
+/// Where fetched articles are kept, by entry (`StoredEntry.id`).
+public protocol ArticleStore: Sendable {
+    /// The article kept for `entry`, found or failed; nil when none was fetched.
+    func article(entry: Int64) async throws -> StoredArticle?
+    /// Keeps `article` for `entry`, replacing what was kept; an entry that no longer exists
+    /// keeps nothing.
+    func saveArticle(_ article: StoredArticle, entry: Int64) async throws
+}
+
+/// How both stores write an article's columns: the same JSON, the same searchable text.
+package enum ArticleColumns {
+    /// The article as stored JSON, nil for a failure.
+    package static func json(of article: StoredArticle) throws -> String? {
+        guard let found = article.article else { return nil }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(found), as: UTF8.self)
+    }
+
+    /// The failure's sentence, nil for an article.
+    package static func error(of article: StoredArticle) -> String? {
+        if case .failed(let reason) = article.outcome { reason } else { nil }
+    }
+
+    /// The text search reads: the article's plain text ("" for a failure).
+    package static func text(of article: StoredArticle) -> String { article.article?.text ?? "" }
+
+    /// The stored row back as a value; a row whose JSON no longer decodes reads as a failure
+    /// (so the article is fetched again rather than shown broken).
+    package static func read(json: String?, error: String?, url: String?, fetchedAt: Double) -> StoredArticle {
+        let date = Date(timeIntervalSince1970: fetchedAt)
+        if let json {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .secondsSince1970
+            if let found = try? decoder.decode(ReaderArticle.self, from: Data(json.utf8)) {
+                return StoredArticle(.found(found), url: url, fetchedAt: date)
+            }
+            return StoredArticle(.failed("the stored article could not be read"), url: url, fetchedAt: .distantPast)
+        }
+        return StoredArticle(.failed(error ?? "no article"), url: url, fetchedAt: date)
+    }
+}

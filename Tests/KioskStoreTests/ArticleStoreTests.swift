@@ -1,0 +1,66 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+/// Articles kept with their entries (reader view), on both stores: found or failed, searchable,
+/// removed with the entry.
+@Suite struct ArticleStoreTests {
+    static let article = ReaderArticle(
+        title: "The whole story", byline: "Ada Lovelace", published: Date(timeIntervalSince1970: 1_750_000_000),
+        siteName: "Example", language: "en", image: "https://example.com/lead.jpg", excerpt: "It begins.",
+        html: "<p>It begins with an analytical engine.</p>", text: "It begins with an analytical engine.", wordCount: 6)
+
+    private func entryID(_ store: any KioskStore, _ source: SourceID) async throws -> Int64 {
+        try #require(try await store.readingList(EntryFilter(sources: [source]), user: .owner).first?.id)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anArticleOrItsFailureRoundTrips(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: ["a"]) { store in
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "1", title: "Short")]), for: "a")
+            let id = try await entryID(store, "a")
+            #expect(try await store.article(entry: id) == nil)
+
+            let found = StoredArticle(.found(Self.article), url: "https://example.com/story", fetchedAt: Date(timeIntervalSince1970: 1_760_000_000))
+            try await store.saveArticle(found, entry: id)
+            #expect(try await store.article(entry: id) == found)
+
+            let failed = StoredArticle(.failed("the site refused (HTTP 403)"), fetchedAt: Date(timeIntervalSince1970: 1_760_000_100))
+            try await store.saveArticle(failed, entry: id)
+            #expect(try await store.article(entry: id) == failed)
+
+            // An entry that does not exist keeps nothing.
+            try await store.saveArticle(found, entry: id + 1000)
+            #expect(try await store.article(entry: id + 1000) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func searchFindsAnArticlesWordsAndTheArticleGoesWithItsEntry(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: ["a"]) { store in
+            try await store.saveSourceState(
+                SourceState(entries: [Entry(id: "1", title: "Short", summary: "Two sentences.")]), for: "a")
+            let id = try await entryID(store, "a")
+            #expect(try await store.search("analytical", limit: 10, user: .owner).isEmpty)
+
+            try await store.saveArticle(StoredArticle(.found(Self.article), fetchedAt: Date()), entry: id)
+            let hits = try await store.search("analyt engine", limit: 10, user: .owner)
+            #expect(hits.map(\.entry.id) == ["1"])
+            // Found in both the summary and the article: listed once.
+            #expect(try await store.search("begins", limit: 10, user: .owner).count <= 1)
+            #expect(try await store.search("sentences", limit: 10, user: .owner).map(\.entry.id) == ["1"])
+
+            // The feed re-saving the entry keeps its article.
+            try await store.saveSourceState(
+                SourceState(entries: [Entry(id: "1", title: "Short, edited", summary: "Two sentences.")]), for: "a")
+            #expect(try await store.article(entry: id)?.article == Self.article)
+
+            // The entry gone (the source forgotten), its article is gone and no longer found.
+            try await store.saveSourceState(SourceState(), for: "a")
+            #expect(try await store.article(entry: id) == nil)
+            #expect(try await store.search("analytical", limit: 10, user: .owner).isEmpty)
+        }
+    }
+}

@@ -40,7 +40,7 @@ extension FetchError: CustomStringConvertible {
     }
 
     /// `bytes` as a reader would say it: whole MB or KB when it is one, else bytes.
-    static func size(_ bytes: Int) -> String {
+    public static func size(_ bytes: Int) -> String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
         return "\(bytes) bytes"

@@ -1,0 +1,185 @@
+import Foundation
+import KioskCore
+import KioskReader
+import KioskSQLite
+import KioskSources
+import KioskStore
+import Testing
+
+/// The reader view's fetching: once per entry, politely per host, failures as sentences.
+@Suite struct ArticleServiceTests {
+    /// Answers every page with `answer` after `gate` opens, counting requests and the most in flight.
+    actor Pages: Fetching {
+        var answer: Result<FetchResult, FetchError>
+        private(set) var requests: [URL] = []
+        private(set) var inFlight = 0
+        private(set) var mostInFlight = 0
+        private var held = true
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(_ answer: Result<FetchResult, FetchError>, held: Bool = false) {
+            self.answer = answer
+            self.held = held
+        }
+
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+            requests.append(request.url)
+            inFlight += 1
+            mostInFlight = max(mostInFlight, inFlight)
+            if held { await withCheckedContinuation { waiting.append($0) } }
+            inFlight -= 1
+            return try answer.get()
+        }
+
+        func open() {
+            held = false
+            for waiter in waiting { waiter.resume() }
+            waiting = []
+        }
+
+        func set(_ answer: Result<FetchResult, FetchError>) { self.answer = answer }
+    }
+
+    static func page(_ html: String, type: String? = "text/html; charset=utf-8", at url: String = "https://example.com/story")
+        -> Result<FetchResult, FetchError>
+    {
+        let final = URL(string: url) ?? URL(fileURLWithPath: "/")
+        return .success(.fetched(FetchedBody(bytes: Array(html.utf8), contentType: type, finalURL: final)))
+    }
+
+    /// An extractor that calls the page's text the article.
+    static let extract: ArticleService.Extract = { bytes, _, _ in
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard !text.isEmpty else { throw ArticleError.emptyPage }
+        return ReaderArticle(title: "T", html: "<p>\(text)</p>", text: text, wordCount: 1)
+    }
+
+    /// A store holding `count` entries of one feed, and their ids.
+    static func store(entries count: Int) async throws -> (SQLiteStore, [Int64]) {
+        let store = try SQLiteStore.inMemoryDatabase()
+        let feedURL = try #require(URL(string: "https://feed.example/feed.xml"))
+        try await store.saveSubscriptions([Subscription(id: "feed", url: feedURL)], user: .owner)
+        try await store.saveSourceState(
+            SourceState(entries: (0..<count).map { Entry(id: "e\($0)", title: "E\($0)") }), for: "feed")
+        let ids = try await store.readingList(EntryFilter(sources: ["feed"]), user: .owner).map(\.id)
+        return (store, ids)
+    }
+
+    @Test func aPageIsFetchedOnceAndKeptWithItsEntry() async throws {
+        let (store, ids) = try await Self.store(entries: 1)
+        let id = try #require(ids.first)
+        let pages = Pages(Self.page("The whole story."))
+        let service = ArticleService(store: store, fetcher: pages, extract: Self.extract)
+        let first = await service.article(entry: id, link: "https://example.com/story")
+        #expect(first.article?.text == "The whole story.")
+        #expect(first.url == "https://example.com/story")
+        let again = await service.article(entry: id, link: "https://example.com/story")
+        #expect(again == first)
+        #expect(await pages.requests.count == 1)
+        #expect(try await store.article(entry: id) == first)
+
+        // A new service over the same store (a restart, another replica) fetches nothing either.
+        let other = ArticleService(store: store, fetcher: pages, extract: Self.extract)
+        #expect(await other.article(entry: id, link: "https://example.com/story") == first)
+        #expect(await pages.requests.count == 1)
+    }
+
+    @Test func manyAskingAtOnceMakeOneRequest() async throws {
+        let (store, ids) = try await Self.store(entries: 1)
+        let id = try #require(ids.first)
+        let pages = Pages(Self.page("Story."), held: true)
+        let service = ArticleService(store: store, fetcher: pages, extract: Self.extract)
+        try await withThrowingTaskGroup(of: StoredArticle.self) { group in
+            for _ in 0..<8 { group.addTask { await service.article(entry: id, link: "https://example.com/s") } }
+            #expect(await eventually { await pages.inFlight == 1 })
+            await pages.open()
+            for try await outcome in group { #expect(outcome.article?.text == "Story.") }
+        }
+        #expect(await pages.requests.count == 1)
+    }
+
+    @Test func atMostTwoPagesOfOneHostAtOnce() async throws {
+        let (store, ids) = try await Self.store(entries: 6)
+        let pages = Pages(Self.page("Story."), held: true)
+        let service = ArticleService(store: store, fetcher: pages, extract: Self.extract)
+        await withTaskGroup(of: Void.self) { group in
+            for (index, id) in ids.enumerated() {
+                let host = index < 5 ? "busy.example" : "other.example"
+                group.addTask { _ = await service.article(entry: id, link: "https://\(host)/\(index)") }
+            }
+            // Two of the busy host and the other host's one start; the rest wait their turn.
+            #expect(await eventually { await pages.inFlight == 3 })
+            #expect(await pages.requests.filter { $0.host == "busy.example" }.count == 2)
+            await pages.open()
+        }
+        #expect(await pages.requests.count == 6)
+        #expect(await pages.mostInFlight == 3)
+    }
+
+    @Test(arguments: [
+        (FetchError.status(code: 403, message: nil, retryAfter: nil), "the site refused to give the page (HTTP 403)"),
+        (.status(code: 404, message: nil, retryAfter: nil), "the page is gone (HTTP 404)"),
+        (.tooLarge(limit: 5 << 20), "the page is too large (over 5 MB)"),
+        (.timeout, "the site did not answer within 10 seconds"),
+        (.refused("a private address"), "the site could not be reached"),
+        (.network("connection refused"), "the site could not be reached"),
+        (.tooManyRedirects, "the page redirects too many times"),
+    ])
+    func aFailureIsASentence(_ error: FetchError, _ sentence: String) async throws {
+        let (store, ids) = try await Self.store(entries: 1)
+        let id = try #require(ids.first)
+        let service = ArticleService(store: store, fetcher: Pages(.failure(error)), extract: Self.extract)
+        let outcome = await service.article(entry: id, link: "https://example.com/story")
+        #expect(outcome.outcome == .failed(sentence))
+    }
+
+    @Test func notAPageNotAnArticleAndNoLinkAreSentencesToo() async throws {
+        let (store, ids) = try await Self.store(entries: 3)
+        let pdf = ArticleService(store: store, fetcher: Pages(Self.page("%PDF", type: "application/pdf")), extract: Self.extract)
+        #expect(await pdf.article(entry: ids[0], link: "https://example.com/a.pdf").outcome == .failed("the link is not a web page (application/pdf)"))
+        let empty = ArticleService(store: store, fetcher: Pages(Self.page("")), extract: Self.extract)
+        #expect(await empty.article(entry: ids[1], link: "https://example.com/e").outcome == .failed(ArticleError.emptyPage.description))
+        let pages = Pages(Self.page("x"))
+        let none = ArticleService(store: store, fetcher: pages, extract: Self.extract)
+        #expect(await none.article(entry: ids[2], link: "javascript:alert(1)").outcome == .failed("the entry has no link to a web page"))
+        #expect(await none.article(entry: ids[2], link: nil).outcome == .failed("the entry has no link to a web page"))
+        #expect(await pages.requests.isEmpty)
+    }
+
+    @Test func aFailureStandsForAnHourThenThePageIsTriedAgain() async throws {
+        let (store, ids) = try await Self.store(entries: 1)
+        let id = try #require(ids.first)
+        let clock = TestNow(Date(timeIntervalSince1970: 1_800_000_000))
+        let pages = Pages(.failure(.timeout))
+        let service = ArticleService(store: store, fetcher: pages, extract: Self.extract, now: { clock.now })
+        #expect(await service.article(entry: id, link: "https://example.com/s").article == nil)
+        await pages.set(Self.page("Back."))
+        clock.now += 3_599
+        #expect(await service.article(entry: id, link: "https://example.com/s").article == nil)
+        #expect(await pages.requests.count == 1)
+        clock.now += 1
+        #expect(await service.article(entry: id, link: "https://example.com/s").article?.text == "Back.")
+        #expect(await pages.requests.count == 2)
+    }
+}
+
+/// A settable "now" for the service's clock.
+final class TestNow: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+    init(_ value: Date) { self.value = value }
+    var now: Date {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// Polls `condition` until it holds (generous deadline).
+private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}

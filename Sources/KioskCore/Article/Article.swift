@@ -1,0 +1,69 @@
+import Foundation
+
+/// The main article of a web page, as a reader view shows it.
+public struct Article: Sendable, Hashable, Codable {
+    public var title: String?
+    public var byline: String?
+    public var published: Date?
+    public var siteName: String?
+    /// The page's language (`<html lang>`), as written.
+    public var language: String?
+    /// The lead image's absolute URL.
+    public var image: String?
+    /// A sentence or two: the page's description, else the article's first paragraph.
+    public var excerpt: String?
+    /// The article, sanitized (an allow-list of elements and attributes), relative URLs resolved.
+    public var html: String
+    /// The article's text, paragraphs separated by blank lines.
+    public var text: String
+    public var wordCount: Int
+
+    public init(
+        title: String? = nil, byline: String? = nil, published: Date? = nil, siteName: String? = nil,
+        language: String? = nil, image: String? = nil, excerpt: String? = nil, html: String, text: String,
+        wordCount: Int
+    ) {
+        self.title = title
+        self.byline = byline
+        self.published = published
+        self.siteName = siteName
+        self.language = language
+        self.image = image
+        self.excerpt = excerpt
+        self.html = html
+        self.text = text
+        self.wordCount = wordCount
+    }
+}
+
+/// Why no article came out of a page, in words a person can act on.
+public enum ArticleError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// More bytes than the extractor reads.
+    case tooLarge(bytes: Int, limit: Int)
+    /// Nothing readable at all (no text, or only markup).
+    case emptyPage
+    /// Text, but nothing shaped like an article (a list of links, a form, a gallery...).
+    case notAnArticle
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let bytes, let limit):
+            "the page is too large to read (\(bytes / 1_048_576) MB; at most \(limit / 1_048_576) MB)"
+        case .emptyPage: "the page has no text"
+        case .notAnArticle: "the page is not an article"
+        }
+    }
+}
+
+/// The bounds an extraction keeps, whatever the page.
+public struct ArticleLimits: Sendable, Hashable {
+    /// Largest page read, in bytes.
+    public var maxBytes: Int
+    /// Elements nested deeper than this are flattened into their ancestor at this depth.
+    public var maxDepth: Int
+
+    public init(maxBytes: Int = 10 * 1_048_576, maxDepth: Int = 256) {
+        self.maxBytes = maxBytes
+        self.maxDepth = maxDepth
+    }
+}

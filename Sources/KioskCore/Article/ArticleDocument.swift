@@ -1,0 +1,231 @@
+/// A web page as a tree, built from `HTMLTokenizer`'s tokens the forgiving way browsers build the
+/// common cases: void elements, the implied ends of `p`, `li`, `dt`/`dd`, table rows and cells and
+/// `option`, an end tag closing the nearest open element of its name, stray end tags ignored.
+/// Nodes live in one array and refer to each other by index, so building and walking cost time
+/// linear in the page and no reference counting. Elements nested deeper than the limit are
+/// attached to the deepest allowed ancestor instead (their content kept, the depth bounded).
+struct ArticleDocument {
+    struct Node {
+        /// Lowercased element name; "#text" for text, "#document" for the root.
+        var name: String
+        var attributes: [HTMLTokenizer.Attribute]
+        /// A text node's text (references decoded; a script's or style's as written).
+        var text: String
+        var parent: Int
+        var children: [Int]
+        /// Taken out of the tree (the extractor removes rather than rebuilds).
+        var removed = false
+
+        var isText: Bool { name == "#text" }
+
+        func value(of attribute: String) -> String? {
+            attributes.first(where: { $0.name == attribute })?.value
+        }
+    }
+
+    static let root = 0
+    private(set) var nodes: [Node]
+
+    init(html: String, maxDepth: Int) {
+        nodes = [Node(name: "#document", attributes: [], text: "", parent: -1, children: [])]
+        var stack = [Self.root]
+        var tokenizer = HTMLTokenizer(html)
+        var buffer: [UInt8] = []
+        while let token = tokenizer.next() {
+            switch token {
+            case .text(let range):
+                buffer.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &buffer)
+                appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
+            case .rawText(let range):
+                buffer.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &buffer, decode: false)
+                appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
+            case .startTag(let tag):
+                closeImplied(by: tag.name, stack: &stack)
+                let index = append(
+                    Node(name: tag.name, attributes: tag.attributes, text: "", parent: stack[stack.count - 1], children: []))
+                let isVoid = HTMLTokenizer.isVoid(tag.name) || (tag.selfClosing && HTMLTokenizer.isForeign(tag.name))
+                if !isVoid && stack.count < maxDepth { stack.append(index) }
+            case .endTag(let name):
+                guard name != "html", name != "body", name != "head" else { continue }
+                if let position = stack.lastIndex(where: { nodes[$0].name == name }), position > 0 {
+                    stack.removeSubrange(position...)
+                }
+            }
+        }
+    }
+
+    // MARK: - Building
+
+    private mutating func append(_ node: Node) -> Int {
+        nodes.append(node)
+        let index = nodes.count - 1
+        nodes[node.parent].children.append(index)
+        return index
+    }
+
+    private mutating func appendText(_ text: String, to parent: Int) {
+        guard !text.isEmpty else { return }
+        // Adjacent text (split by a skipped comment) is one node.
+        if let last = nodes[parent].children.last, nodes[last].isText {
+            nodes[last].text += text
+            return
+        }
+        _ = append(Node(name: "#text", attributes: [], text: text, parent: parent, children: []))
+    }
+
+    /// Elements a start tag of `name` closes when they are open (in the scope the HTML standard
+    /// gives them): a new block ends a paragraph, a new item the previous one, and so on.
+    private func closeImplied(by name: String, stack: inout [Int]) {
+        func close(_ targets: Set<String>, stoppingAt boundaries: Set<String>) {
+            var position = stack.count - 1
+            while position > 0 {
+                let open = nodes[stack[position]].name
+                if targets.contains(open) {
+                    stack.removeSubrange(position...)
+                    return
+                }
+                if boundaries.contains(open) { return }
+                position -= 1
+            }
+        }
+        let scope: Set<String> = ["table", "td", "th", "caption", "button", "object", "template", "html", "marquee"]
+        if Self.closesParagraph.contains(name) { close(["p"], stoppingAt: scope) }
+        switch name {
+        case "li": close(["li"], stoppingAt: scope.union(["ol", "ul"]))
+        case "dt", "dd": close(["dt", "dd"], stoppingAt: scope.union(["dl"]))
+        case "tr": close(["tr", "td", "th"], stoppingAt: ["table", "tbody", "thead", "tfoot", "html"])
+        case "td", "th": close(["td", "th"], stoppingAt: ["tr", "table", "html"])
+        case "tbody", "thead", "tfoot": close(["tbody", "thead", "tfoot", "tr", "td", "th"], stoppingAt: ["table", "html"])
+        case "option": close(["option"], stoppingAt: ["select", "datalist", "optgroup", "html"])
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            if let top = stack.last, Self.headings.contains(nodes[top].name) { stack.removeLast() }
+        default: break
+        }
+    }
+
+    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// Start tags that end an open `p` (the HTML standard's list).
+    static let closesParagraph: Set<String> = [
+        "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl", "fieldset",
+        "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li",
+        "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "ul", "dd", "dt",
+    ]
+
+    // MARK: - Reading
+
+    subscript(index: Int) -> Node { nodes[index] }
+
+    /// Marks `index` (and so everything under it) as out of the tree.
+    mutating func remove(_ index: Int) {
+        guard index != Self.root else { return }
+        nodes[index].removed = true
+    }
+
+    /// Renames an element (a `div` that holds only text becomes a `p`).
+    mutating func rename(_ index: Int, to name: String) {
+        nodes[index].name = name
+    }
+
+    /// The children still in the tree.
+    func children(of index: Int) -> [Int] {
+        nodes[index].children.filter { !nodes[$0].removed }
+    }
+
+    /// The element children still in the tree.
+    func elementChildren(of index: Int) -> [Int] {
+        nodes[index].children.filter { !nodes[$0].removed && !nodes[$0].isText }
+    }
+
+    /// Whether `index` is still in the tree (it and none of its ancestors removed).
+    func isAttached(_ index: Int) -> Bool {
+        var current = index
+        while current >= 0 {
+            if nodes[current].removed { return false }
+            current = nodes[current].parent
+        }
+        return true
+    }
+
+    /// Every element under `index` still in the tree, in document order (`index` excluded).
+    func descendants(of index: Int, where include: (Node) -> Bool = { _ in true }) -> [Int] {
+        var result: [Int] = []
+        var pending = Array(children(of: index).reversed())
+        while let next = pending.popLast() {
+            let node = nodes[next]
+            if !node.isText && include(node) { result.append(next) }
+            pending.append(contentsOf: children(of: next).reversed())
+        }
+        return result
+    }
+
+    /// The first element named `name` under `index`, in document order.
+    func first(_ name: String, under index: Int = root) -> Int? {
+        var pending = Array(children(of: index).reversed())
+        while let next = pending.popLast() {
+            if nodes[next].name == name { return next }
+            pending.append(contentsOf: children(of: next).reversed())
+        }
+        return nil
+    }
+
+    /// The ancestors of `index`, nearest first, at most `limit` (0: all), the document excluded.
+    func ancestors(of index: Int, limit: Int = 0) -> [Int] {
+        var result: [Int] = []
+        var current = nodes[index].parent
+        while current > Self.root, limit == 0 || result.count < limit {
+            result.append(current)
+            current = nodes[current].parent
+        }
+        return result
+    }
+
+    /// Whether an ancestor of `index` (within `depth` levels; 0: any) is named `name`.
+    func hasAncestor(_ index: Int, named name: String, depth: Int = 0) -> Bool {
+        ancestors(of: index, limit: depth).contains { nodes[$0].name == name }
+    }
+
+    /// The text under `index`, as it reads (scripts and styles skipped).
+    func text(of index: Int) -> String {
+        var out = ""
+        appendText(of: index, to: &out)
+        return out
+    }
+
+    private func appendText(of index: Int, to out: inout String) {
+        let node = nodes[index]
+        if node.removed { return }
+        if node.isText {
+            out += node.text
+            return
+        }
+        if Self.noText.contains(node.name) { return }
+        for child in node.children { appendText(of: child, to: &out) }
+    }
+
+    /// Elements whose content is never text a reader reads.
+    static let noText: Set<String> = ["script", "style", "noscript", "template", "head", "title", "svg", "math"]
+
+    /// The text under `index` with whitespace runs made one space and the ends trimmed.
+    func normalizedText(of index: Int) -> String {
+        Self.collapse(text(of: index))
+    }
+
+    static func collapse(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append(character)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,453 @@
+import Foundation
+
+/// Finds the article in a page's tree, after Mozilla Readability's `grabArticle`: unlikely parts
+/// (menus, comments, sidebars) removed, paragraphs scored by their text (length and commas) and
+/// their score given to their ancestors, the best ancestor (scaled by how little of it is links)
+/// taken with the siblings that belong to it, then cut down (forms, link lists, share bars,
+/// empty paragraphs).
+struct ArticleGrabber {
+    /// The three heuristics Readability drops, one after another, when a page gives too little.
+    struct Flags: Sendable {
+        var stripUnlikelys = true
+        var weightClasses = true
+        var cleanConditionally = true
+    }
+
+    /// Text an article must reach before the heuristics are relaxed.
+    static let characterThreshold = 500
+
+    private var document: ArticleDocument
+    private let flags: Flags
+    private var scores: [Int: Double] = [:]
+    /// A byline found in the page (an element marked as the author's), if any.
+    private(set) var byline: String?
+
+    init(document: ArticleDocument, flags: Flags) {
+        self.document = document
+        self.flags = flags
+    }
+
+    /// The article's root elements, in order, in `document` (nil: nothing worth showing), with
+    /// the tree they live in.
+    mutating func grab() -> (nodes: [Int], document: ArticleDocument)? {
+        let toScore = prepare()
+        for element in toScore where document.isAttached(element) { score(element) }
+        guard let top = topCandidate() else { return nil }
+        let nodes = siblings(of: top)
+        for node in nodes { clean(node) }
+        let kept = nodes.filter { document.isAttached($0) }
+        return kept.isEmpty ? nil : (kept, document)
+    }
+
+    // MARK: - Preparing
+
+    /// Removes what is never article, notes a byline, turns `div`s holding only text into
+    /// paragraphs, and lists the elements whose text is scored.
+    private mutating func prepare() -> [Int] {
+        let body = document.first("body") ?? ArticleDocument.root
+        var toScore: [Int] = []
+        var pending = Array(document.children(of: body).reversed())
+        while let index = pending.popLast() {
+            let node = document[index]
+            if node.isText { continue }
+            if Self.neverArticle.contains(node.name) || isHidden(node) {
+                document.remove(index)
+                continue
+            }
+            let match = matchString(node)
+            if byline == nil, isByline(node, match: match) {
+                let text = document.normalizedText(of: index)
+                if !text.isEmpty, text.count < 100 {
+                    byline = text
+                    document.remove(index)
+                    continue
+                }
+            }
+            if flags.stripUnlikelys {
+                if let role = node.value(of: "role"), Self.unlikelyRoles.contains(role.lowercased()) {
+                    document.remove(index)
+                    continue
+                }
+                if Self.unlikelyCandidates.matches(match), !Self.maybeCandidate.matches(match),
+                    node.name != "body", node.name != "a", !document.hasAncestor(index, named: "table"),
+                    !document.hasAncestor(index, named: "code")
+                {
+                    document.remove(index)
+                    continue
+                }
+            }
+            if Self.removedWhenEmpty.contains(node.name), isWithoutContent(index) {
+                document.remove(index)
+                continue
+            }
+            if Self.tagsToScore.contains(node.name) { toScore.append(index) }
+            if node.name == "div" {
+                if let only = singleParagraph(in: index), linkDensity(index) < 0.25 {
+                    // The div is only a wrapper: its paragraph is scored (it is visited below).
+                    _ = only
+                } else if !hasBlockDescendant(index) {
+                    document.rename(index, to: "p")
+                    toScore.append(index)
+                }
+            }
+            pending.append(contentsOf: document.children(of: index).reversed())
+        }
+        return toScore
+    }
+
+    /// Elements removed before anything is scored.
+    static let neverArticle: Set<String> = [
+        "script", "style", "noscript", "template", "link", "meta", "head", "title", "button", "input", "select",
+        "textarea", "svg", "canvas", "object", "embed", "dialog",
+    ]
+    static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
+    static let removedWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+    static let blockElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "figure"]
+    static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
+
+    // Readability's patterns: alternations of fragments, matched in any case.
+    static let unlikelyCandidates = Keywords(
+        fragments: [
+            "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap", "disqus", "extra",
+            "footer", "gdpr", "header", "legends", "menu", "related", "remark", "replies", "rss", "shoutbox", "sidebar",
+            "skyscraper", "social", "sponsor", "supplemental", "ad-break", "agegate", "pagination", "pager", "popup",
+            "yom-remote",
+        ])
+    static let maybeCandidate = Keywords(fragments: ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"])
+    static let positive = Keywords(fragments: [
+        "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination", "post", "text", "blog", "story",
+    ])
+    static let negative = Keywords(
+        fragments: [
+            "-ad-", "hidden", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr", "masthead", "media", "meta",
+            "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping",
+            "tags", "widget",
+        ], spaceSeparatedWords: ["hid"])
+    static let bylinePattern = Keywords(fragments: ["byline", "author", "dateline", "writtenby", "p-author"])
+    static let sharePattern = Keywords(fragments: [], wordsBetweenPunctuation: ["share", "sharedaddy"])
+
+    private func matchString(_ node: ArticleDocument.Node) -> String {
+        (node.value(of: "class") ?? "") + " " + (node.value(of: "id") ?? "")
+    }
+
+    private func isHidden(_ node: ArticleDocument.Node) -> Bool {
+        if node.value(of: "hidden") != nil { return true }
+        if node.value(of: "aria-hidden") == "true", !(node.value(of: "class") ?? "").contains("fallback-image") { return true }
+        if let style = node.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: "") {
+            return style.contains("display:none") || style.contains("visibility:hidden")
+        }
+        return false
+    }
+
+    private func isByline(_ node: ArticleDocument.Node, match: String) -> Bool {
+        if node.value(of: "rel") == "author" { return true }
+        if let itemprop = node.value(of: "itemprop"), itemprop.contains("author") { return true }
+        return Self.bylinePattern.matches(match)
+    }
+
+    private func isWithoutContent(_ index: Int) -> Bool {
+        guard document.normalizedText(of: index).isEmpty else { return false }
+        let children = document.elementChildren(of: index)
+        return children.allSatisfy { document[$0].name == "br" || document[$0].name == "hr" }
+    }
+
+    /// The one `p` a div holds, with no text of its own around it.
+    private func singleParagraph(in index: Int) -> Int? {
+        let children = document.children(of: index)
+        var paragraph: Int?
+        for child in children {
+            let node = document[child]
+            if node.isText {
+                if !ArticleDocument.collapse(node.text).isEmpty { return nil }
+            } else if node.name == "p", paragraph == nil {
+                paragraph = child
+            } else {
+                return nil
+            }
+        }
+        return paragraph
+    }
+
+    private func hasBlockDescendant(_ index: Int) -> Bool {
+        !document.descendants(of: index, where: { Self.blockElements.contains($0.name) }).isEmpty
+    }
+
+    // MARK: - Scoring
+
+    private mutating func score(_ element: Int) {
+        let parent = document[element].parent
+        guard parent > ArticleDocument.root else { return }
+        let text = document.normalizedText(of: element)
+        let length = text.count
+        guard length >= 25 else { return }
+        let ancestors = document.ancestors(of: element, limit: 5)
+        guard !ancestors.isEmpty else { return }
+        var contentScore = 1.0
+        contentScore += Double(Self.commas(in: text))
+        contentScore += Double(min(length / 100, 3))
+        for (level, ancestor) in ancestors.enumerated() {
+            if scores[ancestor] == nil { scores[ancestor] = initialScore(ancestor) }
+            let divider = level == 0 ? 1.0 : level == 1 ? 2.0 : Double(level) * 3
+            scores[ancestor, default: 0] += contentScore / divider
+        }
+    }
+
+    static func commas(in text: String) -> Int {
+        text.unicodeScalars.reduce(0) { count, scalar in
+            switch scalar {
+            case ",", "\u{060C}", "\u{FE50}", "\u{FE10}", "\u{FE11}", "\u{2E41}", "\u{2E34}", "\u{2E32}", "\u{FF0C}": count + 1
+            default: count
+            }
+        }
+    }
+
+    private func initialScore(_ index: Int) -> Double {
+        var score: Double
+        switch document[index].name {
+        case "div": score = 5
+        case "pre", "td", "blockquote": score = 3
+        case "address", "ol", "ul", "dl", "dd", "dt", "li", "form": score = -3
+        case "h1", "h2", "h3", "h4", "h5", "h6", "th": score = -5
+        default: score = 0
+        }
+        return score + Double(classWeight(index))
+    }
+
+    private func classWeight(_ index: Int) -> Int {
+        guard flags.weightClasses else { return 0 }
+        var weight = 0
+        let node = document[index]
+        if let className = node.value(of: "class"), !className.isEmpty {
+            if Self.negative.matches(className) { weight -= 25 }
+            if Self.positive.matches(className) { weight += 25 }
+        }
+        if let id = node.value(of: "id"), !id.isEmpty {
+            if Self.negative.matches(id) { weight -= 25 }
+            if Self.positive.matches(id) { weight += 25 }
+        }
+        return weight
+    }
+
+    /// Share of `index`'s text inside links (a same-page `#` link counts for less).
+    func linkDensity(_ index: Int) -> Double {
+        let length = document.normalizedText(of: index).count
+        guard length > 0 else { return 0 }
+        var linkLength = 0.0
+        for link in document.descendants(of: index, where: { $0.name == "a" }) {
+            let coefficient = (document[link].value(of: "href") ?? "").hasPrefix("#") ? 0.3 : 1
+            linkLength += Double(document.normalizedText(of: link).count) * coefficient
+        }
+        return linkLength / Double(length)
+    }
+
+    // MARK: - The top candidate
+
+    private mutating func topCandidate() -> Int? {
+        var ranked: [(index: Int, score: Double)] = []
+        for (index, score) in scores where document.isAttached(index) {
+            let scaled = score * (1 - linkDensity(index))
+            scores[index] = scaled
+            ranked.append((index, scaled))
+        }
+        ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
+        let top5 = Array(ranked.prefix(5))
+        let body = document.first("body") ?? ArticleDocument.root
+        guard var top = top5.first?.index, top != body else {
+            return document.children(of: body).isEmpty ? nil : body
+        }
+        let topScore = top5[0].score
+        // Several good candidates under one ancestor: the ancestor is the article.
+        let alternatives = top5.dropFirst().filter { topScore > 0 && $0.score / topScore >= 0.75 }
+            .map { Set(document.ancestors(of: $0.index)) }
+        if alternatives.count >= 3 {
+            var parent = document[top].parent
+            while parent > ArticleDocument.root, parent != body {
+                if alternatives.filter({ $0.contains(parent) }).count >= 3 {
+                    top = parent
+                    break
+                }
+                parent = document[parent].parent
+            }
+        }
+        if scores[top] == nil { scores[top] = initialScore(top) }
+        // A parent scoring higher than its best child is a better article.
+        var parent = document[top].parent
+        var lastScore = scores[top] ?? 0
+        let threshold = lastScore / 3
+        while parent > ArticleDocument.root, parent != body {
+            guard let parentScore = scores[parent] else {
+                parent = document[parent].parent
+                continue
+            }
+            if parentScore < threshold { break }
+            if parentScore > lastScore {
+                top = parent
+                break
+            }
+            lastScore = parentScore
+            parent = document[parent].parent
+        }
+        // The only child of its parent: the parent is the same article with its frame.
+        parent = document[top].parent
+        while parent > ArticleDocument.root, parent != body, document.elementChildren(of: parent).count == 1 {
+            top = parent
+            parent = document[top].parent
+        }
+        if scores[top] == nil { scores[top] = initialScore(top) }
+        return top
+    }
+
+    /// The top candidate and those of its siblings that belong with it.
+    private mutating func siblings(of top: Int) -> [Int] {
+        let parent = document[top].parent
+        guard parent >= ArticleDocument.root, top != ArticleDocument.root else { return [top] }
+        let topScore = scores[top] ?? 0
+        let threshold = max(10, topScore * 0.2)
+        let topClass = document[top].value(of: "class") ?? ""
+        var kept: [Int] = []
+        for sibling in document.elementChildren(of: parent) {
+            var append = sibling == top
+            if !append {
+                let bonus = !topClass.isEmpty && document[sibling].value(of: "class") == topClass ? topScore * 0.2 : 0
+                if let score = scores[sibling], score + bonus >= threshold {
+                    append = true
+                } else if document[sibling].name == "p" {
+                    let density = linkDensity(sibling)
+                    let text = document.normalizedText(of: sibling)
+                    if text.count > 80, density < 0.25 {
+                        append = true
+                    } else if text.count < 80, !text.isEmpty, density == 0, text.contains(". ") || text.hasSuffix(".") {
+                        append = true
+                    }
+                }
+            }
+            if append { kept.append(sibling) }
+        }
+        return kept
+    }
+
+    // MARK: - Cleaning
+
+    /// Cuts the article down: what is never read (forms, embeds, share bars), link lists and
+    /// image walls judged by their content, empty paragraphs.
+    private mutating func clean(_ root: Int) {
+        for name in ["form", "fieldset"] { cleanConditionally(root, name) }
+        for index in document.descendants(of: root, where: { Self.cleanedAlways.contains($0.name) }) {
+            document.remove(index)
+        }
+        for index in document.descendants(of: root) where Self.sharePattern.matches(matchString(document[index])) {
+            if document.normalizedText(of: index).count < Self.characterThreshold { document.remove(index) }
+        }
+        // Headings that read as anything but the article's (weighted negative).
+        for index in document.descendants(of: root, where: { $0.name == "h1" || $0.name == "h2" })
+        where classWeight(index) < 0 {
+            document.remove(index)
+        }
+        for name in ["table", "ul", "div"] { cleanConditionally(root, name) }
+        for index in document.descendants(of: root, where: { $0.name == "h1" }) { document.rename(index, to: "h2") }
+        for index in document.descendants(of: root, where: { $0.name == "p" }) {
+            let media = document.descendants(of: index, where: { ["img", "embed", "object", "iframe", "picture", "video"].contains($0.name) })
+            if media.isEmpty, document.normalizedText(of: index).isEmpty { document.remove(index) }
+        }
+    }
+
+    static let cleanedAlways: Set<String> = ["object", "embed", "footer", "link", "aside", "iframe", "input", "textarea", "select", "button", "nav"]
+
+    private mutating func cleanConditionally(_ root: Int, _ name: String) {
+        guard flags.cleanConditionally else { return }
+        for index in document.descendants(of: root, where: { $0.name == name }).reversed() where document.isAttached(index) {
+            if name == "table", isDataTable(index) { continue }
+            if document.hasAncestor(index, named: "code") { continue }
+            if hasDataTableAncestor(index) { continue }
+            let isList = name == "ul" || name == "ol"
+            let weight = classWeight(index)
+            if Double(weight) + (scores[index] ?? 0) < 0 {
+                document.remove(index)
+                continue
+            }
+            let text = document.normalizedText(of: index)
+            guard Self.commas(in: text) < 10 else { continue }
+            let count = { (tag: String) in document.descendants(of: index, where: { $0.name == tag }).count }
+            let paragraphs = count("p")
+            let images = count("img")
+            let items = count("li") - 100
+            let inputs = count("input")
+            let headings = Double(document.descendants(of: index, where: { ArticleDocument.headings.contains($0.name) }).count)
+            let embeds = document.descendants(of: index, where: { ["object", "embed", "iframe"].contains($0.name) })
+                .filter { !isVideo(document[$0]) }.count
+            let density = linkDensity(index)
+            let length = text.count
+            let inFigure = document.hasAncestor(index, named: "figure")
+            let headingDensity = length > 0 ? headings / Double(length) : 0
+            var remove = false
+            if images > 1, Double(paragraphs) / Double(images) < 0.5, !inFigure { remove = true }
+            if !isList, items > paragraphs { remove = true }
+            if inputs > paragraphs / 3 { remove = true }
+            if !isList, length < 25, images == 0 || images > 2, !inFigure, headingDensity < 0.9 { remove = true }
+            if !isList, weight < 25, density > 0.2 { remove = true }
+            if weight >= 25, density > 0.5 { remove = true }
+            if (embeds == 1 && length < 75) || embeds > 1 { remove = true }
+            // A list of images only (a gallery) stays.
+            if isList, remove {
+                let listItems = document.descendants(of: index, where: { $0.name == "li" })
+                let onlyImages = !listItems.isEmpty && listItems.allSatisfy { item in
+                    document.normalizedText(of: item).isEmpty && !document.descendants(of: item, where: { $0.name == "img" }).isEmpty
+                }
+                if onlyImages { remove = false }
+            }
+            if remove { document.remove(index) }
+        }
+    }
+
+    private func isVideo(_ node: ArticleDocument.Node) -> Bool {
+        let source = (node.value(of: "src") ?? "") + (node.value(of: "data") ?? "")
+        return ["youtube.com", "youtube-nocookie.com", "player.vimeo.com", "dailymotion.com", "youtu.be"]
+            .contains { source.contains($0) }
+    }
+
+    /// A table of data (kept whole), not one used for layout.
+    private func isDataTable(_ index: Int) -> Bool {
+        let node = document[index]
+        if node.value(of: "role") == "presentation" || node.value(of: "datatable") == "0" { return false }
+        if node.value(of: "summary") != nil { return true }
+        if document.first("caption", under: index) != nil { return true }
+        let descendants = document.descendants(of: index)
+        if descendants.contains(where: { ["col", "colgroup", "tfoot", "thead", "th"].contains(document[$0].name) }) { return true }
+        if descendants.contains(where: { document[$0].name == "table" }) { return false }
+        let rows = descendants.filter { document[$0].name == "tr" }
+        let columns = rows.map { document.elementChildren(of: $0).count }.max() ?? 0
+        return rows.count >= 10 || columns > 4 || rows.count * columns > 10
+    }
+
+    private func hasDataTableAncestor(_ index: Int) -> Bool {
+        document.ancestors(of: index).contains { document[$0].name == "table" && isDataTable($0) }
+    }
+}
+
+/// Readability's class and id patterns without regular expressions: any of `fragments` anywhere
+/// (in any case), or any of `spaceSeparatedWords` as a whole space-separated word, or any of
+/// `wordsBetweenPunctuation` between non-letters (`share-bar`, `post_share`, not `shared`).
+struct Keywords: Sendable {
+    let fragments: [String]
+    var spaceSeparatedWords: Set<String> = []
+    var wordsBetweenPunctuation: Set<String> = []
+
+    func matches(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        let lower = text.lowercased()
+        if fragments.contains(where: { lower.contains($0) }) { return true }
+        if !spaceSeparatedWords.isEmpty,
+            lower.split(separator: " ").contains(where: { spaceSeparatedWords.contains(String($0)) })
+        {
+            return true
+        }
+        if !wordsBetweenPunctuation.isEmpty,
+            lower.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).contains(where: {
+                wordsBetweenPunctuation.contains(String($0))
+            })
+        {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+
+/// What a page says about its article outside the article: JSON-LD (schema.org), OpenGraph,
+/// Twitter and Dublin Core `<meta>`, `<title>`, `<html lang>`. Read before the page is cut down.
+struct ArticleMetadata {
+    var title: String?
+    var byline: String?
+    var excerpt: String?
+    var siteName: String?
+    var published: Date?
+    var image: String?
+    var language: String?
+    /// `<title>`, as written (whitespace collapsed).
+    var documentTitle: String?
+
+    init(_ document: ArticleDocument) {
+        var meta: [String: String] = [:]
+        for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "meta" }) {
+            let node = document[index]
+            guard let content = node.value(of: "content").map(ArticleDocument.collapse), !content.isEmpty else { continue }
+            for key in [node.value(of: "property"), node.value(of: "name"), node.value(of: "itemprop")].compactMap({ $0 }) {
+                // A property may hold several names ("og:title twitter:title").
+                for name in key.lowercased().split(separator: " ") where meta[String(name)] == nil {
+                    meta[String(name)] = content
+                }
+            }
+        }
+        let jsonLD = Self.jsonLD(document)
+
+        if let html = document.first("html"), let lang = document[html].value(of: "lang"), !lang.isEmpty {
+            language = lang
+        }
+        if let titleElement = document.first("title") {
+            let text = document.normalizedText(of: titleElement)
+            documentTitle = text.isEmpty ? nil : text
+        }
+        title =
+            jsonLD.title
+            ?? Self.first(meta, ["dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title", "twitter:title"])
+        byline =
+            jsonLD.byline
+            ?? Self.first(meta, ["dc:creator", "dcterm:creator", "author", "parsely-author"])
+            ?? Self.first(meta, ["article:author"]).flatMap { $0.contains("://") ? nil : $0 }
+        excerpt =
+            jsonLD.excerpt
+            ?? Self.first(meta, ["dc:description", "dcterm:description", "og:description", "weibo:article:description", "weibo:webpage:description", "description", "twitter:description"])
+        siteName = jsonLD.siteName ?? Self.first(meta, ["og:site_name"])
+        published =
+            (jsonLD.published ?? Self.first(meta, ["article:published_time", "parsely-pub-date", "datepublished", "dc.date", "date"]))
+            .flatMap(DateParser.parse)
+        image = jsonLD.image ?? Self.first(meta, ["og:image", "og:image:url", "twitter:image", "twitter:image:src"])
+        if published == nil, let time = document.first("time"), let stamp = document[time].value(of: "datetime") {
+            published = DateParser.parse(stamp)
+        }
+    }
+
+    private static func first(_ meta: [String: String], _ keys: [String]) -> String? {
+        for key in keys {
+            if let value = meta[key], !value.isEmpty { return HTMLText.plainText(fromTitle: value) }
+        }
+        return nil
+    }
+
+    // MARK: - JSON-LD
+
+    struct JSONLD {
+        var title: String?
+        var byline: String?
+        var excerpt: String?
+        var siteName: String?
+        var published: String?
+        var image: String?
+    }
+
+    /// schema.org types that are an article.
+    static let articleTypes: Set<String> = [
+        "Article", "AdvertiserContentArticle", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle",
+        "BackgroundNewsArticle", "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle", "Report",
+        "SatiricalArticle", "ScholarlyArticle", "MedicalScholarlyArticle", "SocialMediaPosting", "BlogPosting",
+        "LiveBlogPosting", "DiscussionForumPosting", "TechArticle", "APIReference",
+    ]
+
+    /// The first article object of the page's `application/ld+json` scripts.
+    static func jsonLD(_ document: ArticleDocument) -> JSONLD {
+        for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "script" }) {
+            guard document[index].value(of: "type")?.lowercased() == "application/ld+json" else { continue }
+            var text = document.text(of: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            // Some pages wrap it in a CDATA section.
+            if text.hasPrefix("<![CDATA["), text.hasSuffix("]]>") { text = String(text.dropFirst(9).dropLast(3)) }
+            guard text.utf8.count <= 1_048_576,
+                let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
+                let article = findArticle(parsed, depth: 0)
+            else { continue }
+            var result = JSONLD()
+            let name = string(article["name"])
+            let headline = string(article["headline"])
+            result.title = headline ?? name
+            result.byline = author(article["author"])
+            result.excerpt = string(article["description"])
+            if let publisher = article["publisher"] as? [String: Any] { result.siteName = string(publisher["name"]) }
+            result.published = string(article["datePublished"])
+            result.image = imageURL(article["image"])
+            return result
+        }
+        return JSONLD()
+    }
+
+    private static func findArticle(_ value: Any, depth: Int) -> [String: Any]? {
+        guard depth < 8 else { return nil }
+        if let array = value as? [Any] {
+            for item in array {
+                if let found = findArticle(item, depth: depth + 1) { return found }
+            }
+            return nil
+        }
+        guard let object = value as? [String: Any] else { return nil }
+        let types: [String] =
+            if let type = object["@type"] as? String { [type] } else { (object["@type"] as? [Any])?.compactMap { $0 as? String } ?? [] }
+        if types.contains(where: articleTypes.contains) { return object }
+        if let graph = object["@graph"] { return findArticle(graph, depth: depth + 1) }
+        if let main = object["mainEntity"] { return findArticle(main, depth: depth + 1) }
+        return nil
+    }
+
+    private static func string(_ value: Any?) -> String? {
+        guard let text = value as? String else { return nil }
+        let plain = HTMLText.plainText(fromTitle: text)
+        return plain.isEmpty ? nil : plain
+    }
+
+    private static func author(_ value: Any?) -> String? {
+        if let name = string(value) { return name }
+        if let object = value as? [String: Any] { return string(object["name"]) }
+        if let array = value as? [Any] {
+            let names = array.compactMap { item -> String? in
+                if let name = item as? String { return string(name) }
+                return (item as? [String: Any]).flatMap { string($0["name"]) }
+            }
+            return names.isEmpty ? nil : names.joined(separator: ", ")
+        }
+        return nil
+    }
+
+    private static func imageURL(_ value: Any?) -> String? {
+        if let url = string(value) { return url }
+        if let object = value as? [String: Any] { return string(object["url"]) ?? string(object["contentUrl"]) }
+        if let array = value as? [Any], let first = array.first { return imageURL(first) }
+        return nil
+    }
+
+    // MARK: - The title
+
+    /// The article's title from the document's `<title>`, without the site's name around it:
+    /// Readability's rules (a separator and the shorter part dropped, a colon's prefix, a lone
+    /// `h1` when the title is odd), so "Story – Site" gives "Story".
+    static func cleanTitle(_ document: ArticleDocument, documentTitle: String?) -> String? {
+        let original = documentTitle ?? ""
+        var title = original
+        var hadHierarchicalSeparators = false
+        let separators: Set<Character> = ["|", "-", "–", "—", "\\", "/", ">", "»"]
+        func wordCount(_ text: String) -> Int { text.split(whereSeparator: \.isWhitespace).count }
+
+        if let range = lastSeparator(in: original, separators: separators) {
+            hadHierarchicalSeparators = original.contains(" / ") || original.contains(" > ") || original.contains(" » ")
+                || original.contains(" \\ ")
+            title = String(original[..<range.lowerBound])
+            if wordCount(title) < 3, let first = firstSeparator(in: original, separators: separators) {
+                title = String(original[first.upperBound...])
+            }
+        } else if original.contains(": ") {
+            let headings = document.descendants(of: ArticleDocument.root, where: { $0.name == "h1" || $0.name == "h2" })
+            let matches = headings.contains { document.normalizedText(of: $0) == original.trimmingCharacters(in: .whitespaces) }
+            if !matches, let colon = original.range(of: ":", options: .backwards) {
+                title = String(original[colon.upperBound...])
+                if wordCount(title) < 3, let first = original.range(of: ":") {
+                    title = String(original[first.upperBound...])
+                } else if let first = original.range(of: ":"), wordCount(String(original[..<first.lowerBound])) > 5 {
+                    title = original
+                }
+            }
+        } else if original.count > 150 || original.count < 15 {
+            let h1s = document.descendants(of: ArticleDocument.root, where: { $0.name == "h1" })
+            if h1s.count == 1 { title = document.normalizedText(of: h1s[0]) }
+        }
+        title = ArticleDocument.collapse(title)
+        let words = wordCount(title)
+        if words <= 4, !hadHierarchicalSeparators || words != wordCount(original) - 1 {
+            title = original
+        }
+        return title.isEmpty ? nil : title
+    }
+
+    /// The last ` X ` separator (spaces around it) in `text`.
+    private static func lastSeparator(in text: String, separators: Set<Character>) -> Range<String.Index>? {
+        var index = text.endIndex
+        while index > text.startIndex {
+            index = text.index(before: index)
+            if separators.contains(text[index]), isSpaced(text, at: index) {
+                return index..<text.index(after: index)
+            }
+        }
+        return nil
+    }
+
+    private static func firstSeparator(in text: String, separators: Set<Character>) -> Range<String.Index>? {
+        var index = text.startIndex
+        while index < text.endIndex {
+            if separators.contains(text[index]), isSpaced(text, at: index) {
+                return index..<text.index(after: index)
+            }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    private static func isSpaced(_ text: String, at index: String.Index) -> Bool {
+        guard index > text.startIndex, text.index(after: index) < text.endIndex else { return false }
+        return text[text.index(before: index)] == " " && text[text.index(after: index)] == " "
+    }
+}

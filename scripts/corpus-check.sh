@@ -29,3 +29,18 @@ check() {  # corpus, minimum agreement in percent
 
 check feedparser 98
 check feedkit 89
+
+# The reader view: `kiosk extract` over Mozilla Readability's 130 test pages, scored by
+# extractcompare.py (text F1 over word 4-shingles, titles). The floor sits just under the figure
+# measured (docs/PERFORMANCE.md, "Reader view"), so it can only go up.
+extract_floor_f1="${KIOSK_EXTRACT_FLOOR_F1:-0.0}"
+out=$(python3 "$shared/tools/extractcompare.py" --extractor "$kiosk extract --json --list" \
+    --corpus "$shared/corpus/readability" --show 0)
+summary=$(printf '%s\n' "$out" | tail -n 1)
+echo "readability: $summary"
+mean=$(printf '%s\n' "$summary" | sed -E 's/^extraction: mean F1 ([0-9.]+),.*/\1/')
+python3 -c "import sys; sys.exit(0 if float('$mean') >= $extract_floor_f1 else 1)" || {
+    printf '%s\n' "$out" >&2
+    echo "corpus-check: reader view mean F1 $mean (floor $extract_floor_f1)" >&2
+    exit 1
+}

@@ -82,10 +82,9 @@ struct ArticleGrabber {
             }
             if Self.tagsToScore.contains(node.name) { toScore.append(index) }
             if node.name == "div" {
-                if let only = singleParagraph(in: index), linkDensity(index) < 0.25 {
-                    // The div is only a wrapper: its paragraph is scored (it is visited below).
-                    _ = only
-                } else if !hasBlockDescendant(index) {
+                // A div that only wraps one paragraph: the paragraph is scored (it is visited below).
+                let wrapsOneParagraph = singleParagraph(in: index) != nil && linkDensity(index) < 0.25
+                if !wrapsOneParagraph, !hasBlockDescendant(index) {
                     document.rename(index, to: "p")
                     toScore.append(index)
                 }
@@ -367,7 +366,7 @@ struct ArticleGrabber {
             }
             let text = document.normalizedText(of: index)
             guard Self.commas(in: text) < 10 else { continue }
-            let count = { (tag: String) in document.descendants(of: index, where: { $0.name == tag }).count }
+            func count(_ tag: String) -> Int { document.descendants(of: index, where: { $0.name == tag }).count }
             let paragraphs = count("p")
             let images = count("img")
             let items = count("li") - 100

@@ -229,3 +229,135 @@ struct ArticleDocument {
         return out
     }
 }
+
+// MARK: - Editing (what Readability does to a page before scoring it)
+
+extension ArticleDocument {
+    /// A new element `name` at `position` among `parent`'s children.
+    mutating func makeElement(_ name: String, parent: Int, at position: Int) -> Int {
+        nodes.append(Node(name: name, attributes: [], text: "", parent: parent, children: []))
+        let index = nodes.count - 1
+        nodes[parent].children.insert(index, at: min(max(position, 0), nodes[parent].children.count))
+        return index
+    }
+
+    /// Takes `child` out of its parent's children (it stays in the array, unreachable).
+    mutating func detach(_ child: Int) {
+        let parent = nodes[child].parent
+        guard parent >= 0, let position = nodes[parent].children.firstIndex(of: child) else { return }
+        nodes[parent].children.remove(at: position)
+        nodes[child].removed = true
+    }
+
+    /// Moves `child` to the end of `parent`'s children.
+    mutating func move(_ child: Int, into parent: Int) {
+        let old = nodes[child].parent
+        if old >= 0, let position = nodes[old].children.firstIndex(of: child) { nodes[old].children.remove(at: position) }
+        nodes[child].parent = parent
+        nodes[parent].children.append(child)
+    }
+
+    /// The sibling after `index` (nil at the end), whitespace-only text skipped when asked.
+    func nextSibling(of index: Int, skippingWhitespace: Bool) -> Int? {
+        let parent = nodes[index].parent
+        guard parent >= 0, var position = nodes[parent].children.firstIndex(of: index) else { return nil }
+        let siblings = nodes[parent].children
+        position += 1
+        while position < siblings.count {
+            let sibling = siblings[position]
+            if !nodes[sibling].removed, !(skippingWhitespace && isWhitespaceText(sibling)) { return sibling }
+            position += 1
+        }
+        return nil
+    }
+
+    func isWhitespaceText(_ index: Int) -> Bool {
+        nodes[index].isText && Self.collapse(nodes[index].text).isEmpty
+    }
+
+    /// Phrasing content (text and inline elements), which a paragraph holds; `a`, `del` and
+    /// `ins` only when all they hold is phrasing too.
+    func isPhrasing(_ index: Int) -> Bool {
+        let node = nodes[index]
+        if node.isText { return true }
+        if Self.phrasing.contains(node.name) { return true }
+        if node.name == "a" || node.name == "del" || node.name == "ins" {
+            return node.children.allSatisfy { nodes[$0].removed || isPhrasing($0) }
+        }
+        return false
+    }
+
+    static let phrasing: Set<String> = [
+        "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i", "img",
+        "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby", "samp",
+        "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr", "font", "u", "s",
+        "strike", "tt", "big", "picture", "video",
+    ]
+
+    /// Two or more `<br>` in a row end a paragraph: the text after them becomes a `p` of its own
+    /// (Readability's `_replaceBrs`), so pages written with line breaks are scored by paragraph.
+    mutating func replaceBreakRuns(under root: Int) {
+        for br in descendants(of: root, where: { $0.name == "br" }) where isAttached(br) {
+            var next = nextSibling(of: br, skippingWhitespace: true)
+            var replaced = false
+            while let sibling = next, nodes[sibling].name == "br" {
+                replaced = true
+                detach(sibling)
+                next = nextSibling(of: br, skippingWhitespace: true)
+            }
+            guard replaced else { continue }
+            let parent = nodes[br].parent
+            guard let position = nodes[parent].children.firstIndex(of: br) else { continue }
+            let paragraph = makeElement("p", parent: parent, at: position)
+            detach(br)
+            while let sibling = nextSibling(of: paragraph, skippingWhitespace: false) {
+                if nodes[sibling].name == "br",
+                    let after = nextSibling(of: sibling, skippingWhitespace: true), nodes[after].name == "br"
+                {
+                    break
+                }
+                guard isPhrasing(sibling) else { break }
+                move(sibling, into: paragraph)
+            }
+            while let last = nodes[paragraph].children.last, isWhitespaceText(last) || nodes[last].name == "br" {
+                detach(last)
+            }
+            if nodes[parent].name == "p" { rename(parent, to: "div") }
+        }
+    }
+
+    /// In a `div` that holds blocks, each run of phrasing content (text between the blocks)
+    /// becomes a `p` of its own, so it is scored as a paragraph.
+    mutating func wrapPhrasingRuns(in div: Int) {
+        var position = 0
+        var paragraph: Int?
+        while position < nodes[div].children.count {
+            let child = nodes[div].children[position]
+            if nodes[child].removed {
+                position += 1
+                continue
+            }
+            if isPhrasing(child) {
+                if let open = paragraph {
+                    move(child, into: open)
+                    continue  // the child left `div`'s children: the same position holds the next one
+                }
+                if isWhitespaceText(child) {
+                    position += 1
+                    continue
+                }
+                let open = makeElement("p", parent: div, at: position)
+                paragraph = open
+                position += 1  // past the new paragraph; the child is now at `position`
+                continue
+            }
+            paragraph = nil
+            position += 1
+        }
+        // Paragraphs that got only whitespace or breaks go.
+        for child in nodes[div].children where nodes[child].name == "p" && !nodes[child].removed {
+            let content = nodes[child].children.filter { !nodes[$0].removed }
+            if content.allSatisfy({ isWhitespaceText($0) || nodes[$0].name == "br" }) { nodes[child].removed = true }
+        }
+    }
+}

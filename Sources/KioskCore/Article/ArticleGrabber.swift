@@ -45,6 +45,7 @@ struct ArticleGrabber {
     /// paragraphs, and lists the elements whose text is scored.
     private mutating func prepare() -> [Int] {
         let body = document.first("body") ?? ArticleDocument.root
+        document.replaceBreakRuns(under: body)
         var toScore: [Int] = []
         var pending = Array(document.children(of: body).reversed())
         while let index = pending.popLast() {
@@ -82,6 +83,7 @@ struct ArticleGrabber {
             }
             if Self.tagsToScore.contains(node.name) { toScore.append(index) }
             if node.name == "div" {
+                document.wrapPhrasingRuns(in: index)
                 // A div that only wraps one paragraph: the paragraph is scored (it is visited below).
                 let wrapsOneParagraph = singleParagraph(in: index) != nil && linkDensity(index) < 0.25
                 if !wrapsOneParagraph, !hasBlockDescendant(index) {

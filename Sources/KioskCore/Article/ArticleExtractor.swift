@@ -70,13 +70,30 @@ enum ArticleSerializer {
         }
         if ArticleDocument.noText.contains(node.name) { return }
         out += "<" + node.name
-        for attribute in node.attributes where isName(attribute.name) {
+        let attributes = node.name == "img" || node.name == "source" ? lazyLoaded(node.attributes) : node.attributes
+        for attribute in attributes where isName(attribute.name) {
             out += " " + attribute.name + "=\"" + HTMLEscaping.escape(attribute.value) + "\""
         }
         out += ">"
         if HTMLTokenizer.isVoid(node.name) { return }
         for child in node.children { write(child, of: document, to: &out) }
         out += "</" + node.name + ">"
+    }
+
+    /// An image that loads late (its address in `data-src`, `data-original`..., a placeholder or
+    /// nothing in `src`) given its real address, as Readability's `_fixLazyImages` does.
+    static func lazyLoaded(_ attributes: [HTMLTokenizer.Attribute]) -> [HTMLTokenizer.Attribute] {
+        func value(_ name: String) -> String? { attributes.first(where: { $0.name == name })?.value }
+        let source = value("src") ?? ""
+        let isPlaceholder = source.isEmpty || (source.hasPrefix("data:") && source.utf8.count < 200)
+        guard isPlaceholder else { return attributes }
+        let lazy = ["data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src"].lazy.compactMap(value).first
+        let lazySet = ["data-srcset", "data-lazy-srcset"].lazy.compactMap(value).first
+        var result = attributes.filter { $0.name != "src" && ($0.name != "srcset" || lazySet == nil) }
+        if let lazy, !lazy.isEmpty { result.append(HTMLTokenizer.Attribute(name: "src", value: lazy)) }
+        if let lazySet, !lazySet.isEmpty { result.append(HTMLTokenizer.Attribute(name: "srcset", value: lazySet)) }
+        if lazy == nil, lazySet == nil, !source.isEmpty { return attributes }
+        return result
     }
 
     /// Attribute names written back: letters, digits, `-`, `_`, `:` (anything else is dropped).

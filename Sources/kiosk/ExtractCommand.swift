@@ -44,13 +44,16 @@ struct ExtractCommand: ParsableCommand {
         }
         var failures = 0
         for page in pages {
-            let result: Result<Article, ArticleError>
+            let bytes: [UInt8]
             do {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: page.path)))
-                result = Result { () throws(ArticleError) -> Article in try ArticleExtractor.extract(bytes, url: page.url) }
+                bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: page.path)))
             } catch {
-                result = .failure(.emptyPage)
+                failures += 1
+                let report = ExtractReport(error: "cannot read the file: \(error.localizedDescription)")
+                print(json ? report.jsonLine() : "kiosk: \(page.path): \(report.error ?? "")")
+                continue
             }
+            let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(bytes, url: page.url) }
             if case .failure = result { failures += 1 }
             if json {
                 print(ExtractReport(result).jsonLine())
@@ -78,7 +81,12 @@ struct ExtractReport: Encodable {
     var wordCount = 0
     var error: String?
 
-    init(_ result: Result<Article, ArticleError>) {
+    /// A page that could not be read at all.
+    init(error: String) {
+        self.error = error
+    }
+
+    init(_ result: Result<ReaderArticle, ArticleError>) {
         switch result {
         case .success(let article):
             text = article.text

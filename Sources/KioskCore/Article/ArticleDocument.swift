@@ -29,6 +29,8 @@ struct ArticleDocument {
     init(html: String, maxDepth: Int) {
         nodes = [Node(name: "#document", attributes: [], text: "", parent: -1, children: [])]
         var stack = [Self.root]
+        // Elements past the depth limit make no node; their end tags are matched here instead.
+        var overflow: [String: Int] = [:]
         var tokenizer = HTMLTokenizer(html)
         var buffer: [UInt8] = []
         while let token = tokenizer.next() {
@@ -36,23 +38,49 @@ struct ArticleDocument {
             case .text(let range):
                 buffer.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &buffer)
-                appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
+                let text = String(decoding: buffer, as: UTF8.self)
+                if !Self.collapse(text).isEmpty { leaveHead(&stack) }
+                appendText(text, to: stack[stack.count - 1])
             case .rawText(let range):
                 buffer.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &buffer, decode: false)
                 appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
             case .startTag(let tag):
+                if !Self.headContent.contains(tag.name) { leaveHead(&stack) }
+                let isVoid = HTMLTokenizer.isVoid(tag.name) || (tag.selfClosing && HTMLTokenizer.isForeign(tag.name))
+                if stack.count >= maxDepth {
+                    if !isVoid { overflow[tag.name, default: 0] += 1 }
+                    // A flattened block still separates words.
+                    if Self.closesParagraph.contains(tag.name) || tag.name == "br" { appendText("\n", to: stack[stack.count - 1]) }
+                    continue
+                }
                 closeImplied(by: tag.name, stack: &stack)
                 let index = append(
                     Node(name: tag.name, attributes: tag.attributes, text: "", parent: stack[stack.count - 1], children: []))
-                let isVoid = HTMLTokenizer.isVoid(tag.name) || (tag.selfClosing && HTMLTokenizer.isForeign(tag.name))
-                if !isVoid && stack.count < maxDepth { stack.append(index) }
+                if !isVoid { stack.append(index) }
             case .endTag(let name):
-                guard name != "html", name != "body", name != "head" else { continue }
+                if let pending = overflow[name], pending > 0 {
+                    overflow[name] = pending - 1
+                    continue
+                }
+                guard name != "html", name != "body" else { continue }
                 if let position = stack.lastIndex(where: { nodes[$0].name == name }), position > 0 {
                     stack.removeSubrange(position...)
                 }
             }
+        }
+    }
+
+    /// What a `head` holds; any other start tag (or text) means the body has begun.
+    static let headContent: Set<String> = [
+        "head", "html", "base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style", "script",
+        "template",
+    ]
+
+    /// Closes an open `head` (and what is open inside it) when the body's content begins.
+    private func leaveHead(_ stack: inout [Int]) {
+        if let position = stack.lastIndex(where: { nodes[$0].name == "head" }), position > 0 {
+            stack.removeSubrange(position...)
         }
     }
 
@@ -185,6 +213,26 @@ struct ArticleDocument {
     /// Whether an ancestor of `index` (within `depth` levels; 0: any) is named `name`.
     func hasAncestor(_ index: Int, named name: String, depth: Int = 0) -> Bool {
         ancestors(of: index, limit: depth).contains { nodes[$0].name == name }
+    }
+
+    /// The text of `index`'s own text children (a `title`'s, a `script`'s), as written.
+    func ownText(of index: Int) -> String {
+        children(of: index).filter { nodes[$0].isText }.map { nodes[$0].text }.joined()
+    }
+
+    /// Puts `new` where `old` is (among `old`'s parent's children) and takes `old` out.
+    mutating func replace(_ old: Int, with new: Int) {
+        let parent = nodes[old].parent
+        guard parent >= 0, let position = nodes[parent].children.firstIndex(of: old) else { return }
+        let previous = nodes[new].parent
+        if previous >= 0, let from = nodes[previous].children.firstIndex(of: new) { nodes[previous].children.remove(at: from) }
+        nodes[new].parent = parent
+        if let at = nodes[parent].children.firstIndex(of: old) {
+            nodes[parent].children[at] = new
+        } else {
+            nodes[parent].children.insert(new, at: min(position, nodes[parent].children.count))
+        }
+        nodes[old].removed = true
     }
 
     /// The text under `index`, as it reads (scripts and styles skipped).

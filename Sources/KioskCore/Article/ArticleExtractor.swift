@@ -11,7 +11,7 @@ import Foundation
 public enum ArticleExtractor {
     public static func extract(
         _ bytes: [UInt8], url: String? = nil, charsetHint: String? = nil, limits: ArticleLimits = ArticleLimits()
-    ) throws(ArticleError) -> Article {
+    ) throws(ArticleError) -> ReaderArticle {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
         let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
         let html = TextDecoding.string(bytes, charsetHint: charset)
@@ -22,7 +22,7 @@ public enum ArticleExtractor {
 
         var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
         for flags in attempts {
-            var grabber = ArticleGrabber(document: document, flags: flags)
+            var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
             guard let found = grabber.grab() else { continue }
             let length = found.nodes.reduce(0) { $0 + found.document.normalizedText(of: $1).count }
             if best == nil || length > (best?.length ?? 0) {
@@ -38,9 +38,9 @@ public enum ArticleExtractor {
         let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
         let wordCount = text.split(whereSeparator: \.isWhitespace).count
-        let title = metadata.title ?? ArticleMetadata.cleanTitle(document, documentTitle: metadata.documentTitle)
+        let title = metadata.title
         let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)
-        return Article(
+        return ReaderArticle(
             title: title, byline: metadata.byline ?? best.byline, published: metadata.published,
             siteName: metadata.siteName, language: metadata.language,
             image: metadata.image.map { URLResolution.resolve($0, against: url) }, excerpt: excerpt, html: sanitized,

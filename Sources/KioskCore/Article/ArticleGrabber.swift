@@ -18,26 +18,39 @@ struct ArticleGrabber {
 
     private var document: ArticleDocument
     private let flags: Flags
+    /// The article's title, whose repetition as the first heading is dropped.
+    private let title: String?
     private var scores: [Int: Double] = [:]
     /// A byline found in the page (an element marked as the author's), if any.
     private(set) var byline: String?
 
-    init(document: ArticleDocument, flags: Flags) {
+    init(document: ArticleDocument, flags: Flags, title: String?) {
         self.document = document
         self.flags = flags
+        self.title = title
     }
 
-    /// The article's root elements, in order, in `document` (nil: nothing worth showing), with
-    /// the tree they live in.
+    /// The article (one element holding it), in `document` (nil: nothing worth showing), with
+    /// the tree it lives in.
     mutating func grab() -> (nodes: [Int], document: ArticleDocument)? {
         let toScore = prepare()
         for element in toScore where document.isAttached(element) { score(element) }
         guard let top = topCandidate() else { return nil }
         let nodes = siblings(of: top)
-        for node in nodes { clean(node) }
-        let kept = nodes.filter { document.isAttached($0) }
-        return kept.isEmpty ? nil : (kept, document)
+        // One element holds the article, as Readability builds it: siblings that are not
+        // containers become divs (a stray `td` or `li` would mean nothing alone).
+        let parent = document[nodes[0]].parent
+        let wrapper = document.makeElement("div", parent: max(parent, ArticleDocument.root), at: Int.max)
+        for node in nodes {
+            if !Self.keptNames.contains(document[node].name) { document.rename(node, to: "div") }
+            document.move(node, into: wrapper)
+        }
+        clean(wrapper)
+        return document.children(of: wrapper).isEmpty ? nil : ([wrapper], document)
     }
+
+    /// Elements joined to the article under their own name; any other becomes a `div`.
+    static let keptNames: Set<String> = ["div", "article", "section", "p", "ol", "ul", "table", "figure", "blockquote", "pre"]
 
     // MARK: - Preparing
 
@@ -47,6 +60,7 @@ struct ArticleGrabber {
         let body = document.first("body") ?? ArticleDocument.root
         document.replaceBreakRuns(under: body)
         var toScore: [Int] = []
+        var titleRemoved = false
         var pending = Array(document.children(of: body).reversed())
         while let index = pending.popLast() {
             let node = document[index]
@@ -56,6 +70,14 @@ struct ArticleGrabber {
                 continue
             }
             let match = matchString(node)
+            if !titleRemoved, let title, node.name == "h1" || node.name == "h2",
+                ArticleMetadata.similarity(title, document.normalizedText(of: index)) > 0.75
+            {
+                // The headline above the article repeats the title shown anyway.
+                titleRemoved = true
+                document.remove(index)
+                continue
+            }
             if byline == nil, isByline(node, match: match) {
                 let text = document.normalizedText(of: index)
                 if !text.isEmpty, text.count < 100 {
@@ -70,8 +92,8 @@ struct ArticleGrabber {
                     continue
                 }
                 if Self.unlikelyCandidates.matches(match), !Self.maybeCandidate.matches(match),
-                    node.name != "body", node.name != "a", !document.hasAncestor(index, named: "table"),
-                    !document.hasAncestor(index, named: "code")
+                    node.name != "body", node.name != "a", !document.hasAncestor(index, named: "table", depth: 3),
+                    !document.hasAncestor(index, named: "code", depth: 3)
                 {
                     document.remove(index)
                     continue
@@ -85,8 +107,12 @@ struct ArticleGrabber {
             if node.name == "div" {
                 document.wrapPhrasingRuns(in: index)
                 // A div that only wraps one paragraph: the paragraph is scored (it is visited below).
-                let wrapsOneParagraph = singleParagraph(in: index) != nil && linkDensity(index) < 0.25
-                if !wrapsOneParagraph, !hasBlockDescendant(index) {
+                if let paragraph = singleParagraph(in: index), linkDensity(index) < 0.25 {
+                    document.replace(index, with: paragraph)
+                    pending.append(paragraph)
+                    continue
+                }
+                if !hasBlockDescendant(index) {
                     document.rename(index, to: "p")
                     toScore.append(index)
                 }
@@ -184,9 +210,9 @@ struct ArticleGrabber {
         let ancestors = document.ancestors(of: element, limit: 5)
         guard !ancestors.isEmpty else { return }
         var contentScore = 1.0
-        contentScore += Double(Self.commas(in: text))
+        contentScore += Double(Self.commas(in: text) + 1)
         contentScore += Double(min(length / 100, 3))
-        for (level, ancestor) in ancestors.enumerated() {
+        for (level, ancestor) in ancestors.enumerated() where document[ancestor].parent > ArticleDocument.root {
             if scores[ancestor] == nil { scores[ancestor] = initialScore(ancestor) }
             let divider = level == 0 ? 1.0 : level == 1 ? 2.0 : Double(level) * 3
             scores[ancestor, default: 0] += contentScore / divider
@@ -235,7 +261,8 @@ struct ArticleGrabber {
         guard length > 0 else { return 0 }
         var linkLength = 0.0
         for link in document.descendants(of: index, where: { $0.name == "a" }) {
-            let coefficient = (document[link].value(of: "href") ?? "").hasPrefix("#") ? 0.3 : 1
+            let href = document[link].value(of: "href") ?? ""
+            let coefficient = href.count > 1 && href.hasPrefix("#") ? 0.3 : 1
             linkLength += Double(document.normalizedText(of: link).count) * coefficient
         }
         return linkLength / Double(length)
@@ -336,8 +363,10 @@ struct ArticleGrabber {
         for index in document.descendants(of: root, where: { Self.cleanedAlways.contains($0.name) }) {
             document.remove(index)
         }
-        for index in document.descendants(of: root) where Self.sharePattern.matches(matchString(document[index])) {
-            if document.normalizedText(of: index).count < Self.characterThreshold { document.remove(index) }
+        for child in document.elementChildren(of: root) {
+            for index in document.descendants(of: child) where Self.sharePattern.matches(matchString(document[index])) {
+                if document.normalizedText(of: index).count < Self.characterThreshold { document.remove(index) }
+            }
         }
         // Headings that read as anything but the article's (weighted negative).
         for index in document.descendants(of: root, where: { $0.name == "h1" || $0.name == "h2" })
@@ -358,6 +387,7 @@ struct ArticleGrabber {
         guard flags.cleanConditionally else { return }
         for index in document.descendants(of: root, where: { $0.name == name }).reversed() where document.isAttached(index) {
             if name == "table", isDataTable(index) { continue }
+            if document.descendants(of: index, where: { $0.name == "table" }).contains(where: { isDataTable($0) }) { continue }
             if document.hasAncestor(index, named: "code") { continue }
             if hasDataTableAncestor(index) { continue }
             let isList = name == "ul" || name == "ol"
@@ -373,18 +403,19 @@ struct ArticleGrabber {
             let images = count("img")
             let items = count("li") - 100
             let inputs = count("input")
-            let headings = Double(document.descendants(of: index, where: { ArticleDocument.headings.contains($0.name) }).count)
+            let headingCharacters = document.descendants(of: index, where: { ArticleDocument.headings.contains($0.name) })
+                .reduce(0) { $0 + document.normalizedText(of: $1).count }
             let embeds = document.descendants(of: index, where: { ["object", "embed", "iframe"].contains($0.name) })
                 .filter { !isVideo(document[$0]) }.count
             let density = linkDensity(index)
             let length = text.count
             let inFigure = document.hasAncestor(index, named: "figure")
-            let headingDensity = length > 0 ? headings / Double(length) : 0
+            let headingDensity = length > 0 ? Double(headingCharacters) / Double(length) : 0
             var remove = false
             if images > 1, Double(paragraphs) / Double(images) < 0.5, !inFigure { remove = true }
             if !isList, items > paragraphs { remove = true }
             if inputs > paragraphs / 3 { remove = true }
-            if !isList, length < 25, images == 0 || images > 2, !inFigure, headingDensity < 0.9 { remove = true }
+            if !isList, length < 25, images == 0 || images > 2, !inFigure, headingDensity < 0.9, density > 0 { remove = true }
             if !isList, weight < 25, density > 0.2 { remove = true }
             if weight >= 25, density > 0.5 { remove = true }
             if (embeds == 1 && length < 75) || embeds > 1 { remove = true }

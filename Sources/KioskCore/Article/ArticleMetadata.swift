@@ -25,15 +25,16 @@ struct ArticleMetadata {
                 }
             }
         }
-        let jsonLD = Self.jsonLD(document)
 
         if let html = document.first("html"), let lang = document[html].value(of: "lang"), !lang.isEmpty {
             language = lang
         }
         if let titleElement = document.first("title") {
-            let text = document.normalizedText(of: titleElement)
+            let text = ArticleDocument.collapse(document.ownText(of: titleElement))
             documentTitle = text.isEmpty ? nil : text
         }
+        let cleanTitle = Self.cleanTitle(document, documentTitle: documentTitle)
+        let jsonLD = Self.jsonLD(document, cleanTitle: cleanTitle)
         title =
             jsonLD.title
             ?? Self.first(meta, ["dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title", "twitter:title"])
@@ -48,15 +49,15 @@ struct ArticleMetadata {
         published =
             (jsonLD.published ?? Self.first(meta, ["article:published_time", "parsely-pub-date", "datepublished", "dc.date", "date"]))
             .flatMap(DateParser.parse)
-        image = jsonLD.image ?? Self.first(meta, ["og:image", "og:image:url", "twitter:image", "twitter:image:src"])
-        if published == nil, let time = document.first("time"), let stamp = document[time].value(of: "datetime") {
-            published = DateParser.parse(stamp)
-        }
+        image = jsonLD.image ?? Self.first(meta, ["og:image", "og:image:url", "twitter:image", "twitter:image:src"], decode: false)
+        title = title ?? cleanTitle
     }
 
-    private static func first(_ meta: [String: String], _ keys: [String]) -> String? {
+    /// The first of `keys` the page gives; its entities decoded once more (pages escape twice),
+    /// unless it is a URL.
+    private static func first(_ meta: [String: String], _ keys: [String], decode: Bool = true) -> String? {
         for key in keys {
-            if let value = meta[key], !value.isEmpty { return HTMLText.plainText(fromTitle: value) }
+            if let value = meta[key], !value.isEmpty { return decode ? HTMLText.plainText(fromTitle: value) : value }
         }
         return nil
     }
@@ -81,10 +82,10 @@ struct ArticleMetadata {
     ]
 
     /// The first article object of the page's `application/ld+json` scripts.
-    static func jsonLD(_ document: ArticleDocument) -> JSONLD {
+    static func jsonLD(_ document: ArticleDocument, cleanTitle: String?) -> JSONLD {
         for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "script" }) {
             guard document[index].value(of: "type")?.lowercased() == "application/ld+json" else { continue }
-            var text = document.text(of: index).trimmingCharacters(in: .whitespacesAndNewlines)
+            var text = document.ownText(of: index).trimmingCharacters(in: .whitespacesAndNewlines)
             // Some pages wrap it in a CDATA section.
             if text.hasPrefix("<![CDATA["), text.hasSuffix("]]>") { text = String(text.dropFirst(9).dropLast(3)) }
             guard text.utf8.count <= 1_048_576,
@@ -94,7 +95,14 @@ struct ArticleMetadata {
             var result = JSONLD()
             let name = string(article["name"])
             let headline = string(article["headline"])
-            result.title = headline ?? name
+            // Readability's choice: the name, unless only the headline reads like the page's title.
+            if let name, let headline, name != headline, let cleanTitle {
+                let headlineMatches = similarity(headline, cleanTitle) > 0.75
+                let nameMatches = similarity(name, cleanTitle) > 0.75
+                result.title = headlineMatches && !nameMatches ? headline : name
+            } else {
+                result.title = name ?? headline
+            }
             result.byline = author(article["author"])
             result.excerpt = string(article["description"])
             if let publisher = article["publisher"] as? [String: Any] { result.siteName = string(publisher["name"]) }
@@ -142,10 +150,24 @@ struct ArticleMetadata {
     }
 
     private static func imageURL(_ value: Any?) -> String? {
-        if let url = string(value) { return url }
-        if let object = value as? [String: Any] { return string(object["url"]) ?? string(object["contentUrl"]) }
+        if let url = value as? String, !url.isEmpty { return ArticleDocument.collapse(url) }
+        if let object = value as? [String: Any] { return imageURL(object["url"]) ?? imageURL(object["contentUrl"]) }
         if let array = value as? [Any], let first = array.first { return imageURL(first) }
         return nil
+    }
+
+    /// How alike two texts read (Readability's `_textSimilarity`): 1 minus the share of `b`'s
+    /// words (by length) that `a` does not have.
+    static func similarity(_ a: String, _ b: String) -> Double {
+        func tokens(_ text: String) -> [Substring] {
+            text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
+        }
+        let tokensA = Set(tokens(a))
+        let tokensB = tokens(b)
+        guard !tokensA.isEmpty, !tokensB.isEmpty else { return 0 }
+        let unique = tokensB.filter { !tokensA.contains($0) }
+        let distance = Double(unique.joined(separator: " ").count) / Double(tokensB.joined(separator: " ").count)
+        return 1 - distance
     }
 
     // MARK: - The title
@@ -184,7 +206,7 @@ struct ArticleMetadata {
         }
         title = ArticleDocument.collapse(title)
         let words = wordCount(title)
-        if words <= 4, !hadHierarchicalSeparators || words != wordCount(original) - 1 {
+        if words <= 4, !hadHierarchicalSeparators || words != wordCount(String(original.filter { !separators.contains($0) })) - 1 {
             title = original
         }
         return title.isEmpty ? nil : title

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The main article of a web page, as a reader view shows it.
-public struct Article: Sendable, Hashable, Codable {
+public struct ReaderArticle: Sendable, Hashable, Codable {
     public var title: String?
     public var byline: String?
     public var published: Date?

@@ -39,7 +39,9 @@ struct ArticleDocument {
                 buffer.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &buffer)
                 let text = String(decoding: buffer, as: UTF8.self)
-                if !Self.collapse(text).isEmpty { leaveHead(&stack) }
+                // Text starts the body, unless it is a title's (or a textarea's) own text.
+                let open = nodes[stack[stack.count - 1]].name
+                if open != "title", open != "textarea", !Self.collapse(text).isEmpty { leaveHead(&stack) }
                 appendText(text, to: stack[stack.count - 1])
             case .rawText(let range):
                 buffer.removeAll(keepingCapacity: true)
@@ -254,7 +256,7 @@ struct ArticleDocument {
     }
 
     /// Elements whose content is never text a reader reads.
-    static let noText: Set<String> = ["script", "style", "noscript", "template", "head", "title", "svg", "math"]
+    static let noText: Set<String> = ["script", "style", "noscript", "template", "head", "title", "svg"]
 
     /// The text under `index` with whitespace runs made one space and the ends trimmed.
     func normalizedText(of index: Int) -> String {

@@ -14,18 +14,7 @@ struct ArticleMetadata {
     var documentTitle: String?
 
     init(_ document: ArticleDocument) {
-        var meta: [String: String] = [:]
-        for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "meta" }) {
-            let node = document[index]
-            guard let content = node.value(of: "content").map(ArticleDocument.collapse), !content.isEmpty else { continue }
-            for key in [node.value(of: "property"), node.value(of: "name"), node.value(of: "itemprop")].compactMap({ $0 }) {
-                // A property may hold several names ("og:title twitter:title").
-                for name in key.lowercased().split(separator: " ") where meta[String(name)] == nil {
-                    meta[String(name)] = content
-                }
-            }
-        }
-
+        let meta = Self.metaValues(document)
         if let html = document.first("html"), let lang = document[html].value(of: "lang"), !lang.isEmpty {
             language = lang
         }
@@ -37,20 +26,72 @@ struct ArticleMetadata {
         let jsonLD = Self.jsonLD(document, cleanTitle: cleanTitle)
         title =
             jsonLD.title
-            ?? Self.first(meta, ["dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title", "twitter:title"])
+            ?? Self.first(
+                meta,
+                [
+                    "dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title",
+                    "twitter:title", "parsely-title",
+                ])
         byline =
             jsonLD.byline
             ?? Self.first(meta, ["dc:creator", "dcterm:creator", "author", "parsely-author"])
             ?? Self.first(meta, ["article:author"]).flatMap { $0.contains("://") ? nil : $0 }
         excerpt =
             jsonLD.excerpt
-            ?? Self.first(meta, ["dc:description", "dcterm:description", "og:description", "weibo:article:description", "weibo:webpage:description", "description", "twitter:description"])
+            ?? Self.first(
+                meta,
+                [
+                    "dc:description", "dcterm:description", "og:description", "weibo:article:description",
+                    "weibo:webpage:description", "description", "twitter:description",
+                ])
         siteName = jsonLD.siteName ?? Self.first(meta, ["og:site_name"])
         published =
-            (jsonLD.published ?? Self.first(meta, ["article:published_time", "parsely-pub-date", "datepublished", "dc.date", "date"]))
+            (jsonLD.published ?? Self.first(meta, ["article:published_time", "parsely-pub-date", "datepublished", "dc:date", "date"]))
             .flatMap(DateParser.parse)
-        image = jsonLD.image ?? Self.first(meta, ["og:image", "og:image:url", "twitter:image", "twitter:image:src"], decode: false)
+            ?? Self.timeElement(document)
+        image =
+            jsonLD.image
+            ?? Self.first(meta, ["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"], decode: false)
         title = title ?? cleanTitle
+    }
+
+    /// The `<meta>` values by normalized name (lowercased, spaces out, `.` as `:`), as Readability
+    /// reads them: a `property` may hold several names ("og:title twitter:title"), a `name` or
+    /// `itemprop` one; a later tag of the same name wins.
+    static func metaValues(_ document: ArticleDocument) -> [String: String] {
+        var meta: [String: String] = [:]
+        for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "meta" }) {
+            let node = document[index]
+            guard let content = node.value(of: "content").map(ArticleDocument.collapse), !content.isEmpty else { continue }
+            var named = false
+            if let property = node.value(of: "property") {
+                for name in property.lowercased().split(whereSeparator: \.isWhitespace) {
+                    meta[String(name)] = content
+                    named = true
+                }
+            }
+            guard !named else { continue }
+            for key in [node.value(of: "name"), node.value(of: "itemprop")].compactMap({ $0 }) {
+                let name = String(key.lowercased().filter { !$0.isWhitespace }.map { $0 == "." ? ":" : $0 })
+                if !name.isEmpty { meta[name] = content }
+            }
+        }
+        return meta
+    }
+
+    /// The first `<time datetime>` marked as the publication date, else the first `<time>` in an
+    /// article's header; nil when the page has none.
+    static func timeElement(_ document: ArticleDocument) -> Date? {
+        let times = document.descendants(of: ArticleDocument.root, where: { $0.name == "time" })
+        for index in times {
+            let node = document[index]
+            let itemprop = node.value(of: "itemprop")?.lowercased() ?? ""
+            let className = node.value(of: "class")?.lowercased() ?? ""
+            guard itemprop.contains("datepublished") || className.contains("publish") || node.value(of: "pubdate") != nil
+            else { continue }
+            if let value = node.value(of: "datetime"), let date = DateParser.parse(value) { return date }
+        }
+        return nil
     }
 
     /// The first of `keys` the page gives; its entities decoded once more (pages escape twice),
@@ -179,24 +220,23 @@ struct ArticleMetadata {
         let original = documentTitle ?? ""
         var title = original
         var hadHierarchicalSeparators = false
-        let separators: Set<Character> = ["|", "-", "–", "—", "\\", "/", ">", "»"]
-        func wordCount(_ text: String) -> Int { text.split(whereSeparator: \.isWhitespace).count }
-
         if let range = lastSeparator(in: original, separators: separators) {
-            hadHierarchicalSeparators = original.contains(" / ") || original.contains(" > ") || original.contains(" » ")
-                || original.contains(" \\ ")
+            hadHierarchicalSeparators = lastSeparator(in: original, separators: hierarchicalSeparators) != nil
             title = String(original[..<range.lowerBound])
-            if wordCount(title) < 3, let first = firstSeparator(in: original, separators: separators) {
-                title = String(original[first.upperBound...])
+            // Too short: the site's name came first, so the first part goes instead.
+            if wordCount(title) < 3, let first = original.firstIndex(where: { separators.contains($0) }) {
+                title = String(original[original.index(after: first)...])
             }
         } else if original.contains(": ") {
             let headings = document.descendants(of: ArticleDocument.root, where: { $0.name == "h1" || $0.name == "h2" })
-            let matches = headings.contains { document.normalizedText(of: $0) == original.trimmingCharacters(in: .whitespaces) }
-            if !matches, let colon = original.range(of: ":", options: .backwards) {
+            let trimmed = original.trimmingCharacters(in: .whitespaces)
+            let matches = headings.contains { document.normalizedText(of: $0) == trimmed }
+            if !matches, let colon = original.range(of: ":", options: .backwards), let first = original.range(of: ":") {
                 title = String(original[colon.upperBound...])
-                if wordCount(title) < 3, let first = original.range(of: ":") {
+                if wordCount(title) < 3 {
                     title = String(original[first.upperBound...])
-                } else if let first = original.range(of: ":"), wordCount(String(original[..<first.lowerBound])) > 5 {
+                } else if wordCount(String(original[..<first.lowerBound])) > 5 {
+                    // Many words before the colon: the title and the headings disagree; keep it whole.
                     title = original
                 }
             }
@@ -205,11 +245,36 @@ struct ArticleMetadata {
             if h1s.count == 1 { title = document.normalizedText(of: h1s[0]) }
         }
         title = ArticleDocument.collapse(title)
+        // Four words or fewer left: the whole title, unless only a hierarchical prefix went.
         let words = wordCount(title)
-        if words <= 4, !hadHierarchicalSeparators || words != wordCount(String(original.filter { !separators.contains($0) })) - 1 {
+        if words <= 4,
+            !hadHierarchicalSeparators || words != wordCount(String(original.filter { !separators.contains($0) })) - 1
+        {
             title = original
         }
         return title.isEmpty ? nil : title
+    }
+
+    static let separators: Set<Character> = ["|", "-", "\u{2013}", "\u{2014}", "\\", "/", ">", "\u{BB}"]
+    static let hierarchicalSeparators: Set<Character> = ["\\", "/", ">", "\u{BB}"]
+
+    /// Words as Readability counts them (a split on whitespace runs, so a leading or trailing
+    /// space counts as an empty word).
+    static func wordCount(_ text: String) -> Int {
+        text.split(omittingEmptySubsequences: false, whereSeparator: \.isWhitespace).count
+            - max(0, runsOfWhitespace(text))
+    }
+
+    /// How many whitespace characters follow another whitespace character (they make no word).
+    private static func runsOfWhitespace(_ text: String) -> Int {
+        var count = 0
+        var previousWasSpace = false
+        for character in text {
+            let isSpace = character.isWhitespace
+            if isSpace, previousWasSpace { count += 1 }
+            previousWasSpace = isSpace
+        }
+        return count
     }
 
     /// The last ` X ` separator (spaces around it) in `text`.
@@ -224,19 +289,8 @@ struct ArticleMetadata {
         return nil
     }
 
-    private static func firstSeparator(in text: String, separators: Set<Character>) -> Range<String.Index>? {
-        var index = text.startIndex
-        while index < text.endIndex {
-            if separators.contains(text[index]), isSpaced(text, at: index) {
-                return index..<text.index(after: index)
-            }
-            index = text.index(after: index)
-        }
-        return nil
-    }
-
     private static func isSpaced(_ text: String, at index: String.Index) -> Bool {
         guard index > text.startIndex, text.index(after: index) < text.endIndex else { return false }
-        return text[text.index(before: index)] == " " && text[text.index(after: index)] == " "
+        return text[text.index(before: index)].isWhitespace && text[text.index(after: index)].isWhitespace
     }
 }

@@ -120,6 +120,51 @@ import Testing
         #expect(article.text.contains(Self.paragraphs[2]))
     }
 
+    /// A page just under the 10 MB limit (nested sections, links, line breaks, tables): read
+    /// whole, with an answer, not a trap.
+    @Test(.timeLimit(.minutes(2))) func aLargePageFinishesWithATypedResult() throws {
+        var body = ""
+        var index = 0
+        let limit = ArticleLimits().maxBytes - 4_096
+        while body.utf8.count < limit {
+            index += 1
+            body += "<section><div class=\"part\"><h2>Part \(index)</h2>"
+            body += Self.paragraphs.map { "<p>\($0) <a href=\"/n/\(index)\">note</a></p>" }.joined()
+            body += "<div>line one<br><br>line two<br><br><table><tr><td>a</td><td>b</td></tr></table></div></div></section>"
+        }
+        let html = "<html><head><title>A long page of many parts</title></head><body>\(body)</body></html>"
+        let bytes = Array(html.utf8)
+        #expect(bytes.count <= ArticleLimits().maxBytes)
+        let article = try ArticleExtractor.extract(bytes)
+        #expect(article.text.contains(Self.paragraphs[3]))
+        #expect(article.wordCount > 1_000)
+    }
+
+    /// Pages with nothing to read end in a typed error whose reason a person can read.
+    @Test func pagesWithoutAnArticleSayWhy() {
+        let scriptOnly = "<html><head><script>var a = 1;</script></head><body><script>document.write('x')</script></body></html>"
+        #expect(throws: ArticleError.emptyPage) { try ArticleExtractor.extract(Array(scriptOnly.utf8)) }
+        #expect(ArticleError.emptyPage.description == "the page has no text")
+        #expect(ArticleError.notAnArticle.description == "the page is not an article")
+        #expect(ArticleError.tooLarge(bytes: 12_582_912, limit: 10_485_760).description.contains("too large"))
+    }
+
+    /// 10 MB of one unbroken text run, and a page of only end tags: bounded, typed, no trap.
+    @Test(.timeLimit(.minutes(2))) func unshapedInputGivesATypedResult() {
+        let inputs = [
+            [UInt8](repeating: UInt8(ascii: "a"), count: ArticleLimits().maxBytes),
+            Array(String(repeating: "</div></p></table>", count: 50_000).utf8),
+            Array(String(repeating: "<br>", count: 200_000).utf8),
+        ]
+        for input in inputs {
+            let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(input) }
+            switch result {
+            case .success(let article): #expect(!article.text.isEmpty)
+            case .failure(let error): #expect(!error.description.isEmpty)
+            }
+        }
+    }
+
     @Test func aLatin1PageIsDecodedByItsMetaCharset() throws {
         let text = "<html><head><meta charset=\"iso-8859-1\"><title>Caf\u{E9}s of the town</title></head><body><article>"
             + Self.paragraphs.map { "<p>\($0) Caf\u{E9}.</p>" }.joined() + "</article></body></html>"

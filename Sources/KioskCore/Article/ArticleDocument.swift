@@ -33,6 +33,8 @@ struct ArticleDocument {
         var overflow: [String: Int] = [:]
         var tokenizer = HTMLTokenizer(html)
         var buffer: [UInt8] = []
+        // Whether a `head` may be open (so text and body tags must close it).
+        var headOpen = false
         while let token = tokenizer.next() {
             switch token {
             case .text(let range):
@@ -40,15 +42,19 @@ struct ArticleDocument {
                 tokenizer.appendText(range, to: &buffer)
                 let text = String(decoding: buffer, as: UTF8.self)
                 // Text starts the body, unless it is a title's (or a textarea's) own text.
-                let open = nodes[stack[stack.count - 1]].name
-                if open != "title", open != "textarea", !Self.collapse(text).isEmpty { leaveHead(&stack) }
+                if headOpen {
+                    let open = nodes[stack[stack.count - 1]].name
+                    if open != "title", open != "textarea", text.contains(where: { !$0.isWhitespace }) {
+                        leaveHead(&stack, &headOpen)
+                    }
+                }
                 appendText(text, to: stack[stack.count - 1])
             case .rawText(let range):
                 buffer.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &buffer, decode: false)
                 appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
             case .startTag(let tag):
-                if !Self.headContent.contains(tag.name) { leaveHead(&stack) }
+                if headOpen, !Self.headContent.contains(tag.name) { leaveHead(&stack, &headOpen) }
                 let isVoid = HTMLTokenizer.isVoid(tag.name) || (tag.selfClosing && HTMLTokenizer.isForeign(tag.name))
                 if stack.count >= maxDepth {
                     if !isVoid { overflow[tag.name, default: 0] += 1 }
@@ -60,6 +66,7 @@ struct ArticleDocument {
                 let index = append(
                     Node(name: tag.name, attributes: tag.attributes, text: "", parent: stack[stack.count - 1], children: []))
                 if !isVoid { stack.append(index) }
+                if tag.name == "head" { headOpen = true }
             case .endTag(let name):
                 if let pending = overflow[name], pending > 0 {
                     overflow[name] = pending - 1
@@ -80,7 +87,8 @@ struct ArticleDocument {
     ]
 
     /// Closes an open `head` (and what is open inside it) when the body's content begins.
-    private func leaveHead(_ stack: inout [Int]) {
+    private func leaveHead(_ stack: inout [Int], _ headOpen: inout Bool) {
+        headOpen = false
         if let position = stack.lastIndex(where: { nodes[$0].name == "head" }), position > 0 {
             stack.removeSubrange(position...)
         }
@@ -223,18 +231,30 @@ struct ArticleDocument {
     }
 
     /// Puts `new` where `old` is (among `old`'s parent's children) and takes `old` out.
-    mutating func replace(_ old: Int, with new: Int) {
+    /// `cursor` remembers, per parent, where the last replacement was, so replacing children in
+    /// document order searches each parent's children once in all.
+    mutating func replace(_ old: Int, with new: Int, cursor: inout [Int: Int]) {
         let parent = nodes[old].parent
-        guard parent >= 0, let position = nodes[parent].children.firstIndex(of: old) else { return }
-        let previous = nodes[new].parent
-        if previous >= 0, let from = nodes[previous].children.firstIndex(of: new) { nodes[previous].children.remove(at: from) }
+        guard parent >= 0 else { return }
+        let children = nodes[parent].children
+        let start = min(cursor[parent] ?? 0, children.count)
+        guard let position = children[start...].firstIndex(of: old) ?? children[..<start].firstIndex(of: old) else { return }
+        cursor[parent] = position
         nodes[new].parent = parent
-        if let at = nodes[parent].children.firstIndex(of: old) {
-            nodes[parent].children[at] = new
-        } else {
-            nodes[parent].children.insert(new, at: min(position, nodes[parent].children.count))
-        }
+        nodes[parent].children[position] = new
         nodes[old].removed = true
+    }
+
+    /// Makes `wrapper` the parent of `children` (in their order), taking them out of their
+    /// parents' lists in one pass per parent.
+    mutating func adopt(_ children: [Int], into wrapper: Int) {
+        let moving = Set(children)
+        let parents = Set(children.map { nodes[$0].parent })
+        for parent in parents where parent >= 0 {
+            nodes[parent].children.removeAll { moving.contains($0) }
+        }
+        for child in children { nodes[child].parent = wrapper }
+        nodes[wrapper].children.append(contentsOf: children)
     }
 
     /// The text under `index`, as it reads (scripts and styles skipped).
@@ -291,36 +311,6 @@ extension ArticleDocument {
         return index
     }
 
-    /// Takes `child` out of its parent's children (it stays in the array, unreachable).
-    mutating func detach(_ child: Int) {
-        let parent = nodes[child].parent
-        guard parent >= 0, let position = nodes[parent].children.firstIndex(of: child) else { return }
-        nodes[parent].children.remove(at: position)
-        nodes[child].removed = true
-    }
-
-    /// Moves `child` to the end of `parent`'s children.
-    mutating func move(_ child: Int, into parent: Int) {
-        let old = nodes[child].parent
-        if old >= 0, let position = nodes[old].children.firstIndex(of: child) { nodes[old].children.remove(at: position) }
-        nodes[child].parent = parent
-        nodes[parent].children.append(child)
-    }
-
-    /// The sibling after `index` (nil at the end), whitespace-only text skipped when asked.
-    func nextSibling(of index: Int, skippingWhitespace: Bool) -> Int? {
-        let parent = nodes[index].parent
-        guard parent >= 0, var position = nodes[parent].children.firstIndex(of: index) else { return nil }
-        let siblings = nodes[parent].children
-        position += 1
-        while position < siblings.count {
-            let sibling = siblings[position]
-            if !nodes[sibling].removed, !(skippingWhitespace && isWhitespaceText(sibling)) { return sibling }
-            position += 1
-        }
-        return nil
-    }
-
     func isWhitespaceText(_ index: Int) -> Bool {
         nodes[index].isText && Self.collapse(nodes[index].text).isEmpty
     }
@@ -346,68 +336,112 @@ extension ArticleDocument {
 
     /// Two or more `<br>` in a row end a paragraph: the text after them becomes a `p` of its own
     /// (Readability's `_replaceBrs`), so pages written with line breaks are scored by paragraph.
+    /// Each parent's children are read once.
     mutating func replaceBreakRuns(under root: Int) {
-        for br in descendants(of: root, where: { $0.name == "br" }) where isAttached(br) {
-            var next = nextSibling(of: br, skippingWhitespace: true)
-            var replaced = false
-            while let sibling = next, nodes[sibling].name == "br" {
-                replaced = true
-                detach(sibling)
-                next = nextSibling(of: br, skippingWhitespace: true)
-            }
-            guard replaced else { continue }
-            let parent = nodes[br].parent
-            guard let position = nodes[parent].children.firstIndex(of: br) else { continue }
-            let paragraph = makeElement("p", parent: parent, at: position)
-            detach(br)
-            while let sibling = nextSibling(of: paragraph, skippingWhitespace: false) {
-                if nodes[sibling].name == "br",
-                    let after = nextSibling(of: sibling, skippingWhitespace: true), nodes[after].name == "br"
-                {
-                    break
-                }
-                guard isPhrasing(sibling) else { break }
-                move(sibling, into: paragraph)
-            }
-            while let last = nodes[paragraph].children.last, isWhitespaceText(last) || nodes[last].name == "br" {
-                detach(last)
-            }
-            if nodes[parent].name == "p" { rename(parent, to: "div") }
+        var parents: [Int] = []
+        var seen = Set<Int>()
+        for br in descendants(of: root, where: { $0.name == "br" }) where seen.insert(nodes[br].parent).inserted {
+            parents.append(nodes[br].parent)
         }
+        for parent in parents { replaceBreakRuns(in: parent) }
     }
 
-    /// In a `div` that holds blocks, each run of phrasing content (text between the blocks)
-    /// becomes a `p` of its own, so it is scored as a paragraph.
-    mutating func wrapPhrasingRuns(in div: Int) {
-        var position = 0
-        var paragraph: Int?
-        while position < nodes[div].children.count {
-            let child = nodes[div].children[position]
-            if nodes[child].removed {
+    private mutating func replaceBreakRuns(in parent: Int) {
+        let old = nodes[parent].children.filter { !nodes[$0].removed }
+        /// The first element or non-blank text at or after `position`.
+        func nextNode(_ position: Int) -> Int? {
+            var position = position
+            while position < old.count {
+                if !nodes[old[position]].removed, !isWhitespaceText(old[position]) { return position }
                 position += 1
+            }
+            return nil
+        }
+        var children: [Int] = []
+        children.reserveCapacity(old.count)
+        var madeParagraph = false
+        var position = 0
+        while position < old.count {
+            let br = old[position]
+            position += 1
+            if nodes[br].removed { continue }
+            guard nodes[br].name == "br" else {
+                children.append(br)
                 continue
             }
-            if isPhrasing(child) {
-                if let open = paragraph {
-                    move(child, into: open)
-                    continue  // the child left `div`'s children: the same position holds the next one
-                }
-                if isWhitespaceText(child) {
+            var replaced = false
+            var next = nextNode(position)
+            while let found = next, nodes[old[found]].name == "br" {
+                replaced = true
+                nodes[old[found]].removed = true
+                next = nextNode(found + 1)
+            }
+            guard replaced else {
+                children.append(br)
+                continue
+            }
+            nodes[br].removed = true
+            nodes.append(Node(name: "p", attributes: [], text: "", parent: parent, children: []))
+            let paragraph = nodes.count - 1
+            children.append(paragraph)
+            madeParagraph = true
+            while position < old.count {
+                let sibling = old[position]
+                if nodes[sibling].removed {
                     position += 1
                     continue
                 }
-                let open = makeElement("p", parent: div, at: position)
-                paragraph = open
-                position += 1  // past the new paragraph; the child is now at `position`
+                if nodes[sibling].name == "br", let after = nextNode(position + 1), nodes[old[after]].name == "br" { break }
+                guard isPhrasing(sibling) else { break }
+                nodes[sibling].parent = paragraph
+                nodes[paragraph].children.append(sibling)
+                position += 1
+            }
+            while let last = nodes[paragraph].children.last, isWhitespaceText(last) || nodes[last].name == "br" {
+                nodes[paragraph].children.removeLast()
+                nodes[last].removed = true
+            }
+        }
+        nodes[parent].children = children
+        if madeParagraph, nodes[parent].name == "p" { rename(parent, to: "div") }
+    }
+
+    /// In a `div` that holds blocks, each run of phrasing content (text between the blocks)
+    /// becomes a `p` of its own, so it is scored as a paragraph. Returns the new paragraphs.
+    mutating func wrapPhrasingRuns(in div: Int) -> [Int] {
+        let old = nodes[div].children
+        var children: [Int] = []
+        children.reserveCapacity(old.count)
+        var created: [Int] = []
+        var open: Int?
+        for child in old where !nodes[child].removed {
+            guard isPhrasing(child) else {
+                open = nil
+                children.append(child)
                 continue
             }
-            paragraph = nil
-            position += 1
+            if let paragraph = open {
+                nodes[child].parent = paragraph
+                nodes[paragraph].children.append(child)
+                continue
+            }
+            if isWhitespaceText(child) {
+                children.append(child)
+                continue
+            }
+            nodes.append(Node(name: "p", attributes: [], text: "", parent: div, children: [child]))
+            let paragraph = nodes.count - 1
+            nodes[child].parent = paragraph
+            children.append(paragraph)
+            created.append(paragraph)
+            open = paragraph
         }
+        nodes[div].children = children
         // Paragraphs that got only whitespace or breaks go.
-        for child in nodes[div].children where nodes[child].name == "p" && !nodes[child].removed {
-            let content = nodes[child].children.filter { !nodes[$0].removed }
-            if content.allSatisfy({ isWhitespaceText($0) || nodes[$0].name == "br" }) { nodes[child].removed = true }
+        return created.filter { paragraph in
+            let empty = nodes[paragraph].children.allSatisfy { isWhitespaceText($0) || nodes[$0].name == "br" }
+            if empty { nodes[paragraph].removed = true }
+            return !empty
         }
     }
 }

@@ -21,6 +21,8 @@ struct ArticleGrabber {
     /// The article's title, whose repetition as the first heading is dropped.
     private let title: String?
     private var scores: [Int: Double] = [:]
+    /// Per-element text and element counts, kept true as elements are removed.
+    private var stats: ArticleStats
     /// A byline found in the page (an element marked as the author's), if any.
     private(set) var byline: String?
 
@@ -28,12 +30,15 @@ struct ArticleGrabber {
         self.document = document
         self.flags = flags
         self.title = title
+        stats = ArticleStats(document)
     }
 
     /// The article (one element holding it), in `document` (nil: nothing worth showing), with
     /// the tree it lives in.
     mutating func grab() -> (nodes: [Int], document: ArticleDocument)? {
         let toScore = prepare()
+        // Preparing moved and renamed elements: everything is counted again, once.
+        stats = ArticleStats(document)
         for element in toScore where document.isAttached(element) { score(element) }
         guard let top = topCandidate() else { return nil }
         let nodes = siblings(of: top)
@@ -41,10 +46,15 @@ struct ArticleGrabber {
         // containers become divs (a stray `td` or `li` would mean nothing alone).
         let parent = document[nodes[0]].parent
         let wrapper = document.makeElement("div", parent: max(parent, ArticleDocument.root), at: Int.max)
-        for node in nodes {
-            if !Self.keptNames.contains(document[node].name) { document.rename(node, to: "div") }
-            document.move(node, into: wrapper)
+        if nodes.contains(ArticleDocument.root) {
+            // A page without elements to score: the whole document is the article (the root
+            // cannot move under a node of its own).
+            document.adopt(document.children(of: ArticleDocument.root).filter { $0 != wrapper }, into: wrapper)
+        } else {
+            for node in nodes where !Self.keptNames.contains(document[node].name) { document.rename(node, to: "div") }
+            document.adopt(nodes, into: wrapper)
         }
+        stats.recount(wrapper, in: document)
         clean(wrapper)
         return document.children(of: wrapper).isEmpty ? nil : ([wrapper], document)
     }
@@ -59,6 +69,8 @@ struct ArticleGrabber {
     private mutating func prepare() -> [Int] {
         let body = document.first("body") ?? ArticleDocument.root
         document.replaceBreakRuns(under: body)
+        stats = ArticleStats(document)
+        var replaceCursor: [Int: Int] = [:]
         var toScore: [Int] = []
         var titleRemoved = false
         var pending = Array(document.children(of: body).reversed())
@@ -71,6 +83,7 @@ struct ArticleGrabber {
             }
             let match = matchString(node)
             if !titleRemoved, let title, node.name == "h1" || node.name == "h2",
+                stats[index].text <= title.count * 2 + 20,
                 ArticleMetadata.similarity(title, document.normalizedText(of: index)) > 0.75
             {
                 // The headline above the article repeats the title shown anyway.
@@ -78,7 +91,7 @@ struct ArticleGrabber {
                 document.remove(index)
                 continue
             }
-            if byline == nil, isByline(node, match: match) {
+            if byline == nil, isByline(node, match: match), stats[index].text > 0, stats[index].text < 100 {
                 let text = document.normalizedText(of: index)
                 if !text.isEmpty, text.count < 100 {
                     byline = text
@@ -105,14 +118,15 @@ struct ArticleGrabber {
             }
             if Self.tagsToScore.contains(node.name) { toScore.append(index) }
             if node.name == "div" {
-                document.wrapPhrasingRuns(in: index)
+                let wrapped = document.wrapPhrasingRuns(in: index)
+                for paragraph in wrapped { stats.recount(paragraph, in: document) }
                 // A div that only wraps one paragraph: the paragraph is scored (it is visited below).
-                if let paragraph = singleParagraph(in: index), linkDensity(index) < 0.25 {
-                    document.replace(index, with: paragraph)
+                if let paragraph = singleParagraph(in: index), stats.linkDensity(index) < 0.25 {
+                    document.replace(index, with: paragraph, cursor: &replaceCursor)
                     pending.append(paragraph)
                     continue
                 }
-                if !hasBlockDescendant(index) {
+                if wrapped.isEmpty, stats[index].blocks == 0 {
                     document.rename(index, to: "p")
                     toScore.append(index)
                 }
@@ -173,7 +187,7 @@ struct ArticleGrabber {
     }
 
     private func isWithoutContent(_ index: Int) -> Bool {
-        guard document.normalizedText(of: index).isEmpty else { return false }
+        guard stats[index].text == 0 else { return false }
         let children = document.elementChildren(of: index)
         return children.allSatisfy { document[$0].name == "br" || document[$0].name == "hr" }
     }
@@ -195,22 +209,18 @@ struct ArticleGrabber {
         return paragraph
     }
 
-    private func hasBlockDescendant(_ index: Int) -> Bool {
-        !document.descendants(of: index, where: { Self.blockElements.contains($0.name) }).isEmpty
-    }
-
     // MARK: - Scoring
 
     private mutating func score(_ element: Int) {
         let parent = document[element].parent
         guard parent > ArticleDocument.root else { return }
-        let text = document.normalizedText(of: element)
-        let length = text.count
+        let counts = stats[element]
+        let length = counts.text
         guard length >= 25 else { return }
         let ancestors = document.ancestors(of: element, limit: 5)
         guard !ancestors.isEmpty else { return }
         var contentScore = 1.0
-        contentScore += Double(Self.commas(in: text) + 1)
+        contentScore += Double(counts.commas + 1)
         contentScore += Double(min(length / 100, 3))
         for (level, ancestor) in ancestors.enumerated() where document[ancestor].parent > ArticleDocument.root {
             if scores[ancestor] == nil { scores[ancestor] = initialScore(ancestor) }
@@ -219,12 +229,11 @@ struct ArticleGrabber {
         }
     }
 
-    static func commas(in text: String) -> Int {
-        text.unicodeScalars.reduce(0) { count, scalar in
-            switch scalar {
-            case ",", "\u{060C}", "\u{FE50}", "\u{FE10}", "\u{FE11}", "\u{2E41}", "\u{2E34}", "\u{2E32}", "\u{FF0C}": count + 1
-            default: count
-            }
+    /// Commas in any script (Readability's list).
+    static func isComma(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ",", "\u{060C}", "\u{FE50}", "\u{FE10}", "\u{FE11}", "\u{2E41}", "\u{2E34}", "\u{2E32}", "\u{FF0C}": true
+        default: false
         }
     }
 
@@ -256,17 +265,7 @@ struct ArticleGrabber {
     }
 
     /// Share of `index`'s text inside links (a same-page `#` link counts for less).
-    func linkDensity(_ index: Int) -> Double {
-        let length = document.normalizedText(of: index).count
-        guard length > 0 else { return 0 }
-        var linkLength = 0.0
-        for link in document.descendants(of: index, where: { $0.name == "a" }) {
-            let href = document[link].value(of: "href") ?? ""
-            let coefficient = href.count > 1 && href.hasPrefix("#") ? 0.3 : 1
-            linkLength += Double(document.normalizedText(of: link).count) * coefficient
-        }
-        return linkLength / Double(length)
-    }
+    func linkDensity(_ index: Int) -> Double { stats.linkDensity(index) }
 
     // MARK: - The top candidate
 
@@ -341,11 +340,12 @@ struct ArticleGrabber {
                     append = true
                 } else if document[sibling].name == "p" {
                     let density = linkDensity(sibling)
-                    let text = document.normalizedText(of: sibling)
-                    if text.count > 80, density < 0.25 {
+                    let length = stats[sibling].text
+                    if length > 80, density < 0.25 {
                         append = true
-                    } else if text.count < 80, !text.isEmpty, density == 0, text.contains(". ") || text.hasSuffix(".") {
-                        append = true
+                    } else if length < 80, length > 0, density == 0 {
+                        let text = document.normalizedText(of: sibling)
+                        if text.contains(". ") || text.hasSuffix(".") { append = true }
                     }
                 }
             }
@@ -361,98 +361,78 @@ struct ArticleGrabber {
     private mutating func clean(_ root: Int) {
         for name in ["form", "fieldset"] { cleanConditionally(root, name) }
         for index in document.descendants(of: root, where: { Self.cleanedAlways.contains($0.name) }) {
-            document.remove(index)
+            remove(index)
         }
         for child in document.elementChildren(of: root) {
             for index in document.descendants(of: child) where Self.sharePattern.matches(matchString(document[index])) {
-                if document.normalizedText(of: index).count < Self.characterThreshold { document.remove(index) }
+                if stats[index].text < Self.characterThreshold { remove(index) }
             }
         }
         // Headings that read as anything but the article's (weighted negative).
         for index in document.descendants(of: root, where: { $0.name == "h1" || $0.name == "h2" })
         where classWeight(index) < 0 {
-            document.remove(index)
+            remove(index)
         }
         for name in ["table", "ul", "div"] { cleanConditionally(root, name) }
         for index in document.descendants(of: root, where: { $0.name == "h1" }) { document.rename(index, to: "h2") }
-        for index in document.descendants(of: root, where: { $0.name == "p" }) {
-            let media = document.descendants(of: index, where: { ["img", "embed", "object", "iframe", "picture", "video"].contains($0.name) })
-            if media.isEmpty, document.normalizedText(of: index).isEmpty { document.remove(index) }
+        for index in document.descendants(of: root, where: { $0.name == "p" })
+        where stats[index].media == 0 && stats[index].text == 0 {
+            remove(index)
         }
+    }
+
+    /// Takes `index` out of the tree and its counts out of its ancestors'.
+    private mutating func remove(_ index: Int) {
+        guard !document[index].removed else { return }
+        document.remove(index)
+        stats.subtract(index, in: document)
     }
 
     static let cleanedAlways: Set<String> = ["object", "embed", "footer", "link", "aside", "iframe", "input", "textarea", "select", "button", "nav"]
 
+    /// Readability's `_cleanConditionally`: elements named `name` whose content reads as
+    /// anything but the article (more links than text, more images than paragraphs, inputs,
+    /// embeds...) go, deepest first, data tables and code kept.
     private mutating func cleanConditionally(_ root: Int, _ name: String) {
         guard flags.cleanConditionally else { return }
-        for index in document.descendants(of: root, where: { $0.name == name }).reversed() where document.isAttached(index) {
-            if name == "table", isDataTable(index) { continue }
-            if document.descendants(of: index, where: { $0.name == "table" }).contains(where: { isDataTable($0) }) { continue }
+        // Deepest first: an element is judged with what is left inside it.
+        for index in document.descendants(of: root, where: { $0.name == name }).reversed() where !document[index].removed {
+            let counts = stats[index]
+            if name == "table", stats.isDataTable(index, in: document) { continue }
+            if counts.dataTables > 0 { continue }
             if document.hasAncestor(index, named: "code") { continue }
             if hasDataTableAncestor(index) { continue }
-            let isList = name == "ul" || name == "ol"
+            let length = counts.text
+            var isList = name == "ul" || name == "ol"
+            if !isList, length > 0, Double(counts.listText) / Double(length) > 0.9 { isList = true }
             let weight = classWeight(index)
             if Double(weight) + (scores[index] ?? 0) < 0 {
-                document.remove(index)
+                remove(index)
                 continue
             }
-            let text = document.normalizedText(of: index)
-            guard Self.commas(in: text) < 10 else { continue }
-            func count(_ tag: String) -> Int { document.descendants(of: index, where: { $0.name == tag }).count }
-            let paragraphs = count("p")
-            let images = count("img")
-            let items = count("li") - 100
-            let inputs = count("input")
-            let headingCharacters = document.descendants(of: index, where: { ArticleDocument.headings.contains($0.name) })
-                .reduce(0) { $0 + document.normalizedText(of: $1).count }
-            let embeds = document.descendants(of: index, where: { ["object", "embed", "iframe"].contains($0.name) })
-                .filter { !isVideo(document[$0]) }.count
+            guard counts.commas < 10 else { continue }
+            let paragraphs = counts.paragraphs
+            let images = counts.images
+            let items = counts.items - 100
             let density = linkDensity(index)
-            let length = text.count
             let inFigure = document.hasAncestor(index, named: "figure")
-            let headingDensity = length > 0 ? Double(headingCharacters) / Double(length) : 0
+            let headingDensity = length > 0 ? Double(counts.headingText) / Double(length) : 0
             var remove = false
             if images > 1, Double(paragraphs) / Double(images) < 0.5, !inFigure { remove = true }
             if !isList, items > paragraphs { remove = true }
-            if inputs > paragraphs / 3 { remove = true }
+            if counts.inputs > paragraphs / 3 { remove = true }
             if !isList, length < 25, images == 0 || images > 2, !inFigure, headingDensity < 0.9, density > 0 { remove = true }
             if !isList, weight < 25, density > 0.2 { remove = true }
             if weight >= 25, density > 0.5 { remove = true }
-            if (embeds == 1 && length < 75) || embeds > 1 { remove = true }
+            if (counts.embeds == 1 && length < 75) || counts.embeds > 1 { remove = true }
             // A list of images only (a gallery) stays.
-            if isList, remove {
-                let listItems = document.descendants(of: index, where: { $0.name == "li" })
-                let onlyImages = !listItems.isEmpty && listItems.allSatisfy { item in
-                    document.normalizedText(of: item).isEmpty && !document.descendants(of: item, where: { $0.name == "img" }).isEmpty
-                }
-                if onlyImages { remove = false }
-            }
-            if remove { document.remove(index) }
+            if isList, remove, counts.images > 0, counts.images >= counts.items, length == 0 { remove = false }
+            if remove { self.remove(index) }
         }
     }
 
-    private func isVideo(_ node: ArticleDocument.Node) -> Bool {
-        let source = (node.value(of: "src") ?? "") + (node.value(of: "data") ?? "")
-        return ["youtube.com", "youtube-nocookie.com", "player.vimeo.com", "dailymotion.com", "youtu.be"]
-            .contains { source.contains($0) }
-    }
-
-    /// A table of data (kept whole), not one used for layout.
-    private func isDataTable(_ index: Int) -> Bool {
-        let node = document[index]
-        if node.value(of: "role") == "presentation" || node.value(of: "datatable") == "0" { return false }
-        if node.value(of: "summary") != nil { return true }
-        if document.first("caption", under: index) != nil { return true }
-        let descendants = document.descendants(of: index)
-        if descendants.contains(where: { ["col", "colgroup", "tfoot", "thead", "th"].contains(document[$0].name) }) { return true }
-        if descendants.contains(where: { document[$0].name == "table" }) { return false }
-        let rows = descendants.filter { document[$0].name == "tr" }
-        let columns = rows.map { document.elementChildren(of: $0).count }.max() ?? 0
-        return rows.count >= 10 || columns > 4 || rows.count * columns > 10
-    }
-
     private func hasDataTableAncestor(_ index: Int) -> Bool {
-        document.ancestors(of: index).contains { document[$0].name == "table" && isDataTable($0) }
+        document.ancestors(of: index).contains { document[$0].name == "table" && stats.isDataTable($0, in: document) }
     }
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs ../shared/tools/feedcompare.py over the shared corpora with `kiosk parse --json` and fails
-# when agreement drops below the floor. The feedkit floor is below 95% only because of oracle
+# Runs ../shared/tools/feedcompare.py over the shared feed corpora with `kiosk parse --json`, and
+# extractcompare.py over the reader-view pages with `kiosk extract --json --list`, and fails when
+# agreement drops below a floor. The feedkit floor is below 95% only because of oracle
 # errors listed in docs/PARSING.md (feedparser reads a bare `&utm_medium` as `&utm;_medium`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,3 +30,29 @@ check() {  # corpus, minimum agreement in percent
 
 check feedparser 98
 check feedkit 89
+
+# The reader view: `kiosk extract` over Mozilla Readability's 130 test pages, scored by
+# extractcompare.py (text F1 over word 4-shingles, titles). The floors sit just under the figures
+# measured (docs/PERFORMANCE.md, "Article extraction": mean F1 0.992, 1 page below 0.8, titles
+# 100%), so they can only go up.
+extract_floor_f1="${KIOSK_EXTRACT_FLOOR_F1:-0.990}"
+extract_max_below="${KIOSK_EXTRACT_MAX_BELOW:-2}"
+extract_floor_titles="${KIOSK_EXTRACT_FLOOR_TITLES:-99}"
+if [ ! -d "$shared/corpus/readability" ]; then
+    echo "corpus-check: $shared/corpus/readability not found, reader view skipped"
+    exit 0
+fi
+out=$(python3 "$shared/tools/extractcompare.py" --extractor "$kiosk extract --json --list" \
+    --corpus "$shared/corpus/readability" --show 0)
+summary=$(printf '%s\n' "$out" | tail -n 1)
+echo "readability: $summary"
+mean=$(printf '%s\n' "$summary" | sed -nE 's/^extraction: mean F1 ([0-9.]+),.*/\1/p')
+below=$(printf '%s\n' "$summary" | sed -nE 's/.*pages below 0\.8: ([0-9]+) of.*/\1/p')
+titles=$(printf '%s\n' "$summary" | sed -nE 's/.*title agreement ([0-9.]+)%.*/\1/p')
+python3 -c "import sys; sys.exit(0 if '$mean' and '$below' and '$titles' and float('$mean') >= $extract_floor_f1 \
+    and int('$below') <= $extract_max_below and float('$titles') >= $extract_floor_titles else 1)" || {
+    printf '%s\n' "$out" >&2
+    echo "corpus-check: reader view mean F1 ${mean:-?} (floor $extract_floor_f1), ${below:-?} pages below 0.8" \
+        "(at most $extract_max_below), titles ${titles:-?}% (floor $extract_floor_titles%)" >&2
+    exit 1
+}

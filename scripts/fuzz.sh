@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes one parser with libFuzzer (the Swift toolchain's) under AddressSanitizer:
-#   scripts/fuzz.sh TARGET SECONDS      TARGET: feedparser | html | dates | opml | greader | all
+#   scripts/fuzz.sh TARGET SECONDS      TARGET: feedparser | html | article | dates | opml | greader | all
 # Each target is the code it exercises compiled with its harness in Fuzz/ (KioskCore is
 # Foundation-only, so its sources build as one module; the Google Reader API's parameter parsing
 # is three files of KioskSync). The corpus starts from the fixtures and the shared feed corpus and
@@ -9,10 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: scripts/fuzz.sh feedparser|html|dates|opml|greader|all SECONDS}"
+target="${1:?usage: scripts/fuzz.sh feedparser|html|article|dates|opml|greader|all SECONDS}"
 seconds="${2:?usage: scripts/fuzz.sh TARGET SECONDS}"
 if [ "$target" = all ]; then
-    for each in feedparser html dates opml greader; do "$0" "$each" "$seconds"; done
+    for each in feedparser html article dates opml greader; do "$0" "$each" "$seconds"; done
     exit 0
 fi
 
@@ -22,6 +22,7 @@ core=$(find Sources/KioskCore -name '*.swift' | sort)
 case "$target" in
     feedparser) harness=Fuzz/FeedParserFuzz.swift; sources="$core" ;;
     html) harness=Fuzz/HTMLFuzz.swift; sources="$core" ;;
+    article) harness=Fuzz/ArticleFuzz.swift; sources="$core" ;;
     dates) harness=Fuzz/DateFuzz.swift; sources="$core" ;;
     opml) harness=Fuzz/OPMLFuzz.swift; sources="$core" ;;
     greader)
@@ -58,6 +59,14 @@ if [ -z "$(ls -A "$corpus")" ]; then
                 # awk, not head: head stopping early would end find with SIGPIPE, which pipefail makes fatal.
                 find ../shared/corpus -type f \( -name '*.xml' -o -name '*.rss' -o -name '*.atom' -o -name '*.json' \) -size -64k \
                     | awk 'NR <= 400' | while read -r file; do cp "$file" "$corpus/$(echo "$file" | md5sum | cut -c1-16)"; done
+            fi
+            ;;
+        article)
+            # Small pages: the shared reader-view pages are mostly larger than a fuzz input.
+            cp Tests/KioskCoreTests/Fixtures/*.xml "$corpus"/
+            if [ -d ../shared/corpus/readability ]; then
+                find ../shared/corpus/readability -name source.html -size -64k | sort | awk 'NR <= 60' \
+                    | while read -r file; do cp "$file" "$corpus/$(echo "$file" | md5sum | cut -c1-16)"; done
             fi
             ;;
         dates)

@@ -18,7 +18,7 @@ swift build --build-tests
 echo "== layout: declared dependencies imported, no paths differing by case, docs/ARCHITECTURE.md's tables true"
 scripts/check-layout.py "$(swift build --show-bin-path)"
 
-echo "== feed corpus agreement"
+echo "== corpus agreement: feeds (kiosk parse) and the reader view (kiosk extract)"
 scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
 
 echo "== Swift tests: the parallel bulk, then the real-time suites alone (the store's contract also on PostgreSQL: a private server, stopped at the end)"

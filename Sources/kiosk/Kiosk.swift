@@ -6,7 +6,10 @@ struct Kiosk: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk",
         abstract: "Kiosk, a self-hosted news and media reader.",
-        subcommands: [ServeCommand.self, UserCommand.self, MigrateCommand.self, ParseCommand.self, DemoSourcesCommand.self],
+        subcommands: [
+            ServeCommand.self, UserCommand.self, MigrateCommand.self, ParseCommand.self, ExtractCommand.self,
+            DemoSourcesCommand.self,
+        ],
         defaultSubcommand: ServeCommand.self
     )
 }

@@ -1,0 +1,447 @@
+/// A web page as a tree, built from `HTMLTokenizer`'s tokens the forgiving way browsers build the
+/// common cases: void elements, the implied ends of `p`, `li`, `dt`/`dd`, table rows and cells and
+/// `option`, an end tag closing the nearest open element of its name, stray end tags ignored.
+/// Nodes live in one array and refer to each other by index, so building and walking cost time
+/// linear in the page and no reference counting. Elements nested deeper than the limit are
+/// attached to the deepest allowed ancestor instead (their content kept, the depth bounded).
+struct ArticleDocument {
+    struct Node {
+        /// Lowercased element name; "#text" for text, "#document" for the root.
+        var name: String
+        var attributes: [HTMLTokenizer.Attribute]
+        /// A text node's text (references decoded; a script's or style's as written).
+        var text: String
+        var parent: Int
+        var children: [Int]
+        /// Taken out of the tree (the extractor removes rather than rebuilds).
+        var removed = false
+
+        var isText: Bool { name == "#text" }
+
+        func value(of attribute: String) -> String? {
+            attributes.first(where: { $0.name == attribute })?.value
+        }
+    }
+
+    static let root = 0
+    private(set) var nodes: [Node]
+
+    init(html: String, maxDepth: Int) {
+        nodes = [Node(name: "#document", attributes: [], text: "", parent: -1, children: [])]
+        var stack = [Self.root]
+        // Elements past the depth limit make no node; their end tags are matched here instead.
+        var overflow: [String: Int] = [:]
+        var tokenizer = HTMLTokenizer(html)
+        var buffer: [UInt8] = []
+        // Whether a `head` may be open (so text and body tags must close it).
+        var headOpen = false
+        while let token = tokenizer.next() {
+            switch token {
+            case .text(let range):
+                buffer.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &buffer)
+                let text = String(decoding: buffer, as: UTF8.self)
+                // Text starts the body, unless it is a title's (or a textarea's) own text.
+                if headOpen {
+                    let open = nodes[stack[stack.count - 1]].name
+                    if open != "title", open != "textarea", text.contains(where: { !$0.isWhitespace }) {
+                        leaveHead(&stack, &headOpen)
+                    }
+                }
+                appendText(text, to: stack[stack.count - 1])
+            case .rawText(let range):
+                buffer.removeAll(keepingCapacity: true)
+                tokenizer.appendText(range, to: &buffer, decode: false)
+                appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
+            case .startTag(let tag):
+                if headOpen, !Self.headContent.contains(tag.name) { leaveHead(&stack, &headOpen) }
+                let isVoid = HTMLTokenizer.isVoid(tag.name) || (tag.selfClosing && HTMLTokenizer.isForeign(tag.name))
+                if stack.count >= maxDepth {
+                    if !isVoid { overflow[tag.name, default: 0] += 1 }
+                    // A flattened block still separates words.
+                    if Self.closesParagraph.contains(tag.name) || tag.name == "br" { appendText("\n", to: stack[stack.count - 1]) }
+                    continue
+                }
+                closeImplied(by: tag.name, stack: &stack)
+                let index = append(
+                    Node(name: tag.name, attributes: tag.attributes, text: "", parent: stack[stack.count - 1], children: []))
+                if !isVoid { stack.append(index) }
+                if tag.name == "head" { headOpen = true }
+            case .endTag(let name):
+                if let pending = overflow[name], pending > 0 {
+                    overflow[name] = pending - 1
+                    continue
+                }
+                guard name != "html", name != "body" else { continue }
+                if let position = stack.lastIndex(where: { nodes[$0].name == name }), position > 0 {
+                    stack.removeSubrange(position...)
+                }
+            }
+        }
+    }
+
+    /// What a `head` holds; any other start tag (or text) means the body has begun.
+    static let headContent: Set<String> = [
+        "head", "html", "base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style", "script",
+        "template",
+    ]
+
+    /// Closes an open `head` (and what is open inside it) when the body's content begins.
+    private func leaveHead(_ stack: inout [Int], _ headOpen: inout Bool) {
+        headOpen = false
+        if let position = stack.lastIndex(where: { nodes[$0].name == "head" }), position > 0 {
+            stack.removeSubrange(position...)
+        }
+    }
+
+    // MARK: - Building
+
+    private mutating func append(_ node: Node) -> Int {
+        nodes.append(node)
+        let index = nodes.count - 1
+        nodes[node.parent].children.append(index)
+        return index
+    }
+
+    private mutating func appendText(_ text: String, to parent: Int) {
+        guard !text.isEmpty else { return }
+        // Adjacent text (split by a skipped comment) is one node.
+        if let last = nodes[parent].children.last, nodes[last].isText {
+            nodes[last].text += text
+            return
+        }
+        _ = append(Node(name: "#text", attributes: [], text: text, parent: parent, children: []))
+    }
+
+    /// Elements a start tag of `name` closes when they are open (in the scope the HTML standard
+    /// gives them): a new block ends a paragraph, a new item the previous one, and so on.
+    private func closeImplied(by name: String, stack: inout [Int]) {
+        func close(_ targets: Set<String>, stoppingAt boundaries: Set<String>) {
+            var position = stack.count - 1
+            while position > 0 {
+                let open = nodes[stack[position]].name
+                if targets.contains(open) {
+                    stack.removeSubrange(position...)
+                    return
+                }
+                if boundaries.contains(open) { return }
+                position -= 1
+            }
+        }
+        let scope: Set<String> = ["table", "td", "th", "caption", "button", "object", "template", "html", "marquee"]
+        if Self.closesParagraph.contains(name) { close(["p"], stoppingAt: scope) }
+        switch name {
+        case "li": close(["li"], stoppingAt: scope.union(["ol", "ul"]))
+        case "dt", "dd": close(["dt", "dd"], stoppingAt: scope.union(["dl"]))
+        case "tr": close(["tr", "td", "th"], stoppingAt: ["table", "tbody", "thead", "tfoot", "html"])
+        case "td", "th": close(["td", "th"], stoppingAt: ["tr", "table", "html"])
+        case "tbody", "thead", "tfoot": close(["tbody", "thead", "tfoot", "tr", "td", "th"], stoppingAt: ["table", "html"])
+        case "option": close(["option"], stoppingAt: ["select", "datalist", "optgroup", "html"])
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            if let top = stack.last, Self.headings.contains(nodes[top].name) { stack.removeLast() }
+        default: break
+        }
+    }
+
+    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// Start tags that end an open `p` (the HTML standard's list).
+    static let closesParagraph: Set<String> = [
+        "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl", "fieldset",
+        "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li",
+        "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "ul", "dd", "dt",
+    ]
+
+    // MARK: - Reading
+
+    subscript(index: Int) -> Node { nodes[index] }
+
+    /// Marks `index` (and so everything under it) as out of the tree.
+    mutating func remove(_ index: Int) {
+        guard index != Self.root else { return }
+        nodes[index].removed = true
+    }
+
+    /// Renames an element (a `div` that holds only text becomes a `p`).
+    mutating func rename(_ index: Int, to name: String) {
+        nodes[index].name = name
+    }
+
+    /// The children still in the tree.
+    func children(of index: Int) -> [Int] {
+        nodes[index].children.filter { !nodes[$0].removed }
+    }
+
+    /// The element children still in the tree.
+    func elementChildren(of index: Int) -> [Int] {
+        nodes[index].children.filter { !nodes[$0].removed && !nodes[$0].isText }
+    }
+
+    /// Whether `index` is still in the tree (it and none of its ancestors removed).
+    func isAttached(_ index: Int) -> Bool {
+        var current = index
+        while current >= 0 {
+            if nodes[current].removed { return false }
+            current = nodes[current].parent
+        }
+        return true
+    }
+
+    /// Every element under `index` still in the tree, in document order (`index` excluded).
+    func descendants(of index: Int, where include: (Node) -> Bool = { _ in true }) -> [Int] {
+        var result: [Int] = []
+        var pending = Array(children(of: index).reversed())
+        while let next = pending.popLast() {
+            let node = nodes[next]
+            if !node.isText && include(node) { result.append(next) }
+            pending.append(contentsOf: children(of: next).reversed())
+        }
+        return result
+    }
+
+    /// The first element named `name` under `index`, in document order.
+    func first(_ name: String, under index: Int = root) -> Int? {
+        var pending = Array(children(of: index).reversed())
+        while let next = pending.popLast() {
+            if nodes[next].name == name { return next }
+            pending.append(contentsOf: children(of: next).reversed())
+        }
+        return nil
+    }
+
+    /// The ancestors of `index`, nearest first, at most `limit` (0: all), the document excluded.
+    func ancestors(of index: Int, limit: Int = 0) -> [Int] {
+        var result: [Int] = []
+        var current = nodes[index].parent
+        while current > Self.root, limit == 0 || result.count < limit {
+            result.append(current)
+            current = nodes[current].parent
+        }
+        return result
+    }
+
+    /// Whether an ancestor of `index` (within `depth` levels; 0: any) is named `name`.
+    func hasAncestor(_ index: Int, named name: String, depth: Int = 0) -> Bool {
+        ancestors(of: index, limit: depth).contains { nodes[$0].name == name }
+    }
+
+    /// The text of `index`'s own text children (a `title`'s, a `script`'s), as written.
+    func ownText(of index: Int) -> String {
+        children(of: index).filter { nodes[$0].isText }.map { nodes[$0].text }.joined()
+    }
+
+    /// Puts `new` where `old` is (among `old`'s parent's children) and takes `old` out.
+    /// `cursor` remembers, per parent, where the last replacement was, so replacing children in
+    /// document order searches each parent's children once in all.
+    mutating func replace(_ old: Int, with new: Int, cursor: inout [Int: Int]) {
+        let parent = nodes[old].parent
+        guard parent >= 0 else { return }
+        let children = nodes[parent].children
+        let start = min(cursor[parent] ?? 0, children.count)
+        guard let position = children[start...].firstIndex(of: old) ?? children[..<start].firstIndex(of: old) else { return }
+        cursor[parent] = position
+        nodes[new].parent = parent
+        nodes[parent].children[position] = new
+        nodes[old].removed = true
+    }
+
+    /// Makes `wrapper` the parent of `children` (in their order), taking them out of their
+    /// parents' lists in one pass per parent.
+    mutating func adopt(_ children: [Int], into wrapper: Int) {
+        let moving = Set(children)
+        let parents = Set(children.map { nodes[$0].parent })
+        for parent in parents where parent >= 0 {
+            nodes[parent].children.removeAll { moving.contains($0) }
+        }
+        for child in children { nodes[child].parent = wrapper }
+        nodes[wrapper].children.append(contentsOf: children)
+    }
+
+    /// The text under `index`, as it reads (scripts and styles skipped).
+    func text(of index: Int) -> String {
+        var out = ""
+        appendText(of: index, to: &out)
+        return out
+    }
+
+    private func appendText(of index: Int, to out: inout String) {
+        let node = nodes[index]
+        if node.removed { return }
+        if node.isText {
+            out += node.text
+            return
+        }
+        if Self.noText.contains(node.name) { return }
+        for child in node.children { appendText(of: child, to: &out) }
+    }
+
+    /// Elements whose content is never text a reader reads.
+    static let noText: Set<String> = ["script", "style", "noscript", "template", "head", "title", "svg"]
+
+    /// The text under `index` with whitespace runs made one space and the ends trimmed.
+    func normalizedText(of index: Int) -> String {
+        Self.collapse(text(of: index))
+    }
+
+    static func collapse(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.append(" ") }
+                pendingSpace = false
+                out.append(character)
+            }
+        }
+        return out
+    }
+}
+
+// MARK: - Editing (what Readability does to a page before scoring it)
+
+extension ArticleDocument {
+    /// A new element `name` at `position` among `parent`'s children.
+    mutating func makeElement(_ name: String, parent: Int, at position: Int) -> Int {
+        nodes.append(Node(name: name, attributes: [], text: "", parent: parent, children: []))
+        let index = nodes.count - 1
+        nodes[parent].children.insert(index, at: min(max(position, 0), nodes[parent].children.count))
+        return index
+    }
+
+    func isWhitespaceText(_ index: Int) -> Bool {
+        nodes[index].isText && Self.collapse(nodes[index].text).isEmpty
+    }
+
+    /// Phrasing content (text and inline elements), which a paragraph holds; `a`, `del` and
+    /// `ins` only when all they hold is phrasing too.
+    func isPhrasing(_ index: Int) -> Bool {
+        let node = nodes[index]
+        if node.isText { return true }
+        if Self.phrasing.contains(node.name) { return true }
+        if node.name == "a" || node.name == "del" || node.name == "ins" {
+            return node.children.allSatisfy { nodes[$0].removed || isPhrasing($0) }
+        }
+        return false
+    }
+
+    static let phrasing: Set<String> = [
+        "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i", "img",
+        "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby", "samp",
+        "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr", "font", "u", "s",
+        "strike", "tt", "big", "picture", "video",
+    ]
+
+    /// Two or more `<br>` in a row end a paragraph: the text after them becomes a `p` of its own
+    /// (Readability's `_replaceBrs`), so pages written with line breaks are scored by paragraph.
+    /// Each parent's children are read once.
+    mutating func replaceBreakRuns(under root: Int) {
+        var parents: [Int] = []
+        var seen = Set<Int>()
+        for br in descendants(of: root, where: { $0.name == "br" }) where seen.insert(nodes[br].parent).inserted {
+            parents.append(nodes[br].parent)
+        }
+        for parent in parents { replaceBreakRuns(in: parent) }
+    }
+
+    private mutating func replaceBreakRuns(in parent: Int) {
+        let old = nodes[parent].children.filter { !nodes[$0].removed }
+        /// The first element or non-blank text at or after `position`.
+        func nextNode(_ position: Int) -> Int? {
+            var position = position
+            while position < old.count {
+                if !nodes[old[position]].removed, !isWhitespaceText(old[position]) { return position }
+                position += 1
+            }
+            return nil
+        }
+        var children: [Int] = []
+        children.reserveCapacity(old.count)
+        var madeParagraph = false
+        var position = 0
+        while position < old.count {
+            let br = old[position]
+            position += 1
+            if nodes[br].removed { continue }
+            guard nodes[br].name == "br" else {
+                children.append(br)
+                continue
+            }
+            var replaced = false
+            var next = nextNode(position)
+            while let found = next, nodes[old[found]].name == "br" {
+                replaced = true
+                nodes[old[found]].removed = true
+                next = nextNode(found + 1)
+            }
+            guard replaced else {
+                children.append(br)
+                continue
+            }
+            nodes[br].removed = true
+            nodes.append(Node(name: "p", attributes: [], text: "", parent: parent, children: []))
+            let paragraph = nodes.count - 1
+            children.append(paragraph)
+            madeParagraph = true
+            while position < old.count {
+                let sibling = old[position]
+                if nodes[sibling].removed {
+                    position += 1
+                    continue
+                }
+                if nodes[sibling].name == "br", let after = nextNode(position + 1), nodes[old[after]].name == "br" { break }
+                guard isPhrasing(sibling) else { break }
+                nodes[sibling].parent = paragraph
+                nodes[paragraph].children.append(sibling)
+                position += 1
+            }
+            while let last = nodes[paragraph].children.last, isWhitespaceText(last) || nodes[last].name == "br" {
+                nodes[paragraph].children.removeLast()
+                nodes[last].removed = true
+            }
+        }
+        nodes[parent].children = children
+        if madeParagraph, nodes[parent].name == "p" { rename(parent, to: "div") }
+    }
+
+    /// In a `div` that holds blocks, each run of phrasing content (text between the blocks)
+    /// becomes a `p` of its own, so it is scored as a paragraph. Returns the new paragraphs.
+    mutating func wrapPhrasingRuns(in div: Int) -> [Int] {
+        let old = nodes[div].children
+        var children: [Int] = []
+        children.reserveCapacity(old.count)
+        var created: [Int] = []
+        var open: Int?
+        for child in old where !nodes[child].removed {
+            guard isPhrasing(child) else {
+                open = nil
+                children.append(child)
+                continue
+            }
+            if let paragraph = open {
+                nodes[child].parent = paragraph
+                nodes[paragraph].children.append(child)
+                continue
+            }
+            if isWhitespaceText(child) {
+                children.append(child)
+                continue
+            }
+            nodes.append(Node(name: "p", attributes: [], text: "", parent: div, children: [child]))
+            let paragraph = nodes.count - 1
+            nodes[child].parent = paragraph
+            children.append(paragraph)
+            created.append(paragraph)
+            open = paragraph
+        }
+        nodes[div].children = children
+        // Paragraphs that got only whitespace or breaks go.
+        return created.filter { paragraph in
+            let empty = nodes[paragraph].children.allSatisfy { isWhitespaceText($0) || nodes[$0].name == "br" }
+            if empty { nodes[paragraph].removed = true }
+            return !empty
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The main article of a web page, from its bytes: the reader view.
+///
+/// The page is decoded (the charset the server named, else `<meta>`, else sniffed), built into a
+/// tree, its metadata read (JSON-LD, OpenGraph, `<title>`), and its article found by scoring
+/// paragraphs after Mozilla Readability (`ArticleGrabber`); when that gives less than 500
+/// characters, the heuristics are relaxed one by one and the longest answer kept. The article's
+/// HTML goes through `HTMLSanitizer`, so it is safe to show; relative URLs are resolved against
+/// the page's URL.
+public enum ArticleExtractor {
+    public static func extract(
+        _ bytes: [UInt8], url: String? = nil, charsetHint: String? = nil, limits: ArticleLimits = ArticleLimits()
+    ) throws(ArticleError) -> ReaderArticle {
+        guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
+        let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
+        let html = TextDecoding.string(bytes, charsetHint: charset)
+        let document = ArticleDocument(html: html, maxDepth: limits.maxDepth)
+        let metadata = ArticleMetadata(document)
+        let body = document.first("body") ?? ArticleDocument.root
+        guard !document.normalizedText(of: body).isEmpty else { throw .emptyPage }
+
+        var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
+        for flags in attempts {
+            var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
+            guard let found = grabber.grab() else { continue }
+            let length = found.nodes.reduce(0) { $0 + found.document.normalizedText(of: $1).count }
+            if best == nil || length > (best?.length ?? 0) {
+                best = (found.nodes, found.document, length, grabber.byline)
+            }
+            if length >= ArticleGrabber.characterThreshold { break }
+        }
+        guard let best, best.length > 0 else { throw .notAnArticle }
+
+        var markup = ""
+        for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
+        let sanitized = HTMLSanitizer(baseURL: url).sanitize(markup)
+        let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
+        guard !text.isEmpty else { throw .notAnArticle }
+        let wordCount = text.split(whereSeparator: \.isWhitespace).count
+        let title = metadata.title
+        let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)
+        return ReaderArticle(
+            title: title, byline: metadata.byline ?? best.byline, published: metadata.published,
+            siteName: metadata.siteName, language: metadata.language,
+            image: metadata.image.map { URLResolution.resolve($0, against: url) }, excerpt: excerpt, html: sanitized,
+            text: text, wordCount: wordCount)
+    }
+
+    /// Readability's order: all heuristics, then without stripping unlikely parts, then without
+    /// weighing classes, then without cleaning by content.
+    static let attempts: [ArticleGrabber.Flags] = [
+        ArticleGrabber.Flags(),
+        ArticleGrabber.Flags(stripUnlikelys: false),
+        ArticleGrabber.Flags(stripUnlikelys: false, weightClasses: false),
+        ArticleGrabber.Flags(stripUnlikelys: false, weightClasses: false, cleanConditionally: false),
+    ]
+}
+
+/// Writes an article's tree back out as HTML (for the sanitizer) and as text.
+enum ArticleSerializer {
+    /// `index` and everything under it still in the tree, as HTML: text and attribute values
+    /// escaped, elements as they were named.
+    static func write(_ index: Int, of document: ArticleDocument, to out: inout String) {
+        let node = document[index]
+        if node.removed { return }
+        if node.isText {
+            out += HTMLEscaping.escape(node.text)
+            return
+        }
+        if ArticleDocument.noText.contains(node.name) { return }
+        out += "<" + node.name
+        let attributes = node.name == "img" || node.name == "source" ? lazyLoaded(node.attributes) : node.attributes
+        for attribute in attributes where isName(attribute.name) {
+            out += " " + attribute.name + "=\"" + HTMLEscaping.escape(attribute.value) + "\""
+        }
+        out += ">"
+        if HTMLTokenizer.isVoid(node.name) { return }
+        for child in node.children { write(child, of: document, to: &out) }
+        out += "</" + node.name + ">"
+    }
+
+    /// An image that loads late (its address in `data-src`, `data-original`..., a placeholder or
+    /// nothing in `src`) given its real address, as Readability's `_fixLazyImages` does.
+    static func lazyLoaded(_ attributes: [HTMLTokenizer.Attribute]) -> [HTMLTokenizer.Attribute] {
+        func value(_ name: String) -> String? { attributes.first(where: { $0.name == name })?.value }
+        let source = value("src") ?? ""
+        let isPlaceholder = source.isEmpty || (source.hasPrefix("data:") && source.utf8.count < 200)
+        guard isPlaceholder else { return attributes }
+        let lazy = ["data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src"].lazy.compactMap(value).first
+        let lazySet = ["data-srcset", "data-lazy-srcset"].lazy.compactMap(value).first
+        var result = attributes.filter { $0.name != "src" && ($0.name != "srcset" || lazySet == nil) }
+        if let lazy, !lazy.isEmpty { result.append(HTMLTokenizer.Attribute(name: "src", value: lazy)) }
+        if let lazySet, !lazySet.isEmpty { result.append(HTMLTokenizer.Attribute(name: "srcset", value: lazySet)) }
+        if lazy == nil, lazySet == nil, !source.isEmpty { return attributes }
+        return result
+    }
+
+    /// Attribute names written back: letters, digits, `-`, `_`, `:` (anything else is dropped).
+    private static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" || $0 == ":" }
+    }
+
+    /// Elements after which text starts a new paragraph.
+    static let blocks: Set<String> = [
+        "p", "div", "section", "article", "blockquote", "pre", "ul", "ol", "li", "dl", "dt", "dd", "table", "tr", "h1", "h2",
+        "h3", "h4", "h5", "h6", "figure", "figcaption", "header", "footer", "main", "aside", "address", "hr", "br",
+    ]
+
+    /// The article's text: its blocks as paragraphs separated by a blank line, whitespace
+    /// within each collapsed.
+    static func plainText(of nodes: [Int], in document: ArticleDocument) -> String {
+        var paragraphs: [String] = []
+        var current = ""
+        func flush() {
+            let text = ArticleDocument.collapse(current)
+            if !text.isEmpty { paragraphs.append(text) }
+            current = ""
+        }
+        func visit(_ index: Int) {
+            let node = document[index]
+            if node.removed { return }
+            if node.isText {
+                current += node.text
+                return
+            }
+            if ArticleDocument.noText.contains(node.name) { return }
+            let isBlock = blocks.contains(node.name)
+            if isBlock { flush() }
+            if node.name == "td" || node.name == "th" { current += " " }
+            for child in node.children { visit(child) }
+            if isBlock { flush() }
+        }
+        for node in nodes { visit(node) }
+        flush()
+        return paragraphs.joined(separator: "\n\n")
+    }
+
+    /// The article's first paragraph with text, for an excerpt.
+    static func firstParagraph(of nodes: [Int], in document: ArticleDocument) -> String? {
+        for node in nodes {
+            let paragraphs = (document[node].name == "p" ? [node] : []) + document.descendants(of: node, where: { $0.name == "p" })
+            for paragraph in paragraphs {
+                let text = document.normalizedText(of: paragraph)
+                if !text.isEmpty { return text }
+            }
+        }
+        return nil
+    }
+}

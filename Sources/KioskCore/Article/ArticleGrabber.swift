@@ -1,0 +1,465 @@
+import Foundation
+
+/// Finds the article in a page's tree, after Mozilla Readability's `grabArticle`: unlikely parts
+/// (menus, comments, sidebars) removed, paragraphs scored by their text (length and commas) and
+/// their score given to their ancestors, the best ancestor (scaled by how little of it is links)
+/// taken with the siblings that belong to it, then cut down (forms, link lists, share bars,
+/// empty paragraphs).
+struct ArticleGrabber {
+    /// The three heuristics Readability drops, one after another, when a page gives too little.
+    struct Flags: Sendable {
+        var stripUnlikelys = true
+        var weightClasses = true
+        var cleanConditionally = true
+    }
+
+    /// Text an article must reach before the heuristics are relaxed.
+    static let characterThreshold = 500
+
+    private var document: ArticleDocument
+    private let flags: Flags
+    /// The article's title, whose repetition as the first heading is dropped.
+    private let title: String?
+    private var scores: [Int: Double] = [:]
+    /// Per-element text and element counts, kept true as elements are removed.
+    private var stats: ArticleStats
+    /// A byline found in the page (an element marked as the author's), if any.
+    private(set) var byline: String?
+
+    init(document: ArticleDocument, flags: Flags, title: String?) {
+        self.document = document
+        self.flags = flags
+        self.title = title
+        stats = ArticleStats(document)
+    }
+
+    /// The article (one element holding it), in `document` (nil: nothing worth showing), with
+    /// the tree it lives in.
+    mutating func grab() -> (nodes: [Int], document: ArticleDocument)? {
+        let toScore = prepare()
+        // Preparing moved and renamed elements: everything is counted again, once.
+        stats = ArticleStats(document)
+        for element in toScore where document.isAttached(element) { score(element) }
+        guard let top = topCandidate() else { return nil }
+        let nodes = siblings(of: top)
+        // One element holds the article, as Readability builds it: siblings that are not
+        // containers become divs (a stray `td` or `li` would mean nothing alone).
+        let parent = document[nodes[0]].parent
+        let wrapper = document.makeElement("div", parent: max(parent, ArticleDocument.root), at: Int.max)
+        if nodes.contains(ArticleDocument.root) {
+            // A page without elements to score: the whole document is the article (the root
+            // cannot move under a node of its own).
+            document.adopt(document.children(of: ArticleDocument.root).filter { $0 != wrapper }, into: wrapper)
+        } else {
+            for node in nodes where !Self.keptNames.contains(document[node].name) { document.rename(node, to: "div") }
+            document.adopt(nodes, into: wrapper)
+        }
+        stats.recount(wrapper, in: document)
+        clean(wrapper)
+        return document.children(of: wrapper).isEmpty ? nil : ([wrapper], document)
+    }
+
+    /// Elements joined to the article under their own name; any other becomes a `div`.
+    static let keptNames: Set<String> = ["div", "article", "section", "p", "ol", "ul", "table", "figure", "blockquote", "pre"]
+
+    // MARK: - Preparing
+
+    /// Removes what is never article, notes a byline, turns `div`s holding only text into
+    /// paragraphs, and lists the elements whose text is scored.
+    private mutating func prepare() -> [Int] {
+        let body = document.first("body") ?? ArticleDocument.root
+        document.replaceBreakRuns(under: body)
+        stats = ArticleStats(document)
+        var replaceCursor: [Int: Int] = [:]
+        var toScore: [Int] = []
+        var titleRemoved = false
+        var pending = Array(document.children(of: body).reversed())
+        while let index = pending.popLast() {
+            let node = document[index]
+            if node.isText { continue }
+            if Self.neverArticle.contains(node.name) || isHidden(node) {
+                document.remove(index)
+                continue
+            }
+            let match = matchString(node)
+            if !titleRemoved, let title, node.name == "h1" || node.name == "h2",
+                stats[index].text <= title.count * 2 + 20,
+                ArticleMetadata.similarity(title, document.normalizedText(of: index)) > 0.75
+            {
+                // The headline above the article repeats the title shown anyway.
+                titleRemoved = true
+                document.remove(index)
+                continue
+            }
+            if byline == nil, isByline(node, match: match), stats[index].text > 0, stats[index].text < 100 {
+                let text = document.normalizedText(of: index)
+                if !text.isEmpty, text.count < 100 {
+                    byline = text
+                    document.remove(index)
+                    continue
+                }
+            }
+            if flags.stripUnlikelys {
+                if let role = node.value(of: "role"), Self.unlikelyRoles.contains(role.lowercased()) {
+                    document.remove(index)
+                    continue
+                }
+                if Self.unlikelyCandidates.matches(match), !Self.maybeCandidate.matches(match),
+                    node.name != "body", node.name != "a", !document.hasAncestor(index, named: "table", depth: 3),
+                    !document.hasAncestor(index, named: "code", depth: 3)
+                {
+                    document.remove(index)
+                    continue
+                }
+            }
+            if Self.removedWhenEmpty.contains(node.name), isWithoutContent(index) {
+                document.remove(index)
+                continue
+            }
+            if Self.tagsToScore.contains(node.name) { toScore.append(index) }
+            if node.name == "div" {
+                let wrapped = document.wrapPhrasingRuns(in: index)
+                for paragraph in wrapped { stats.recount(paragraph, in: document) }
+                // A div that only wraps one paragraph: the paragraph is scored (it is visited below).
+                if let paragraph = singleParagraph(in: index), stats.linkDensity(index) < 0.25 {
+                    document.replace(index, with: paragraph, cursor: &replaceCursor)
+                    pending.append(paragraph)
+                    continue
+                }
+                if wrapped.isEmpty, stats[index].blocks == 0 {
+                    document.rename(index, to: "p")
+                    toScore.append(index)
+                }
+            }
+            pending.append(contentsOf: document.children(of: index).reversed())
+        }
+        return toScore
+    }
+
+    /// Elements removed before anything is scored.
+    static let neverArticle: Set<String> = [
+        "script", "style", "noscript", "template", "link", "meta", "head", "title", "button", "input", "select",
+        "textarea", "svg", "canvas", "object", "embed", "dialog",
+    ]
+    static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
+    static let removedWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+    static let blockElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "figure"]
+    static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
+
+    // Readability's patterns: alternations of fragments, matched in any case.
+    static let unlikelyCandidates = Keywords(
+        fragments: [
+            "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap", "disqus", "extra",
+            "footer", "gdpr", "header", "legends", "menu", "related", "remark", "replies", "rss", "shoutbox", "sidebar",
+            "skyscraper", "social", "sponsor", "supplemental", "ad-break", "agegate", "pagination", "pager", "popup",
+            "yom-remote",
+        ])
+    static let maybeCandidate = Keywords(fragments: ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"])
+    static let positive = Keywords(fragments: [
+        "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination", "post", "text", "blog", "story",
+    ])
+    static let negative = Keywords(
+        fragments: [
+            "-ad-", "hidden", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr", "masthead", "media", "meta",
+            "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping",
+            "tags", "widget",
+        ], spaceSeparatedWords: ["hid"])
+    static let bylinePattern = Keywords(fragments: ["byline", "author", "dateline", "writtenby", "p-author"])
+    static let sharePattern = Keywords(fragments: [], wordsBetweenPunctuation: ["share", "sharedaddy"])
+
+    private func matchString(_ node: ArticleDocument.Node) -> String {
+        (node.value(of: "class") ?? "") + " " + (node.value(of: "id") ?? "")
+    }
+
+    private func isHidden(_ node: ArticleDocument.Node) -> Bool {
+        if node.value(of: "hidden") != nil { return true }
+        if node.value(of: "aria-hidden") == "true", !(node.value(of: "class") ?? "").contains("fallback-image") { return true }
+        if let style = node.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: "") {
+            return style.contains("display:none") || style.contains("visibility:hidden")
+        }
+        return false
+    }
+
+    private func isByline(_ node: ArticleDocument.Node, match: String) -> Bool {
+        if node.value(of: "rel") == "author" { return true }
+        if let itemprop = node.value(of: "itemprop"), itemprop.contains("author") { return true }
+        return Self.bylinePattern.matches(match)
+    }
+
+    private func isWithoutContent(_ index: Int) -> Bool {
+        guard stats[index].text == 0 else { return false }
+        let children = document.elementChildren(of: index)
+        return children.allSatisfy { document[$0].name == "br" || document[$0].name == "hr" }
+    }
+
+    /// The one `p` a div holds, with no text of its own around it.
+    private func singleParagraph(in index: Int) -> Int? {
+        let children = document.children(of: index)
+        var paragraph: Int?
+        for child in children {
+            let node = document[child]
+            if node.isText {
+                if !ArticleDocument.collapse(node.text).isEmpty { return nil }
+            } else if node.name == "p", paragraph == nil {
+                paragraph = child
+            } else {
+                return nil
+            }
+        }
+        return paragraph
+    }
+
+    // MARK: - Scoring
+
+    private mutating func score(_ element: Int) {
+        let parent = document[element].parent
+        guard parent > ArticleDocument.root else { return }
+        let counts = stats[element]
+        let length = counts.text
+        guard length >= 25 else { return }
+        let ancestors = document.ancestors(of: element, limit: 5)
+        guard !ancestors.isEmpty else { return }
+        var contentScore = 1.0
+        contentScore += Double(counts.commas + 1)
+        contentScore += Double(min(length / 100, 3))
+        for (level, ancestor) in ancestors.enumerated() where document[ancestor].parent > ArticleDocument.root {
+            if scores[ancestor] == nil { scores[ancestor] = initialScore(ancestor) }
+            let divider = level == 0 ? 1.0 : level == 1 ? 2.0 : Double(level) * 3
+            scores[ancestor, default: 0] += contentScore / divider
+        }
+    }
+
+    /// Commas in any script (Readability's list).
+    static func isComma(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case ",", "\u{060C}", "\u{FE50}", "\u{FE10}", "\u{FE11}", "\u{2E41}", "\u{2E34}", "\u{2E32}", "\u{FF0C}": true
+        default: false
+        }
+    }
+
+    private func initialScore(_ index: Int) -> Double {
+        var score: Double
+        switch document[index].name {
+        case "div": score = 5
+        case "pre", "td", "blockquote": score = 3
+        case "address", "ol", "ul", "dl", "dd", "dt", "li", "form": score = -3
+        case "h1", "h2", "h3", "h4", "h5", "h6", "th": score = -5
+        default: score = 0
+        }
+        return score + Double(classWeight(index))
+    }
+
+    private func classWeight(_ index: Int) -> Int {
+        guard flags.weightClasses else { return 0 }
+        var weight = 0
+        let node = document[index]
+        if let className = node.value(of: "class"), !className.isEmpty {
+            if Self.negative.matches(className) { weight -= 25 }
+            if Self.positive.matches(className) { weight += 25 }
+        }
+        if let id = node.value(of: "id"), !id.isEmpty {
+            if Self.negative.matches(id) { weight -= 25 }
+            if Self.positive.matches(id) { weight += 25 }
+        }
+        return weight
+    }
+
+    /// Share of `index`'s text inside links (a same-page `#` link counts for less).
+    func linkDensity(_ index: Int) -> Double { stats.linkDensity(index) }
+
+    // MARK: - The top candidate
+
+    private mutating func topCandidate() -> Int? {
+        var ranked: [(index: Int, score: Double)] = []
+        for (index, score) in scores where document.isAttached(index) {
+            let scaled = score * (1 - linkDensity(index))
+            scores[index] = scaled
+            ranked.append((index, scaled))
+        }
+        ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
+        let top5 = Array(ranked.prefix(5))
+        let body = document.first("body") ?? ArticleDocument.root
+        guard var top = top5.first?.index, top != body else {
+            return document.children(of: body).isEmpty ? nil : body
+        }
+        let topScore = top5[0].score
+        // Several good candidates under one ancestor: the ancestor is the article.
+        let alternatives = top5.dropFirst().filter { topScore > 0 && $0.score / topScore >= 0.75 }
+            .map { Set(document.ancestors(of: $0.index)) }
+        if alternatives.count >= 3 {
+            var parent = document[top].parent
+            while parent > ArticleDocument.root, parent != body {
+                if alternatives.filter({ $0.contains(parent) }).count >= 3 {
+                    top = parent
+                    break
+                }
+                parent = document[parent].parent
+            }
+        }
+        if scores[top] == nil { scores[top] = initialScore(top) }
+        // A parent scoring higher than its best child is a better article.
+        var parent = document[top].parent
+        var lastScore = scores[top] ?? 0
+        let threshold = lastScore / 3
+        while parent > ArticleDocument.root, parent != body {
+            guard let parentScore = scores[parent] else {
+                parent = document[parent].parent
+                continue
+            }
+            if parentScore < threshold { break }
+            if parentScore > lastScore {
+                top = parent
+                break
+            }
+            lastScore = parentScore
+            parent = document[parent].parent
+        }
+        // The only child of its parent: the parent is the same article with its frame.
+        parent = document[top].parent
+        while parent > ArticleDocument.root, parent != body, document.elementChildren(of: parent).count == 1 {
+            top = parent
+            parent = document[top].parent
+        }
+        if scores[top] == nil { scores[top] = initialScore(top) }
+        return top
+    }
+
+    /// The top candidate and those of its siblings that belong with it.
+    private mutating func siblings(of top: Int) -> [Int] {
+        let parent = document[top].parent
+        guard parent >= ArticleDocument.root, top != ArticleDocument.root else { return [top] }
+        let topScore = scores[top] ?? 0
+        let threshold = max(10, topScore * 0.2)
+        let topClass = document[top].value(of: "class") ?? ""
+        var kept: [Int] = []
+        for sibling in document.elementChildren(of: parent) {
+            var append = sibling == top
+            if !append {
+                let bonus = !topClass.isEmpty && document[sibling].value(of: "class") == topClass ? topScore * 0.2 : 0
+                if let score = scores[sibling], score + bonus >= threshold {
+                    append = true
+                } else if document[sibling].name == "p" {
+                    let density = linkDensity(sibling)
+                    let length = stats[sibling].text
+                    if length > 80, density < 0.25 {
+                        append = true
+                    } else if length < 80, length > 0, density == 0 {
+                        let text = document.normalizedText(of: sibling)
+                        if text.contains(". ") || text.hasSuffix(".") { append = true }
+                    }
+                }
+            }
+            if append { kept.append(sibling) }
+        }
+        return kept
+    }
+
+    // MARK: - Cleaning
+
+    /// Cuts the article down: what is never read (forms, embeds, share bars), link lists and
+    /// image walls judged by their content, empty paragraphs.
+    private mutating func clean(_ root: Int) {
+        for name in ["form", "fieldset"] { cleanConditionally(root, name) }
+        for index in document.descendants(of: root, where: { Self.cleanedAlways.contains($0.name) }) {
+            remove(index)
+        }
+        for child in document.elementChildren(of: root) {
+            for index in document.descendants(of: child) where Self.sharePattern.matches(matchString(document[index])) {
+                if stats[index].text < Self.characterThreshold { remove(index) }
+            }
+        }
+        // Headings that read as anything but the article's (weighted negative).
+        for index in document.descendants(of: root, where: { $0.name == "h1" || $0.name == "h2" })
+        where classWeight(index) < 0 {
+            remove(index)
+        }
+        for name in ["table", "ul", "div"] { cleanConditionally(root, name) }
+        for index in document.descendants(of: root, where: { $0.name == "h1" }) { document.rename(index, to: "h2") }
+        for index in document.descendants(of: root, where: { $0.name == "p" })
+        where stats[index].media == 0 && stats[index].text == 0 {
+            remove(index)
+        }
+    }
+
+    /// Takes `index` out of the tree and its counts out of its ancestors'.
+    private mutating func remove(_ index: Int) {
+        guard !document[index].removed else { return }
+        document.remove(index)
+        stats.subtract(index, in: document)
+    }
+
+    static let cleanedAlways: Set<String> = ["object", "embed", "footer", "link", "aside", "iframe", "input", "textarea", "select", "button", "nav"]
+
+    /// Readability's `_cleanConditionally`: elements named `name` whose content reads as
+    /// anything but the article (more links than text, more images than paragraphs, inputs,
+    /// embeds...) go, deepest first, data tables and code kept.
+    private mutating func cleanConditionally(_ root: Int, _ name: String) {
+        guard flags.cleanConditionally else { return }
+        // Deepest first: an element is judged with what is left inside it.
+        for index in document.descendants(of: root, where: { $0.name == name }).reversed() where !document[index].removed {
+            let counts = stats[index]
+            if name == "table", stats.isDataTable(index, in: document) { continue }
+            if counts.dataTables > 0 { continue }
+            if document.hasAncestor(index, named: "code") { continue }
+            if hasDataTableAncestor(index) { continue }
+            let length = counts.text
+            var isList = name == "ul" || name == "ol"
+            if !isList, length > 0, Double(counts.listText) / Double(length) > 0.9 { isList = true }
+            let weight = classWeight(index)
+            if Double(weight) + (scores[index] ?? 0) < 0 {
+                remove(index)
+                continue
+            }
+            guard counts.commas < 10 else { continue }
+            let paragraphs = counts.paragraphs
+            let images = counts.images
+            let items = counts.items - 100
+            let density = linkDensity(index)
+            let inFigure = document.hasAncestor(index, named: "figure")
+            let headingDensity = length > 0 ? Double(counts.headingText) / Double(length) : 0
+            var remove = false
+            if images > 1, Double(paragraphs) / Double(images) < 0.5, !inFigure { remove = true }
+            if !isList, items > paragraphs { remove = true }
+            if counts.inputs > paragraphs / 3 { remove = true }
+            if !isList, length < 25, images == 0 || images > 2, !inFigure, headingDensity < 0.9, density > 0 { remove = true }
+            if !isList, weight < 25, density > 0.2 { remove = true }
+            if weight >= 25, density > 0.5 { remove = true }
+            if (counts.embeds == 1 && length < 75) || counts.embeds > 1 { remove = true }
+            // A list of images only (a gallery) stays.
+            if isList, remove, counts.images > 0, counts.images >= counts.items, length == 0 { remove = false }
+            if remove { self.remove(index) }
+        }
+    }
+
+    private func hasDataTableAncestor(_ index: Int) -> Bool {
+        document.ancestors(of: index).contains { document[$0].name == "table" && stats.isDataTable($0, in: document) }
+    }
+}
+
+/// Readability's class and id patterns without regular expressions: any of `fragments` anywhere
+/// (in any case), or any of `spaceSeparatedWords` as a whole space-separated word, or any of
+/// `wordsBetweenPunctuation` between non-letters (`share-bar`, `post_share`, not `shared`).
+struct Keywords: Sendable {
+    let fragments: [String]
+    var spaceSeparatedWords: Set<String> = []
+    var wordsBetweenPunctuation: Set<String> = []
+
+    func matches(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        let lower = text.lowercased()
+        if fragments.contains(where: { lower.contains($0) }) { return true }
+        if !spaceSeparatedWords.isEmpty,
+            lower.split(separator: " ").contains(where: { spaceSeparatedWords.contains(String($0)) })
+        {
+            return true
+        }
+        if !wordsBetweenPunctuation.isEmpty,
+            lower.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).contains(where: {
+                wordsBetweenPunctuation.contains(String($0))
+            })
+        {
+            return true
+        }
+        return false
+    }
+}

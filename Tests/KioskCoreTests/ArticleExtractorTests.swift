@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@testable import KioskCore
+
+/// The reader view on small pages written to show one thing each; the 130 real pages of
+/// ../shared/corpus/readability are scored by scripts/corpus-check.sh.
+@Suite struct ArticleExtractorTests {
+    static let paragraphs = [
+        "The river rose three metres overnight, and by morning the lower town was under water, its streets turned to canals.",
+        "Residents who had stayed, despite the warnings, were taken off their roofs by boats from the fire service, one family at a time.",
+        "The mayor said the new flood wall, finished in the spring, had held along most of its length, but not at the old mill.",
+        "Engineers will inspect the wall this week; the council has asked the region for help with the cost of the repairs.",
+        "Schools are closed until Monday. The railway line to the city is expected to reopen on Wednesday, if the water falls.",
+    ]
+
+    static func page(head: String = "<title>Floods in the lower town – The Valley Courier</title>", article: String? = nil) -> [UInt8] {
+        let body = article ?? paragraphs.map { "<p>\($0)</p>" }.joined()
+        return Array(
+            """
+            <!doctype html><html lang="en-GB"><head>\(head)</head><body>
+            <header class="site-header"><nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav></header>
+            <div class="sidebar"><h3>Most read</h3><ul><li><a href="/a">Another story</a></li><li><a href="/b">And another</a></li></ul></div>
+            <div id="main"><article class="post"><h1>Floods in the lower town</h1>\(body)</article></div>
+            <div class="comments"><p>First! Great article, thanks for writing it, I read it all the way through.</p></div>
+            <footer>© The Valley Courier. <a href="/privacy">Privacy</a></footer>
+            </body></html>
+            """.utf8)
+    }
+
+    @Test func theArticleIsFoundAndTheRestLeftOut() throws {
+        let article = try ArticleExtractor.extract(Self.page(), url: "https://courier.example/2024/floods")
+        for paragraph in Self.paragraphs { #expect(article.text.contains(paragraph)) }
+        for noise in ["Most read", "Another story", "First! Great article", "Privacy", "Sport"] {
+            #expect(!article.text.contains(noise), "\(noise) is not the article")
+        }
+        #expect(article.title == "Floods in the lower town")
+        #expect(article.language == "en-GB")
+        #expect(article.wordCount > 90)
+        #expect(article.excerpt == Self.paragraphs[0])
+    }
+
+    @Test func metadataComesFromJSONLDFirst() throws {
+        let head = """
+            <title>Ignored – Site</title><meta property="og:title" content="Not this either">
+            <script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebSite","name":"Courier"},
+            {"@type":"NewsArticle","headline":"Floods &amp; the wall","author":[{"@type":"Person","name":"Ann Writer"},{"name":"Bo Reporter"}],
+            "datePublished":"2024-03-01T08:30:00Z","publisher":{"@type":"Organization","name":"The Valley Courier"},
+            "image":{"@type":"ImageObject","url":"/images/flood.jpg"},"description":"The river rose overnight."}]}</script>
+            """
+        let article = try ArticleExtractor.extract(Self.page(head: head), url: "https://courier.example/2024/floods")
+        #expect(article.title == "Floods & the wall")
+        #expect(article.byline == "Ann Writer, Bo Reporter")
+        #expect(article.siteName == "The Valley Courier")
+        #expect(article.published == Date(timeIntervalSince1970: 1_709_281_800))
+        #expect(article.image == "https://courier.example/images/flood.jpg")
+        #expect(article.excerpt == "The river rose overnight.")
+    }
+
+    @Test func openGraphWhenThereIsNoJSONLD() throws {
+        let head = """
+            <meta property="og:title" content="Floods: the wall held"><meta property="og:site_name" content="Courier">
+            <meta name="author" content="Ann Writer"><meta property="article:published_time" content="2024-03-01T08:30:00+00:00">
+            <meta property="og:image" content="https://cdn.example/flood.jpg"><meta name="description" content="It rose.">
+            """
+        let article = try ArticleExtractor.extract(Self.page(head: head))
+        #expect(article.title == "Floods: the wall held")
+        #expect(article.siteName == "Courier")
+        #expect(article.byline == "Ann Writer")
+        #expect(article.image == "https://cdn.example/flood.jpg")
+        #expect(article.excerpt == "It rose.")
+        #expect(article.published == Date(timeIntervalSince1970: 1_709_281_800))
+    }
+
+    @Test(arguments: [
+        ("Floods in the lower town – The Valley Courier", "Floods in the lower town"),
+        // Readability's rule: the part before the last separator, unless that is under three
+        // words; a result of four words or fewer falls back to the whole title.
+        ("The Valley Courier | Floods in the lower town", "The Valley Courier | Floods in the lower town"),
+        ("Floods in the lower town", "Floods in the lower town"),
+        ("News » Floods in the lower town", "Floods in the lower town"),
+    ])
+    func theSitesNameIsTakenOffTheTitle(title: String, expected: String) throws {
+        let article = try ArticleExtractor.extract(Self.page(head: "<title>\(title)</title>"))
+        #expect(article.title == expected)
+    }
+
+    @Test func theArticleIsSafeToShow() throws {
+        let body = Self.paragraphs.map { "<p onclick=\"steal()\">\($0) <a href=\"/more\">more</a></p>" }.joined()
+            + "<script>alert(1)</script><img src=\"/pictures/river.jpg\" onerror=\"steal()\" alt=\"The river\">"
+        let article = try ArticleExtractor.extract(Self.page(article: body), url: "https://courier.example/2024/floods")
+        #expect(!article.html.contains("onclick"))
+        #expect(!article.html.contains("onerror"))
+        #expect(!article.html.contains("<script"))
+        #expect(!article.text.contains("alert(1)"))
+        #expect(article.html.contains("https://courier.example/more"))
+        #expect(article.html.contains("https://courier.example/pictures/river.jpg"))
+    }
+
+    @Test func anEmptyPageIsATypedError() {
+        #expect(throws: ArticleError.emptyPage) {
+            try ArticleExtractor.extract(Array("<html><head><title>x</title></head><body> <div></div></body></html>".utf8))
+        }
+        #expect(throws: ArticleError.emptyPage) { try ArticleExtractor.extract([]) }
+    }
+
+    @Test func aPageOverTheLimitIsRefusedUnread() {
+        let limits = ArticleLimits(maxBytes: 1_000)
+        #expect(throws: ArticleError.tooLarge(bytes: 2_000, limit: 1_000)) {
+            try ArticleExtractor.extract([UInt8](repeating: 0x61, count: 2_000), limits: limits)
+        }
+    }
+
+    /// 100,000 nested elements: the tree is bounded, the text still found, nothing traps.
+    @Test(.timeLimit(.minutes(1))) func deepNestingIsBoundedAndItsTextKept() throws {
+        let depth = 100_000
+        let html = String(repeating: "<div>", count: depth) + Self.paragraphs.map { "<p>\($0)</p>" }.joined()
+            + String(repeating: "</div>", count: depth)
+        let article = try ArticleExtractor.extract(Array(html.utf8))
+        #expect(article.text.contains(Self.paragraphs[2]))
+    }
+
+    /// A page just under the 10 MB limit (nested sections, links, line breaks, tables): read
+    /// whole, with an answer, not a trap.
+    @Test(.timeLimit(.minutes(2))) func aLargePageFinishesWithATypedResult() throws {
+        var body = ""
+        var index = 0
+        let limit = ArticleLimits().maxBytes - 4_096
+        while body.utf8.count < limit {
+            index += 1
+            body += "<section><div class=\"part\"><h2>Part \(index)</h2>"
+            body += Self.paragraphs.map { "<p>\($0) <a href=\"/n/\(index)\">note</a></p>" }.joined()
+            body += "<div>line one<br><br>line two<br><br><table><tr><td>a</td><td>b</td></tr></table></div></div></section>"
+        }
+        let html = "<html><head><title>A long page of many parts</title></head><body>\(body)</body></html>"
+        let bytes = Array(html.utf8)
+        #expect(bytes.count <= ArticleLimits().maxBytes)
+        let article = try ArticleExtractor.extract(bytes)
+        #expect(article.text.contains(Self.paragraphs[3]))
+        #expect(article.wordCount > 1_000)
+    }
+
+    /// Pages with nothing to read end in a typed error whose reason a person can read.
+    @Test func pagesWithoutAnArticleSayWhy() {
+        let scriptOnly = "<html><head><script>var a = 1;</script></head><body><script>document.write('x')</script></body></html>"
+        #expect(throws: ArticleError.emptyPage) { try ArticleExtractor.extract(Array(scriptOnly.utf8)) }
+        #expect(ArticleError.emptyPage.description == "the page has no text")
+        #expect(ArticleError.notAnArticle.description == "the page is not an article")
+        #expect(ArticleError.tooLarge(bytes: 12_582_912, limit: 10_485_760).description.contains("too large"))
+    }
+
+    /// 10 MB of one unbroken text run, and a page of only end tags: bounded, typed, no trap.
+    @Test(.timeLimit(.minutes(2))) func unshapedInputGivesATypedResult() {
+        let inputs = [
+            [UInt8](repeating: UInt8(ascii: "a"), count: ArticleLimits().maxBytes),
+            Array(String(repeating: "</div></p></table>", count: 50_000).utf8),
+            Array(String(repeating: "<br>", count: 200_000).utf8),
+        ]
+        for input in inputs {
+            let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(input) }
+            switch result {
+            case .success(let article): #expect(!article.text.isEmpty)
+            case .failure(let error): #expect(!error.description.isEmpty)
+            }
+        }
+    }
+
+    @Test func aLatin1PageIsDecodedByItsMetaCharset() throws {
+        let text = "<html><head><meta charset=\"iso-8859-1\"><title>Caf\u{E9}s of the town</title></head><body><article>"
+            + Self.paragraphs.map { "<p>\($0) Caf\u{E9}.</p>" }.joined() + "</article></body></html>"
+        let bytes = text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        let article = try ArticleExtractor.extract(bytes)
+        #expect(article.text.contains("Café."))
+    }
+}

@@ -20,6 +20,8 @@ enum SitePages {
             html(title: "Business desk (sample)", links: [("Business", "/reuters/business.xml?via=desk")])
         case "/sites/quiet/":
             html(title: "A site with no feed", links: [])
+        case SampleArticle.path:
+            SampleArticle.page
         case "/sites/notes.txt":
             DemoReply(contentType: "text/plain; charset=utf-8", body: Array("Just some notes, no feed here.\n".utf8))
         default:

@@ -39,6 +39,10 @@ extension WebDependencies {
         public var metrics = KioskMetrics()
         /// The kinds of source this Kiosk reads (the engine's) and draws.
         public var kinds = SourceKinds.builtIn
+        /// Reads an entry's page into its article (the reader view): KioskCore's extractor.
+        public var extractArticle: ArticleService.Extract = { bytes, url, charset in
+            try ArticleExtractor.extract(bytes, url: url.absoluteString, charsetHint: charset)
+        }
 
         public init(store: any KioskStore, fetcher: any Fetching, signer: ImageSigner) {
             self.store = store
@@ -80,7 +84,10 @@ extension WebDependencies {
             images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: parts.services,
-            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)))
+            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)),
+            // Pages are fetched as images are: the strict guard, the catalogue's sources trusted.
+            articles: ArticleService(
+                store: store, fetcher: parts.imageFetcher ?? fetcher, extract: parts.extractArticle, logger: logger))
         dependencies.sharedLog = parts.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = parts.notReady

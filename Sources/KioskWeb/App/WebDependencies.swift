@@ -41,14 +41,18 @@ public struct WebDependencies: Sendable {
     public var metrics = KioskMetrics()
     /// How each source's entries are drawn (its kind's drawing); News' sections hold the same.
     public var drawings = EntryDrawings()
+    /// The reader view: entries' pages fetched once, read, kept with the entries.
+    public var articles: ArticleService
 
     /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
     init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
-        sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts
+        sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts,
+        articles: ArticleService
     ) {
         self.accounts = accounts
+        self.articles = articles
         self.news = news
         self.hub = hub
         self.store = store

@@ -19,23 +19,38 @@ struct NewsRoutes: Sendable {
             let state = await shared.live.snapshot()
             return NewsOlderPage(feed: feed, sections: news, sources: state.sources, from: from).page.response(for: context)
         }
-        router.get("news/:source/:key") { _, context in
-            let source = SourceID(context.parameters.get("source") ?? "")
-            let key = context.parameters.get("key") ?? ""
-            let state = await shared.live.snapshot()
-            guard shared.dependencies.news.shows(source) else { throw HTTPError(.notFound) }
-            // An entry that has left the feed since the list was drawn is still in the store.
-            var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == key })
-            if found == nil {
-                found = (try? await shared.dependencies.store.storedEntry(source: source, key: key, user: context.user))?.entry
-            }
-            guard let entry = found else { throw HTTPError(.notFound) }
-            // Opening is a GET and records nothing: the page's script posts /opened.
-            let sequence = state.sequence
-            let signer = shared.dependencies.signer
-            let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
-            return NewsDetailPage(source: source, sections: shared.dependencies.news, entry: entry, sanitizer: sanitizer, sequence: sequence)
-                .page.response(for: context)
+        router.get("news/:source/:key") { _, context in try await detail(context, withArticle: false) }
+        // The reader view: the entry's page fetched (once, then kept) and shown in place.
+        router.get("news/:source/:key/article") { _, context in try await detail(context, withArticle: true) }
+    }
+
+    /// `/news/<source>/<key>`, with the full article in place when `withArticle`.
+    private func detail(_ context: KioskRequestContext, withArticle: Bool) async throws -> Response {
+        let dependencies = shared.dependencies
+        let source = SourceID(context.parameters.get("source") ?? "")
+        let key = context.parameters.get("key") ?? ""
+        let state = await shared.live.snapshot()
+        guard dependencies.news.shows(source) else { throw HTTPError(.notFound) }
+        // The entry as the store holds it (News' feeds are the owner's), for its kept article;
+        // an entry that has left the feed since the list was drawn is found there too.
+        var stored = try? await dependencies.store.storedEntry(source: source, key: key, user: context.user)
+        if stored == nil { stored = try? await dependencies.store.storedEntry(source: source, key: key, user: .owner) }
+        guard let entry = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == key }) ?? stored?.entry else {
+            throw HTTPError(.notFound)
         }
+        // Opening is a GET and records nothing: the page's script posts /opened.
+        let signer = dependencies.signer
+        let sanitizer = HTMLSanitizer(baseURL: entry.link, imageProxy: { signer.path(for: $0) })
+        var article: ArticleView?
+        if let stored {
+            let read = withArticle ? await dependencies.articles.article(entry: stored.id, link: entry.link) : nil
+            article = ArticleView(stored: read, signer: signer, entryPath: "/news/\(source.rawValue)/\(key)")
+        } else if withArticle {
+            throw HTTPError(.notFound)
+        }
+        return NewsDetailPage(
+            source: source, sections: dependencies.news, entry: entry, sanitizer: sanitizer, sequence: state.sequence,
+            article: article
+        ).page.response(for: context)
     }
 }

@@ -41,21 +41,9 @@ struct ReaderRoutes: Sendable {
             guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
             return try await list(.feed(id), title: subscription.displayName, request: request, context: context, subscription: subscription)
         }
-        router.get("reader/entry/:source/:key") { _, context in
-            let source = SourceID(try Self.parameter("source", context))
-            let key = try Self.parameter("key", context)
-            guard let subscription = try await reader.subscription(source, user: context.user),
-                let entry = try await store.storedEntry(source: source, key: key, user: context.user)
-            else { throw HTTPError(.notFound) }
-            let signer = shared.dependencies.signer
-            let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
-            let subscriptions = try await reader.subscriptions(user: context.user)
-            return ReaderEntryPage(
-                entry: entry, feedName: subscription.displayName,
-                drawing: shared.dependencies.drawings.drawing(of: source), sanitizer: sanitizer, folders: try await reader.folders(user: context.user),
-                unread: try await counts(subscriptions, user: context.user).all, sequence: await shared.live.snapshot().sequence
-            ).page.response(for: context)
-        }
+        router.get("reader/entry/:source/:key") { _, context in try await entry(context, withArticle: false) }
+        // The reader view: the entry's page fetched (once, then kept) and shown in place.
+        router.get("reader/entry/:source/:key/article") { _, context in try await entry(context, withArticle: true) }
         router.get("reader/add") { request, context in
             AddFeedPage(address: request.uri.queryParameters.get("address") ?? "", folders: try await reader.folders(user: context.user)).page.response(for: context)
         }
@@ -118,6 +106,26 @@ struct ReaderRoutes: Sendable {
             scope: scope, title: title, entries: entries, names: names, drawings: shared.dependencies.drawings, counts: try await counts(subscriptions, user: context.user),
             folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
+        ).page.response(for: context)
+    }
+
+    /// `/reader/entry/<source>/<key>`, with the full article in place when `withArticle`.
+    private func entry(_ context: KioskRequestContext, withArticle: Bool) async throws -> Response {
+        let source = SourceID(try Self.parameter("source", context))
+        let key = try Self.parameter("key", context)
+        guard let subscription = try await reader.subscription(source, user: context.user),
+            let entry = try await store.storedEntry(source: source, key: key, user: context.user)
+        else { throw HTTPError(.notFound) }
+        let signer = shared.dependencies.signer
+        let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
+        let subscriptions = try await reader.subscriptions(user: context.user)
+        let read = withArticle ? await shared.dependencies.articles.article(entry: entry.id, link: entry.entry.link) : nil
+        return ReaderEntryPage(
+            entry: entry, feedName: subscription.displayName,
+            drawing: shared.dependencies.drawings.drawing(of: source), sanitizer: sanitizer,
+            article: ArticleView(stored: read, signer: signer, entryPath: ReaderLinks.entry(source, key: key)),
+            folders: try await reader.folders(user: context.user),
+            unread: try await counts(subscriptions, user: context.user).all, sequence: await shared.live.snapshot().sequence
         ).page.response(for: context)
     }
 

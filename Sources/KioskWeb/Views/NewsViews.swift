@@ -119,6 +119,9 @@ struct NewsDetailPage: Sendable {
     var entry: Entry
     var sanitizer: HTMLSanitizer
     var sequence: UInt64
+    /// The full article, when asked for, and the link that asks; nil for an entry the store does
+    /// not hold (nothing to keep an article with).
+    var article: ArticleView?
 
     var page: Page {
         let back = sections.section(containing: source).map { "/news?feed=\($0.slug)" } ?? "/news"
@@ -136,12 +139,18 @@ struct NewsDetailPage: Sendable {
                         if !authors.isEmpty { el("span") { authors.joined(separator: ", ") } }
                         if let date = entry.published ?? entry.updated { DateText.node(date) }
                     }
+                    if let article {
+                        el("div", .class("reader-actions")) { article.toggle }
+                    }
                     el("div", .id("entry-description"), .class("prose")) {
-                        if let body, !body.isEmpty {
-                            Node.sanitized(SanitizedHTML(body, sanitizer: sanitizer))
-                        } else {
-                            el("p", .class("muted")) { "This item has no description." }
+                        let summary = nodes {
+                            if let body, !body.isEmpty {
+                                Node.sanitized(SanitizedHTML(body, sanitizer: sanitizer))
+                            } else {
+                                el("p", .class("muted")) { "This item has no description." }
+                            }
                         }
+                        if let article { article.body(summary: summary) } else { summary }
                     }
                     if let link = SafeLink.http(entry.link) {
                         el("a", .id("entry-link-out"), .class("button"), .href(link), .rel("noopener noreferrer"),

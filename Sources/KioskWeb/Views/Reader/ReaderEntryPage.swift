@@ -11,6 +11,8 @@ struct ReaderEntryPage: Sendable {
     var feedName: String
     var drawing: SourceKind.Drawing
     var sanitizer: HTMLSanitizer
+    /// The full article, when asked for (`…/article`), and the link that asks.
+    var article: ArticleView
     var folders: [String]
     var unread: Int
     var sequence: UInt64
@@ -41,13 +43,16 @@ struct ReaderEntryPage: Sendable {
                             }
                         }
                         StarButton(id: entry.id, isStarred: entry.isStarred).node
+                        article.toggle
                     }
                     el("div", .id("entry-description"), .class("prose")) {
-                        if let body {
-                            Node.sanitized(SanitizedHTML(body, sanitizer: sanitizer))
-                        } else {
-                            el("p", .class("muted")) { "This entry has no text." }
-                        }
+                        article.body(summary: nodes {
+                            if let body {
+                                Node.sanitized(SanitizedHTML(body, sanitizer: sanitizer))
+                            } else {
+                                el("p", .class("muted")) { "This entry has no text." }
+                            }
+                        })
                     }
                     if let link = SafeLink.http(entry.entry.link) {
                         el("a", .id("entry-link-out"), .class("button"), .href(link), .rel("noopener noreferrer"),

@@ -1,0 +1,78 @@
+import Foundation
+import KioskCore
+import KioskSources
+import KioskStore
+import Testing
+
+@testable import KioskWeb
+
+/// "Full article" on entry pages: the entry's page fetched from the sample server, read by the
+/// real extractor, shown in place and kept with the entry; a failure says why and keeps the summary.
+@Suite struct ArticleRouteTests {
+    static func entries(base url: URL) -> [Entry] {
+        var base = url.absoluteString
+        if base.hasSuffix("/") { base.removeLast() }
+        return [
+            Entry(
+                id: "story", title: "Ferry becomes a library", link: base + "/sites/story/",
+                summary: "Two sentences of summary."),
+            Entry(id: "gone", title: "A page that is gone", link: base + "/sites/gone/", summary: "Only this summary."),
+        ]
+    }
+
+    @Test func theReaderShowsTheWholeArticleInPlaceAndKeepsIt() async throws {
+        try await withKioskApp { kiosk in
+            let base = kiosk.sampleBase
+            try await kiosk.store.saveSourceState(SourceState(entries: Self.entries(base: base)), for: .business)
+            let story = try #require(try await kiosk.store.storedEntry(
+                source: .business, key: EntryIdentity.key(of: Self.entries(base: base)[0]), user: .owner))
+            try await kiosk.run { client, _ in
+                let summary = try await client.text("/reader/entry/business/\(story.key)")
+                #expect(summary.contains(#"href="/reader/entry/business/\#(story.key)/article""#))
+                #expect(summary.contains("Full article"))
+                #expect(!summary.contains("floating library"))
+
+                let response = try await client.get("/reader/entry/business/\(story.key)/article")
+                #expect(response.status == .ok)
+                let page = String(buffer: response.body)
+                #expect(page.contains(#"id="entry-article""#))
+                #expect(page.contains("the town council expected to sell it for scrap"))
+                #expect(page.contains("A library that moves twice a year"))
+                #expect(page.contains("Mara Quinn"))
+                // The site's furniture is left out; images go through the proxy.
+                #expect(!page.contains("Lifeboat crew rescues kayakers"))
+                #expect(!page.contains("Privacy</a>"))
+                #expect(page.contains(#"src="/img?"#))
+                #expect(!page.contains(#"src="http"#))
+                #expect(page.contains(#">Summary</a>"#))
+
+                let kept = try #require(try await kiosk.store.article(entry: story.id))
+                #expect(kept.article?.text.contains("four thousand books") == true)
+                // Found by search now, by a word only the article holds.
+                #expect(try await kiosk.store.search("dehumidifiers", limit: 5, user: .owner).map(\.entry.id) == ["story"])
+                // And again from the store, the same.
+                #expect(String(buffer: try await client.get("/reader/entry/business/\(story.key)/article").body)
+                    .contains("four thousand books"))
+
+                // News' detail page offers and shows the same article.
+                let news = try await client.text("/news/business/\(story.key)/article")
+                #expect(news.contains("four thousand books"))
+            }
+        }
+    }
+
+    @Test func aPageThatCannotBeReadSaysWhyAndKeepsTheSummary() async throws {
+        try await withKioskApp { kiosk in
+            let base = kiosk.sampleBase
+            let gone = Self.entries(base: base)[1]
+            try await kiosk.store.saveSourceState(SourceState(entries: [gone]), for: .business)
+            let key = EntryIdentity.key(of: gone)
+            try await kiosk.run { client, _ in
+                let page = try await client.text("/reader/entry/business/\(key)/article")
+                #expect(page.contains("Kiosk could not show the full article: the page is gone (HTTP 404)."))
+                #expect(page.contains("Only this summary."))
+                #expect(try await client.get("/reader/entry/business/nope/article").status == .notFound)
+            }
+        }
+    }
+}

@@ -17,12 +17,20 @@ struct OpenedRoute: Sendable {
     func register(on router: Router<KioskRequestContext>) {
         router.post("opened") { request, context in
             let form = try await FormBody.decode(Opened.self, from: request, limit: 4_096)
-            guard let title = await title(of: form.path, user: context.user) else { throw HTTPError(.notFound) }
+            let path = Self.headlinePath(form.path)
+            guard let title = await title(of: path, user: context.user) else { throw HTTPError(.notFound) }
             if await limiter.admit(context.clientID, now: ContinuousClock.now) {
-                await shared.live.recordOpened(title: title, path: form.path, user: context.user)
+                await shared.live.recordOpened(title: title, path: path, user: context.user)
             }
             return Response(status: .noContent)
         }
+    }
+
+    /// An entry read as its full article (`/news/…/article`, `/reader/entry/…/article`) is the
+    /// same headline, remembered at its own page.
+    static func headlinePath(_ path: String) -> String {
+        guard path.hasSuffix("/article"), path.hasPrefix("/news/") || path.hasPrefix("/reader/entry/") else { return path }
+        return String(path.dropLast("/article".count))
     }
 
     /// The headline at `path` (a News, Discover or reader detail), or nil when there is none.

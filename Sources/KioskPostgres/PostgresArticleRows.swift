@@ -1,4 +1,5 @@
 import Foundation
+import KioskSources
 import KioskStore
 import PostgresNIO
 
@@ -11,6 +12,25 @@ enum PostgresArticleRows {
                 json: try row.get("json"), error: try row.get("error"), url: try row.get("url"),
                 fetchedAt: try row.get("fetched_at"))
         }.first
+    }
+
+    static func fullArticleFeeds(in session: PostgresSession) async throws -> [SourceID] {
+        try await session.rows("SELECT DISTINCT source FROM user_feeds WHERE full_articles ORDER BY source") {
+            SourceID(rawValue: try $0.get("source"))
+        }
+    }
+
+    static func entriesWithoutArticles(of source: SourceID, limit: Int, in session: PostgresSession) async throws
+        -> [ArticleWanted]
+    {
+        try await session.rows(
+            """
+            SELECT e.id, e.link FROM entries e
+            WHERE e.source = \(source.rawValue) AND e.in_feed
+                AND NOT EXISTS (SELECT 1 FROM articles a WHERE a.entry_id = e.id)
+            ORDER BY e.sort_date DESC, e.id DESC LIMIT \(limit)
+            """
+        ) { ArticleWanted(entry: try $0.get("id"), link: try $0.get("link")) }
     }
 
     /// Upserts the article of `entry`; nothing when the entry is gone (retention may have run).

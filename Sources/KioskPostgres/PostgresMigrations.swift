@@ -23,6 +23,8 @@ enum PostgresMigrations {
         Step(name: "validators_request", statements: ["ALTER TABLE sources ADD COLUMN validators_request text"]),
         // Reader view: an entry's page read once, kept with it, searchable, removed with it.
         Step(name: "articles", statements: PostgresSchema.articles),
+        // "Show full articles", each follower's own setting for a feed.
+        Step(name: "full_articles", statements: ["ALTER TABLE user_feeds ADD COLUMN full_articles boolean NOT NULL DEFAULT false"]),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

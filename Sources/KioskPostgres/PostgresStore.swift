@@ -332,6 +332,16 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await PostgresArticleRows.save(article, entry: entry, in: session) }
     }
 
+    public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
+        try await connection { session in try await PostgresArticleRows.fullArticleFeeds(in: session) }
+    }
+
+    public func entriesWithoutArticles(of source: SourceID, limit: Int) async throws(StoreError) -> [ArticleWanted] {
+        try await connection { session in
+            try await PostgresArticleRows.entriesWithoutArticles(of: source, limit: limit, in: session)
+        }
+    }
+
     // MARK: - Search
 
     public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {

@@ -13,7 +13,7 @@ enum PostgresSubscriptionRows {
             session,
             """
             SELECT id, url, NULL::text AS title, feed_title, site_url, NULL::text AS folder, interval_seconds, built_in,
-                added_at
+                added_at, false AS full_articles
             FROM subscriptions ORDER BY added_at, seq
             """)
     }
@@ -23,7 +23,8 @@ enum PostgresSubscriptionRows {
         try await load(
             session,
             """
-            SELECT s.id, s.url, f.title, s.feed_title, s.site_url, f.folder, s.interval_seconds, s.built_in, f.added_at
+            SELECT s.id, s.url, f.title, s.feed_title, s.site_url, f.folder, s.interval_seconds, s.built_in, f.added_at,
+                f.full_articles
             FROM user_feeds f JOIN subscriptions s ON s.id = f.source
             WHERE f.user_id = \(user.rawValue) ORDER BY f.added_at, s.seq
             """)
@@ -47,7 +48,8 @@ enum PostgresSubscriptionRows {
                     id: SourceID(rawValue: try row.get("id")), url: url, title: try row.get("title"),
                     feedTitle: try row.get("feed_title"), siteURL: try row.get("site_url"), folder: try row.get("folder"),
                     interval: .milliseconds(Int64(seconds * 1000)), isBuiltIn: try row.get("built_in"),
-                    addedAt: Date(timeIntervalSince1970: try row.get("added_at"))))
+                    addedAt: Date(timeIntervalSince1970: try row.get("added_at")),
+                    fullArticles: try row.get("full_articles")))
         }
         return list
     }
@@ -94,10 +96,11 @@ enum PostgresSubscriptionRows {
             let id = subscription.id.rawValue
             try await session.execute(
                 """
-                INSERT INTO user_feeds (user_id, source, title, folder, added_at)
+                INSERT INTO user_feeds (user_id, source, title, folder, added_at, full_articles)
                 VALUES (\(user.rawValue), \(id), \(subscription.title), \(subscription.folder),
-                    \(subscription.addedAt.timeIntervalSince1970))
-                ON CONFLICT (user_id, source) DO UPDATE SET title = excluded.title, folder = excluded.folder
+                    \(subscription.addedAt.timeIntervalSince1970), \(subscription.fullArticles))
+                ON CONFLICT (user_id, source) DO UPDATE SET title = excluded.title, folder = excluded.folder,
+                    full_articles = excluded.full_articles
                 """)
             try await session.execute(
                 """

@@ -220,7 +220,7 @@ struct SQLiteTable: Sendable {
             name: "user_feeds",
             columns: [
                 ("user_id", "bigint"), ("source", "text"), ("title", "text"), ("folder", "text"),
-                ("added_at", "double precision"),
+                ("added_at", "double precision"), ("full_articles", "boolean"),
             ], keys: ["user_id", "source"]),
         SQLiteTable(
             name: "user_marks",

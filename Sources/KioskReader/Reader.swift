@@ -180,12 +180,14 @@ public actor Reader {
 
     /// Renames, files or re-times a subscription. A nil argument leaves that part as it is; an
     /// empty `title` goes back to the feed's own, an empty `folder` to the top level. The
-    /// interval is the feed's, for everyone who follows it.
+    /// interval is the feed's, for everyone who follows it; "Show full articles" is the user's.
     @discardableResult
     public func update(
-        _ id: SourceID, title: String? = nil, folder: String? = nil, interval: Duration? = nil, user: UserID
+        _ id: SourceID, title: String? = nil, folder: String? = nil, interval: Duration? = nil, fullArticles: Bool? = nil,
+        user: UserID
     ) async throws(ReaderError) -> Subscription {
         guard var subscription = try await subscription(id, user: user) else { throw .unknownFeed(id) }
+        if let fullArticles { subscription.fullArticles = fullArticles }
         if let title { subscription.title = try Self.name(title) }
         if let folder { subscription.folder = try Self.name(folder) }
         if let interval {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import KioskSources
 import KioskStore
 
 /// The SQL side of `StoredArticle`: one `articles` row per entry, indexed by `articles_fts`.
@@ -11,6 +12,23 @@ enum ArticleRows {
                 arguments: [entry])
         else { return nil }
         return ArticleColumns.read(json: row["json"], error: row["error"], url: row["url"], fetchedAt: row["fetched_at"])
+    }
+
+    static func fullArticleFeeds(in db: Database) throws -> [SourceID] {
+        try String.fetchAll(db, sql: "SELECT DISTINCT source FROM user_feeds WHERE full_articles ORDER BY source")
+            .map(SourceID.init(rawValue:))
+    }
+
+    static func entriesWithoutArticles(of source: SourceID, limit: Int, in db: Database) throws -> [ArticleWanted] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT e.id, e.link FROM entries e
+                WHERE e.source = ? AND e.in_feed AND NOT EXISTS (SELECT 1 FROM articles a WHERE a.entry_id = e.id)
+                ORDER BY e.sort_date DESC, e.id DESC LIMIT ?
+                """,
+            arguments: [source.rawValue, limit])
+        return rows.map { ArticleWanted(entry: $0["id"], link: $0["link"]) }
     }
 
     /// Upserts the article of `entry`; nothing when the entry is gone (retention may have run).

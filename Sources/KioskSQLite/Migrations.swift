@@ -29,6 +29,10 @@ enum Migrations {
         }
         // Reader view: an entry's page read once, kept with it, searchable, removed with it.
         migrator.registerMigration("articles") { db in try db.execute(sql: Schema.articles) }
+        // "Show full articles", each follower's own setting for a feed.
+        migrator.registerMigration("full_articles") { db in
+            try db.execute(sql: "ALTER TABLE user_feeds ADD COLUMN full_articles INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -324,6 +324,14 @@ public final class SQLiteStore: KioskStore {
         try await write { db in try ArticleRows.save(article, entry: entry, in: db) }
     }
 
+    public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
+        try await read { db in try ArticleRows.fullArticleFeeds(in: db) }
+    }
+
+    public func entriesWithoutArticles(of source: SourceID, limit: Int) async throws(StoreError) -> [ArticleWanted] {
+        try await read { db in try ArticleRows.entriesWithoutArticles(of: source, limit: limit, in: db) }
+    }
+
     // MARK: - Search
 
     public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {

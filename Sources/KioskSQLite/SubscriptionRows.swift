@@ -12,7 +12,8 @@ enum SubscriptionRows {
         try load(
             db,
             sql: """
-                SELECT id, url, NULL AS title, feed_title, site_url, NULL AS folder, interval_seconds, built_in, added_at
+                SELECT id, url, NULL AS title, feed_title, site_url, NULL AS folder, interval_seconds, built_in, added_at,
+                    0 AS full_articles
                 FROM subscriptions ORDER BY added_at, rowid
                 """,
             arguments: [])
@@ -23,7 +24,8 @@ enum SubscriptionRows {
         try load(
             db,
             sql: """
-                SELECT s.id, s.url, f.title, s.feed_title, s.site_url, f.folder, s.interval_seconds, s.built_in, f.added_at
+                SELECT s.id, s.url, f.title, s.feed_title, s.site_url, f.folder, s.interval_seconds, s.built_in, f.added_at,
+                    f.full_articles
                 FROM user_feeds f JOIN subscriptions s ON s.id = f.source
                 WHERE f.user_id = ? ORDER BY f.added_at, s.rowid
                 """,
@@ -47,7 +49,8 @@ enum SubscriptionRows {
                 Subscription(
                     id: SourceID(rawValue: row["id"]), url: url, title: row["title"], feedTitle: row["feed_title"],
                     siteURL: row["site_url"], folder: row["folder"], interval: .milliseconds(Int64(seconds * 1000)),
-                    isBuiltIn: row["built_in"], addedAt: Date(timeIntervalSince1970: row["added_at"])))
+                    isBuiltIn: row["built_in"], addedAt: Date(timeIntervalSince1970: row["added_at"]),
+                    fullArticles: row["full_articles"]))
         }
         return list
     }
@@ -97,8 +100,9 @@ enum SubscriptionRows {
         }
         let follow = try db.cachedStatement(
             sql: """
-                INSERT INTO user_feeds (user_id, source, title, folder, added_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, source) DO UPDATE SET title = excluded.title, folder = excluded.folder
+                INSERT INTO user_feeds (user_id, source, title, folder, added_at, full_articles) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, source) DO UPDATE SET title = excluded.title, folder = excluded.folder,
+                    full_articles = excluded.full_articles
                 """)
         let mark = try db.cachedStatement(
             sql: """
@@ -110,6 +114,7 @@ enum SubscriptionRows {
             let id = subscription.id.rawValue
             try follow.execute(arguments: [
                 user.rawValue, id, subscription.title, subscription.folder, subscription.addedAt.timeIntervalSince1970,
+                subscription.fullArticles,
             ])
             try mark.execute(arguments: [user.rawValue, id, id])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSources
 
 /// The article of an entry's page as Kiosk read it (the reader view), or why it could not: kept
 /// with the entry, so a page is fetched once, its words are found by search, and retention
@@ -29,8 +30,24 @@ public struct StoredArticle: Sendable, Hashable {
     }
 }
 
+/// An entry whose article is wanted and not kept yet.
+public struct ArticleWanted: Sendable, Hashable {
+    public var entry: Int64
+    public var link: String?
+
+    public init(entry: Int64, link: String?) {
+        self.entry = entry
+        self.link = link
+    }
+}
+
 /// Where fetched articles are kept, by entry (`StoredEntry.id`).
 public protocol ArticleStore: Sendable {
+    /// Feeds at least one follower reads as full articles ("Show full articles").
+    func fullArticleFeeds() async throws -> [SourceID]
+    /// Up to `limit` of `source`'s entries still in its feed with no article kept (found or
+    /// failed), newest first.
+    func entriesWithoutArticles(of source: SourceID, limit: Int) async throws -> [ArticleWanted]
     /// The article kept for `entry`, found or failed; nil when none was fetched.
     func article(entry: Int64) async throws -> StoredArticle?
     /// Keeps `article` for `entry`, replacing what was kept; an entry that no longer exists

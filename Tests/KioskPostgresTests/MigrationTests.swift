@@ -55,7 +55,7 @@ import Testing
             }
             #expect(try await tables(clients[0]) == Self.tables)
             let applied = try await steps(clients[0])
-            #expect(applied == ["accounts", "app_state", "articles", "entries_by_received", "entries_by_source_id", "sources", "subscriptions", "validators_request"])
+            #expect(applied == ["accounts", "app_state", "articles", "entries_by_received", "entries_by_source_id", "full_articles", "sources", "subscriptions", "validators_request"])
             for store in stores {
                 #expect(try await store.isMigrated())
             }

@@ -183,3 +183,43 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
     }
     return await condition()
 }
+
+/// "Show full articles": the background passes and the suggestion.
+@Suite struct ArticlePrefetcherTests {
+    @Test func aPassFetchesTheNewEntriesOfFeedsReadAsFullArticlesOnce() async throws {
+        let store = try SQLiteStore.inMemoryDatabase()
+        let wanted = try #require(URL(string: "https://wanted.example/feed.xml"))
+        let plain = try #require(URL(string: "https://plain.example/feed.xml"))
+        try await store.saveSubscriptions(
+            [Subscription(id: "wanted", url: wanted, fullArticles: true), Subscription(id: "plain", url: plain)], user: .owner)
+        let entries = (0..<3).map { Entry(id: "w\($0)", title: "W\($0)", link: "https://wanted.example/\($0)") }
+        try await store.saveSourceState(SourceState(entries: entries), for: "wanted")
+        try await store.saveSourceState(
+            SourceState(entries: [Entry(id: "p", title: "P", link: "https://plain.example/p")]), for: "plain")
+        let pages = ArticleServiceTests.Pages(ArticleServiceTests.page("A whole article."))
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles)
+
+        #expect(await prefetcher.pass() == 3)
+        #expect(Set(await pages.requests.map(\.absoluteString)) == Set(entries.compactMap(\.link)))
+        // Every entry has its article now; the next pass has nothing to do.
+        #expect(await prefetcher.pass() == 0)
+        #expect(await pages.requests.count == 3)
+
+        // A new entry arrives: the next pass fetches it alone.
+        try await store.saveSourceState(
+            SourceState(entries: [Entry(id: "w9", title: "W9", link: "https://wanted.example/9")] + entries), for: "wanted")
+        #expect(await prefetcher.pass() == 1)
+        #expect(await pages.requests.last?.absoluteString == "https://wanted.example/9")
+    }
+
+    @Test func summariesUnderAFifthOfTheirArticlesAreSuggestedFullArticles() {
+        #expect(FullArticleSuggestion(sample: [(40, 800), (30, 600), (50, 500)])?.share == 0.05)
+        #expect(FullArticleSuggestion(sample: [(40, 800), (30, 600), (50, 500)])?.sentence
+            == "This feed's entries hold about 5% of their articles' words. Show full articles to read the rest here.")
+        // Whole articles in the feed, or too few to judge: nothing suggested.
+        #expect(FullArticleSuggestion(sample: [(800, 800), (590, 600), (500, 500)]) == nil)
+        #expect(FullArticleSuggestion(sample: [(10, 800), (10, 600)]) == nil)
+        #expect(FullArticleSuggestion.words(ofSummary: "<p>Two <b>short</b> sentences. Here.</p>") == 4)
+    }
+}

@@ -63,4 +63,35 @@ import Testing
             #expect(try await store.search("analytical", limit: 10, user: .owner).isEmpty)
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func feedsReadAsFullArticlesAndTheirEntriesStillWithoutOne(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let url = try #require(URL(string: "https://a.example/feed.xml"))
+            let other = try #require(URL(string: "https://b.example/feed.xml"))
+            try await store.saveSubscriptions(
+                [Subscription(id: "a", url: url, fullArticles: true), Subscription(id: "b", url: other)], user: .owner)
+            #expect(try await store.subscriptions(user: .owner).map(\.fullArticles) == [true, false])
+            #expect(try await store.fullArticleFeeds() == ["a"])
+
+            try await store.saveSourceState(
+                SourceState(entries: [
+                    Entry(id: "3", title: "Three", link: "https://a.example/3", published: Date(timeIntervalSince1970: 3_000)),
+                    Entry(id: "2", title: "Two", link: "https://a.example/2", published: Date(timeIntervalSince1970: 2_000)),
+                    Entry(id: "1", title: "One", published: Date(timeIntervalSince1970: 1_000)),
+                ]), for: "a")
+            let wanted = try await store.entriesWithoutArticles(of: "a", limit: 10)
+            #expect(wanted.map(\.link) == ["https://a.example/3", "https://a.example/2", nil])
+            #expect(try await store.entriesWithoutArticles(of: "a", limit: 1).count == 1)
+
+            // A kept article, found or failed, takes the entry off the list.
+            let newest = try #require(wanted.first)
+            try await store.saveArticle(StoredArticle(.failed("the page is gone (HTTP 404)"), fetchedAt: Date()), entry: newest.entry)
+            #expect(try await store.entriesWithoutArticles(of: "a", limit: 10).map(\.link) == ["https://a.example/2", nil])
+
+            // Turned off by its only reader: no feed is read as full articles.
+            try await store.saveSubscriptions([Subscription(id: "a", url: url, fullArticles: false)], user: .owner)
+            #expect(try await store.fullArticleFeeds().isEmpty)
+        }
+    }
 }

@@ -364,6 +364,10 @@ actor PlainModelStore: KioskStore {
 
     func saveArticle(_ article: StoredArticle, entry: Int64) { articles[entry] = article }
 
+    func fullArticleFeeds() -> [SourceID] { [] }
+
+    func entriesWithoutArticles(of source: SourceID, limit: Int) -> [ArticleWanted] { [] }
+
     /// Entries where every word of `text` starts a word of the title or plain-text summary,
     /// case and diacritics ignored; in source order, then display order.
     func search(_ text: String, limit: Int, user: UserID?) -> [SearchHit] {

@@ -1,4 +1,6 @@
 import Foundation
+import Hummingbird
+import HummingbirdTesting
 import KioskCore
 import KioskSources
 import KioskStore
@@ -72,6 +74,45 @@ import Testing
                 #expect(page.contains("Kiosk could not show the full article: the page is gone (HTTP 404)."))
                 #expect(page.contains("Only this summary."))
                 #expect(try await client.get("/reader/entry/business/nope/article").status == .notFound)
+            }
+        }
+    }
+
+    @Test func showFullArticlesIsAFeedSettingAndIsSuggestedForSummaries() async throws {
+        try await withKioskApp { kiosk in
+            let base = kiosk.sampleBase
+            let story = Self.entries(base: base)[0]
+            try await kiosk.store.saveSourceState(SourceState(entries: [story]), for: .business)
+            try await kiosk.run { client, _ in
+                let before = try await client.text("/reader/feed/business/settings")
+                #expect(before.contains(#"name="fullArticles""#))
+                #expect(!before.contains(#"id="feed-full-articles" name="fullArticles" checked"#))
+                #expect(!before.contains("full-articles-suggestion"))
+
+                // Too few articles kept to judge; three entries whose summaries are a sliver are enough.
+                var more: [Entry] = [story]
+                for index in 1...3 {
+                    more.append(Entry(id: "s\(index)", title: "S\(index)", link: story.link, summary: "Two words."))
+                }
+                try await kiosk.store.saveSourceState(SourceState(entries: more), for: .business)
+                for entry in more.dropFirst() {
+                    let page = try await client.text("/reader/entry/business/\(EntryIdentity.key(of: entry))/article")
+                    #expect(page.contains("four thousand books"))
+                }
+                let suggested = try await client.text("/reader/feed/business/settings")
+                #expect(suggested.contains(#"id="full-articles-suggestion""#))
+                #expect(suggested.contains("about 1% of their articles&#39; words"))
+
+                let saved = try await client.execute(
+                    uri: "/reader/feed/business/settings", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "title=&folder=News&fullArticles=on"))
+                #expect(saved.status == .seeOther)
+                #expect(try await kiosk.store.subscriptions(user: .owner).first { $0.id == .business }?.fullArticles == true)
+                #expect(try await kiosk.store.fullArticleFeeds() == [.business])
+                let after = try await client.text("/reader/feed/business/settings")
+                #expect(after.contains(#"name="fullArticles" checked"#))
+                #expect(!after.contains("full-articles-suggestion"))
             }
         }
     }

@@ -20,12 +20,16 @@ public struct Subscription: Sendable, Hashable, Codable {
     /// One of the sources the News screen is built from.
     public var isBuiltIn: Bool
     public var addedAt: Date
+    /// The user's "Show full articles": each new entry's page is fetched on arrival and its
+    /// article shown (and synced) as the entry's content.
+    public var fullArticles: Bool
 
     public init(
         id: SourceID, url: URL, title: String? = nil, feedTitle: String? = nil, siteURL: String? = nil,
         folder: String? = nil, interval: Duration = Subscription.defaultInterval, isBuiltIn: Bool = false,
-        addedAt: Date = Date()
+        addedAt: Date = Date(), fullArticles: Bool = false
     ) {
+        self.fullArticles = fullArticles
         self.id = id
         self.url = url
         self.title = title

@@ -39,6 +39,9 @@ extension WebDependencies {
         public var metrics = KioskMetrics()
         /// The kinds of source this Kiosk reads (the engine's) and draws.
         public var kinds = SourceKinds.builtIn
+        /// Whether new entries of feeds read as full articles are fetched in the background
+        /// (`ArticlePrefetcher`): when serving; not in tests and benchmarks unless they say.
+        public var prefetchesArticles = false
         /// Reads an entry's page into its article (the reader view): KioskCore's extractor.
         public var extractArticle: ArticleService.Extract = { bytes, url, charset in
             try ArticleExtractor.extract(bytes, url: url.absoluteString, charsetHint: charset)
@@ -75,6 +78,11 @@ extension WebDependencies {
         for merged in catalogue.merged { names[merged.id] = merged.name }
         let drawings = EntryDrawings(catalogue: catalogue, kinds: parts.kinds)
         let fetcher = parts.fetcher
+        // Pages are fetched as images are: the strict guard, the catalogue's sources trusted.
+        let articles = ArticleService(
+            store: store, fetcher: parts.imageFetcher ?? fetcher, extract: parts.extractArticle, logger: logger)
+        var services = parts.services
+        if parts.prefetchesArticles { services.append(ArticlePrefetcher(store: store, articles: articles, logger: logger)) }
         var dependencies = WebDependencies(
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
@@ -83,11 +91,8 @@ extension WebDependencies {
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: parts.deviceID),
             images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
-            news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: parts.services,
-            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)),
-            // Pages are fetched as images are: the strict guard, the catalogue's sources trusted.
-            articles: ArticleService(
-                store: store, fetcher: parts.imageFetcher ?? fetcher, extract: parts.extractArticle, logger: logger))
+            news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: services,
+            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)), articles: articles)
         dependencies.sharedLog = parts.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = parts.notReady

@@ -57,6 +57,7 @@ extension WebDependencies {
             HTTPClientService(clients: clients), engine, EventLogger(hub: parts.hub, logger: logger),
             RetentionService(store: store, policy: config.retention, logger: logger),
         ] + backend.services
+        parts.prefetchesArticles = true
         parts.sharedLog = backend.sharedLog
         parts.notReady = backend.notReady
         parts.metrics = metrics

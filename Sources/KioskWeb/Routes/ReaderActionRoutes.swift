@@ -26,6 +26,8 @@ struct ReaderActionRoutes: Sendable {
         var title: String?
         var folder: String?
         var interval: Int?
+        /// The checkbox: sent ("on") when ticked, absent when not.
+        var fullArticles: String?
     }
     private struct Mark: Decodable {
         var ids: String
@@ -76,7 +78,8 @@ struct ReaderActionRoutes: Sendable {
             do throws(ReaderError) {
                 try await reader.update(
                     id, title: form.title ?? "", folder: form.folder ?? "",
-                    interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) }, user: context.user)
+                    interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) },
+                    fullArticles: form.fullArticles != nil, user: context.user)
                 return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
             } catch {
                 return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)

@@ -52,7 +52,8 @@ struct ReaderRoutes: Sendable {
             guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
             let saved = request.uri.queryParameters.get("saved") != nil
             return FeedSettingsPage(
-                subscription: subscription, folders: try await reader.folders(user: context.user), message: saved ? "Saved." : nil
+                subscription: subscription, folders: try await reader.folders(user: context.user), message: saved ? "Saved." : nil,
+                suggestion: try await suggestion(for: id, user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/feed/:id/unsubscribe") { _, context in
@@ -107,6 +108,18 @@ struct ReaderRoutes: Sendable {
             folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
         ).page.response(for: context)
+    }
+
+    /// Whether to suggest "Show full articles": the feed's newest entries against the articles
+    /// kept for them (opened with "Full article", or fetched before).
+    private func suggestion(for id: SourceID, user: UserID) async throws -> FullArticleSuggestion? {
+        let entries = try await store.readingList(EntryFilter(sources: [id], limit: 20), user: user)
+        var sample: [(summaryWords: Int, articleWords: Int)] = []
+        for entry in entries {
+            guard let article = await shared.dependencies.articles.kept(entry.id)?.article else { continue }
+            sample.append((FullArticleSuggestion.words(ofSummary: entry.entry.summary ?? entry.entry.content), article.wordCount))
+        }
+        return FullArticleSuggestion(sample: sample)
     }
 
     /// `/reader/entry/<source>/<key>`, with the full article in place when `withArticle`.

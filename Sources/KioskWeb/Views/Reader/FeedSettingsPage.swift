@@ -8,6 +8,8 @@ struct FeedSettingsPage: Sendable {
     var message: String?
     var error: String?
     var sequence: UInt64 = 0
+    /// Why "Show full articles" is suggested for this feed, when it is (its entries are summaries).
+    var suggestion: FullArticleSuggestion?
 
     static let intervals: [(seconds: Int, label: String)] = [
         (300, "Every 5 minutes"), (900, "Every 15 minutes"), (1_800, "Every 30 minutes"), (3_600, "Every hour"),
@@ -46,6 +48,17 @@ struct FeedSettingsPage: Sendable {
                                 el("option", .value(String(seconds)), .flag("selected", seconds == current)) { label }
                             }
                         }
+                    }
+                    el("label", .class("check-row"), Attribute("for", "feed-full-articles")) {
+                        void("input", .type("checkbox"), .id("feed-full-articles"), .name("fullArticles"),
+                            .flag("checked", subscription.fullArticles))
+                        "Show full articles"
+                    }
+                    el("p", .class("muted"), .id("full-articles-help")) {
+                        "Each new entry's page is fetched when it arrives and its whole article shown here and in synced apps."
+                    }
+                    if let suggestion, !subscription.fullArticles {
+                        el("p", .class("banner banner-info"), .id("full-articles-suggestion"), .role("note")) { suggestion.sentence }
                     }
                     el("button", .type("submit"), .class("button primary"), .id("save-settings")) { "Save" }
                 },

@@ -14,6 +14,18 @@ enum PostgresArticleRows {
         }.first
     }
 
+    static func load(entries: [Int64], in session: PostgresSession) async throws -> [Int64: StoredArticle] {
+        var found: [Int64: StoredArticle] = [:]
+        try await session.forEachRow(
+            "SELECT entry_id, fetched_at, url, json, error FROM articles WHERE entry_id = ANY(\(entries))"
+        ) { row in
+            found[try row.get("entry_id")] = ArticleColumns.read(
+                json: try row.get("json"), error: try row.get("error"), url: try row.get("url"),
+                fetchedAt: try row.get("fetched_at"))
+        }
+        return found
+    }
+
     static func fullArticleFeeds(in session: PostgresSession) async throws -> [SourceID] {
         try await session.rows("SELECT DISTINCT source FROM user_feeds WHERE full_articles ORDER BY source") {
             SourceID(rawValue: try $0.get("source"))

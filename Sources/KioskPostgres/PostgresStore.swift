@@ -332,6 +332,11 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await PostgresArticleRows.save(article, entry: entry, in: session) }
     }
 
+    public func articles(entries: [Int64]) async throws(StoreError) -> [Int64: StoredArticle] {
+        guard !entries.isEmpty else { return [:] }
+        return try await connection { session in try await PostgresArticleRows.load(entries: entries, in: session) }
+    }
+
     public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
         try await connection { session in try await PostgresArticleRows.fullArticleFeeds(in: session) }
     }

@@ -14,6 +14,25 @@ enum ArticleRows {
         return ArticleColumns.read(json: row["json"], error: row["error"], url: row["url"], fetchedAt: row["fetched_at"])
     }
 
+    static func load(entries: [Int64], in db: Database) throws -> [Int64: StoredArticle] {
+        var found: [Int64: StoredArticle] = [:]
+        for start in stride(from: 0, to: entries.count, by: 500) {
+            let chunk = Array(entries[start..<min(start + 500, entries.count)])
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT entry_id, fetched_at, url, json, error FROM articles
+                    WHERE entry_id IN (\(databaseQuestionMarks(count: chunk.count)))
+                    """,
+                arguments: StatementArguments(chunk))
+            while let row = try rows.next() {
+                found[row["entry_id"]] = ArticleColumns.read(
+                    json: row["json"], error: row["error"], url: row["url"], fetchedAt: row["fetched_at"])
+            }
+        }
+        return found
+    }
+
     static func fullArticleFeeds(in db: Database) throws -> [SourceID] {
         try String.fetchAll(db, sql: "SELECT DISTINCT source FROM user_feeds WHERE full_articles ORDER BY source")
             .map(SourceID.init(rawValue:))

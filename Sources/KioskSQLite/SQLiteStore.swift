@@ -324,6 +324,11 @@ public final class SQLiteStore: KioskStore {
         try await write { db in try ArticleRows.save(article, entry: entry, in: db) }
     }
 
+    public func articles(entries: [Int64]) async throws(StoreError) -> [Int64: StoredArticle] {
+        guard !entries.isEmpty else { return [:] }
+        return try await read { db in try ArticleRows.load(entries: entries, in: db) }
+    }
+
     public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
         try await read { db in try ArticleRows.fullArticleFeeds(in: db) }
     }

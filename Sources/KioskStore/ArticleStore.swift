@@ -50,6 +50,8 @@ public protocol ArticleStore: Sendable {
     func entriesWithoutArticles(of source: SourceID, limit: Int) async throws -> [ArticleWanted]
     /// The article kept for `entry`, found or failed; nil when none was fetched.
     func article(entry: Int64) async throws -> StoredArticle?
+    /// The articles kept for `entries`, by entry (a page of synced items in one read).
+    func articles(entries: [Int64]) async throws -> [Int64: StoredArticle]
     /// Keeps `article` for `entry`, replacing what was kept; an entry that no longer exists
     /// keeps nothing.
     func saveArticle(_ article: StoredArticle, entry: Int64) async throws

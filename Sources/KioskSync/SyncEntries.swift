@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskSources
 import KioskStore
 
 // What every sync answer (Google Reader contents, newsboat's Atom, Fever items) says of an entry,
@@ -18,6 +19,23 @@ extension StoredEntry {
     /// against the entry's link, else `base`.
     func syncHTML(base: String? = nil) -> String {
         HTMLSanitizer(baseURL: entry.link ?? base).sanitize(entry.content ?? entry.summary ?? "")
+    }
+
+    /// The content to sync: the whole article when the user reads this feed as full articles
+    /// and one is kept (`articles`, from `ArticleStore.syncArticles`), else ``syncHTML(base:)``.
+    func syncHTML(base: String? = nil, articles: [Int64: StoredArticle]) -> String {
+        guard let kept = articles[id], let article = kept.article else { return syncHTML(base: base) }
+        return HTMLSanitizer(baseURL: kept.url ?? entry.link ?? base).sanitize(article.html)
+    }
+}
+
+extension ArticleStore {
+    /// The articles kept for those of `entries` whose feeds the user reads as full articles
+    /// (`fullArticleFeeds`), by entry; none when there are none (one read for a page).
+    func syncArticles(for entries: [StoredEntry], fullArticleFeeds: Set<SourceID>) async throws -> [Int64: StoredArticle] {
+        let wanted = entries.filter { fullArticleFeeds.contains($0.source) }.map(\.id)
+        guard !wanted.isEmpty else { return [:] }
+        return try await articles(entries: wanted)
     }
 }
 

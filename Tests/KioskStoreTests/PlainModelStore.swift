@@ -364,6 +364,8 @@ actor PlainModelStore: KioskStore {
 
     func saveArticle(_ article: StoredArticle, entry: Int64) { articles[entry] = article }
 
+    func articles(entries: [Int64]) -> [Int64: StoredArticle] { articles.filter { entries.contains($0.key) } }
+
     func fullArticleFeeds() -> [SourceID] { [] }
 
     func entriesWithoutArticles(of source: SourceID, limit: Int) -> [ArticleWanted] { [] }

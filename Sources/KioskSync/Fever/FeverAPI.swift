@@ -16,12 +16,12 @@ import Logging
 public struct FeverAPI<Context: SyncRequestContext>: Sendable {
     let accounts: Accounts
     let reader: Reader
-    let store: any ReadingStore & SyncReadingStore
+    let store: any ReadingStore & SyncReadingStore & ArticleStore
     let logger: Logger
     let now: @Sendable () -> Date
 
     public init(
-        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore, logger: Logger,
+        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore & ArticleStore, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.accounts = accounts
@@ -149,12 +149,15 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
             }
             entries = try await store.storedEntries(inOrder: try await store.itemRefs(query, user: user).map(\.id), user: user)
         }
+        // Feeds read as full articles sync their kept articles as the items' content.
+        let articles = try await store.syncArticles(
+            for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
         return entries.map { stored in
             let entry = stored.entry
             return .object([
                 "id": .int(stored.id), "feed_id": .int(Self.number(ofFeed: stored.source)),
                 "title": .string(stored.syncTitle), "author": .string(stored.syncAuthor ?? ""),
-                "html": .string(stored.syncHTML()),
+                "html": .string(stored.syncHTML(articles: articles)),
                 "url": .string(entry.link ?? ""), "is_saved": .int(stored.isStarred ? 1 : 0),
                 "is_read": .int(stored.isRead ? 1 : 0),
                 "created_on_time": .int(Int64(stored.syncPublished.timeIntervalSince1970)),

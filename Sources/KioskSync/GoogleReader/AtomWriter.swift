@@ -10,7 +10,8 @@ enum AtomWriter {
     static let scheme = "http://www.google.com/reader/"
 
     static func feed(
-        id: String, title: String, siteURL: String?, updated: Date, entries: [StoredEntry], names: [SourceID: String]
+        id: String, title: String, siteURL: String?, updated: Date, entries: [StoredEntry], names: [SourceID: String],
+        articles: [Int64: StoredArticle] = [:]
     ) -> String {
         var out = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
         out += #"<feed xmlns="http://www.w3.org/2005/Atom">"#
@@ -18,12 +19,12 @@ enum AtomWriter {
         out += "<title>\(XMLText.escaped(title))</title>"
         if let siteURL { out += #"<link rel="alternate" href="\#(XMLText.escaped(siteURL))"/>"# }
         out += "<updated>\(iso(updated))</updated>"
-        for stored in entries { out += entry(stored, feedName: names[stored.source]) }
+        for stored in entries { out += entry(stored, feedName: names[stored.source], articles: articles) }
         out += "</feed>\n"
         return out
     }
 
-    private static func entry(_ stored: StoredEntry, feedName: String?) -> String {
+    private static func entry(_ stored: StoredEntry, feedName: String?, articles: [Int64: StoredArticle]) -> String {
         let entry = stored.entry
         let published = stored.syncPublished
         var out = "<entry>"
@@ -42,7 +43,7 @@ enum AtomWriter {
             out += category("user/-/state/com.google/fresh", label: "fresh")
         }
         if stored.isStarred { out += category("user/-/state/com.google/starred", label: "starred") }
-        out += "<content type=\"html\">\(XMLText.escaped(stored.syncHTML()))</content>"
+        out += "<content type=\"html\">\(XMLText.escaped(stored.syncHTML(articles: articles)))</content>"
         if let feedName { out += "<source><title>\(XMLText.escaped(feedName))</title></source>" }
         out += "</entry>"
         return out

@@ -19,13 +19,13 @@ import Logging
 public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
     let accounts: Accounts
     let reader: Reader
-    let store: any ReadingStore & SyncReadingStore
+    let store: any ReadingStore & SyncReadingStore & ArticleStore
     let logger: Logger
     /// Clock for `updated` and the `Date` header (tests may fix it).
     let now: @Sendable () -> Date
 
     public init(
-        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore, logger: Logger,
+        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore & ArticleStore, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.accounts = accounts

@@ -147,9 +147,12 @@ extension GoogleReaderAPI {
             title = subscription.displayName
             siteURL = subscription.siteURL ?? subscription.url.absoluteString
         }
+        let articles = try await store.syncArticles(
+            for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
         let xml = AtomWriter.feed(
             id: stream, title: title, siteURL: siteURL, updated: now(), entries: entries,
-            names: Dictionary(subscriptions.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first }))
+            names: Dictionary(subscriptions.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first }),
+            articles: articles)
         let tag = "\"" + String(StableHash.fnv1a64(xml), radix: 16) + "\""
         var headers: HTTPFields = [
             .contentType: "application/atom+xml; charset=utf-8", .cacheControl: "private, no-cache", .eTag: tag,
@@ -199,6 +202,9 @@ extension GoogleReaderAPI {
         guard !entries.isEmpty else { return [] }
         let subscriptions = try await reader.subscriptions(user: user)
         let byID = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // Feeds read as full articles sync their kept articles as the items' content.
+        let articles = try await store.syncArticles(
+            for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
         return entries.map { stored in
             let subscription = byID[stored.source]
             let entry = stored.entry
@@ -214,7 +220,7 @@ extension GoogleReaderAPI {
                 timestampUsec: Self.microseconds(stored.receivedAt), published: Int64(published.timeIntervalSince1970),
                 updated: Int64((entry.updated ?? published).timeIntervalSince1970),
                 title: stored.syncTitle, author: stored.syncAuthor, canonical: links, alternate: links,
-                summary: .init(content: stored.syncHTML(base: site)), categories: categories,
+                summary: .init(content: stored.syncHTML(base: site, articles: articles)), categories: categories,
                 origin: .init(
                     streamId: StreamID.feed(stored.source).text, title: subscription?.displayName ?? stored.source.rawValue,
                     htmlUrl: site))

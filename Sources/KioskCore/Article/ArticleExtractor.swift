@@ -14,17 +14,17 @@ public enum ArticleExtractor {
     ) throws(ArticleError) -> ReaderArticle {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
         let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
-        let html = TextDecoding.string(bytes, charsetHint: charset)
-        let document = ArticleDocument(html: html, maxDepth: limits.maxDepth)
+        // The decoded text is handed over, so it is freed as soon as the tokenizer has its bytes.
+        let document = ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
         let metadata = ArticleMetadata(document)
         let body = document.first("body") ?? ArticleDocument.root
-        guard !document.normalizedText(of: body).isEmpty else { throw .emptyPage }
+        guard document.textLength(of: body) > 0 else { throw .emptyPage }
 
         var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
         for flags in attempts {
             var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
             guard let found = grabber.grab() else { continue }
-            let length = found.nodes.reduce(0) { $0 + found.document.normalizedText(of: $1).count }
+            let length = found.nodes.reduce(0) { $0 + found.document.textLength(of: $1) }
             if best == nil || length > (best?.length ?? 0) {
                 best = (found.nodes, found.document, length, grabber.byline)
             }
@@ -37,7 +37,7 @@ public enum ArticleExtractor {
         let sanitized = HTMLSanitizer(baseURL: url).sanitize(markup)
         let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
-        let wordCount = text.split(whereSeparator: \.isWhitespace).count
+        let wordCount = ArticleDocument.wordCount(text)
         let title = metadata.title
         let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)
         return ReaderArticle(

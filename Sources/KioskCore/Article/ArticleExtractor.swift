@@ -15,13 +15,21 @@ public enum ArticleExtractor {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
         let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
         // The decoded text is handed over, so it is freed as soon as the tokenizer has its bytes.
-        let document = ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
-        let metadata = ArticleMetadata(document)
-        let body = document.first("body") ?? ArticleDocument.root
-        guard document.textLength(of: body) > 0 else { throw .emptyPage }
+        func parse() -> ArticleDocument {
+            ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
+        }
+        // The first attempt edits this tree in place; a relaxed retry (rare: under 500
+        // characters found) parses the page again rather than every attempt holding an
+        // untouched copy (on a 10 MB page, a copy is ten megabytes more at the peak).
+        var unused: ArticleDocument? = parse()
+        guard let metadata = unused.map(ArticleMetadata.init) else { throw .emptyPage }
+        guard let hasText = unused.map({ $0.textLength(of: $0.first("body") ?? ArticleDocument.root) > 0 }), hasText else {
+            throw .emptyPage
+        }
 
         var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
         for flags in attempts {
+            let document = unused.take() ?? parse()
             var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
             guard let found = grabber.grab() else { continue }
             let length = found.nodes.reduce(0) { $0 + found.document.textLength(of: $1) }

@@ -26,11 +26,13 @@ struct ArticleDocument {
     static let root = 0
     private(set) var nodes: [Node]
 
-    init(html: String, maxDepth: Int) {
+    init(html: consuming String, maxDepth: Int) {
         nodes = [Node(name: "#document", attributes: [], text: "", parent: -1, children: [])]
         var stack = [Self.root]
         // Elements past the depth limit make no node; their end tags are matched here instead.
         var overflow: [String: Int] = [:]
+        // Handed on (an initializer takes its arguments owned): the tokenizer keeps its own UTF-8
+        // copy and the text goes with its initializer, not at the end of this one (10 MB less).
         var tokenizer = HTMLTokenizer(html)
         var buffer: [UInt8] = []
         // Whether a `head` may be open (so text and body tags must close it).
@@ -44,7 +46,7 @@ struct ArticleDocument {
                 // Text starts the body, unless it is a title's (or a textarea's) own text.
                 if headOpen {
                     let open = nodes[stack[stack.count - 1]].name
-                    if open != "title", open != "textarea", text.contains(where: { !$0.isWhitespace }) {
+                    if open != "title", open != "textarea", text.unicodeScalars.contains(where: { !Self.isWhitespace($0) }) {
                         leaveHead(&stack, &headOpen)
                     }
                 }
@@ -128,20 +130,36 @@ struct ArticleDocument {
                 position -= 1
             }
         }
-        let scope: Set<String> = ["table", "td", "th", "caption", "button", "object", "template", "html", "marquee"]
-        if Self.closesParagraph.contains(name) { close(["p"], stoppingAt: scope) }
+        if Self.closesParagraph.contains(name) { close(Self.paragraph, stoppingAt: Self.scope) }
         switch name {
-        case "li": close(["li"], stoppingAt: scope.union(["ol", "ul"]))
-        case "dt", "dd": close(["dt", "dd"], stoppingAt: scope.union(["dl"]))
-        case "tr": close(["tr", "td", "th"], stoppingAt: ["table", "tbody", "thead", "tfoot", "html"])
-        case "td", "th": close(["td", "th"], stoppingAt: ["tr", "table", "html"])
-        case "tbody", "thead", "tfoot": close(["tbody", "thead", "tfoot", "tr", "td", "th"], stoppingAt: ["table", "html"])
-        case "option": close(["option"], stoppingAt: ["select", "datalist", "optgroup", "html"])
+        case "li": close(Self.item, stoppingAt: Self.listScope)
+        case "dt", "dd": close(Self.definition, stoppingAt: Self.definitionScope)
+        case "tr": close(Self.row, stoppingAt: Self.rowScope)
+        case "td", "th": close(Self.cell, stoppingAt: Self.cellScope)
+        case "tbody", "thead", "tfoot": close(Self.section, stoppingAt: Self.tableScope)
+        case "option": close(Self.option, stoppingAt: Self.optionScope)
         case "h1", "h2", "h3", "h4", "h5", "h6":
             if let top = stack.last, Self.headings.contains(nodes[top].name) { stack.removeLast() }
         default: break
         }
     }
+
+    // The elements each start tag closes, and where the search for them stops (made once: a
+    // set built per tag was a tenth of the tree's building).
+    private static let scope: Set<String> = ["table", "td", "th", "caption", "button", "object", "template", "html", "marquee"]
+    private static let paragraph: Set<String> = ["p"]
+    private static let item: Set<String> = ["li"]
+    private static let listScope = scope.union(["ol", "ul"])
+    private static let definition: Set<String> = ["dt", "dd"]
+    private static let definitionScope = scope.union(["dl"])
+    private static let row: Set<String> = ["tr", "td", "th"]
+    private static let rowScope: Set<String> = ["table", "tbody", "thead", "tfoot", "html"]
+    private static let cell: Set<String> = ["td", "th"]
+    private static let cellScope: Set<String> = ["tr", "table", "html"]
+    private static let section: Set<String> = ["tbody", "thead", "tfoot", "tr", "td", "th"]
+    private static let tableScope: Set<String> = ["table", "html"]
+    private static let option: Set<String> = ["option"]
+    private static let optionScope: Set<String> = ["select", "datalist", "optgroup", "html"]
 
     static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
 
@@ -278,25 +296,59 @@ struct ArticleDocument {
     /// Elements whose content is never text a reader reads.
     static let noText: Set<String> = ["script", "style", "noscript", "template", "head", "title", "svg"]
 
+    /// How much text is under `index` (as `ArticleStats` counts it), without building it.
+    func textLength(of index: Int) -> Int {
+        var length = 0
+        var pending = [index]
+        while let next = pending.popLast() {
+            let node = nodes[next]
+            if node.removed { continue }
+            if node.isText {
+                length += Int(ArticleStats.textCounts(node.text).text)
+            } else if !Self.noText.contains(node.name) {
+                pending.append(contentsOf: node.children)
+            }
+        }
+        return length
+    }
+
+    /// Words in `text`: runs of anything but white space.
+    static func wordCount(_ text: String) -> Int {
+        var count = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let space = isWhitespace(scalar)
+            if !space, !inWord { count += 1 }
+            inWord = !space
+        }
+        return count
+    }
+
     /// The text under `index` with whitespace runs made one space and the ends trimmed.
     func normalizedText(of index: Int) -> String {
         Self.collapse(text(of: index))
     }
 
     static func collapse(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
+        var out = String.UnicodeScalarView()
         var pendingSpace = false
-        for character in text {
-            if character.isWhitespace {
+        for scalar in text.unicodeScalars {
+            if isWhitespace(scalar) {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace { out.append(" ") }
                 pendingSpace = false
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
+    }
+
+    /// White space, ASCII answered without the Unicode tables (most text is ASCII, and the
+    /// table lookup was the extractor's largest cost).
+    @inline(__always) static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return ASCIIWhitespace.contains(UInt8(truncatingIfNeeded: scalar.value)) }
+        return scalar.properties.isWhitespace
     }
 }
 

@@ -14,17 +14,25 @@ public enum ArticleExtractor {
     ) throws(ArticleError) -> ReaderArticle {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
         let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
-        let html = TextDecoding.string(bytes, charsetHint: charset)
-        let document = ArticleDocument(html: html, maxDepth: limits.maxDepth)
-        let metadata = ArticleMetadata(document)
-        let body = document.first("body") ?? ArticleDocument.root
-        guard !document.normalizedText(of: body).isEmpty else { throw .emptyPage }
+        // The decoded text is handed over, so it is freed as soon as the tokenizer has its bytes.
+        func parse() -> ArticleDocument {
+            ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
+        }
+        // The first attempt edits this tree in place; a relaxed retry (rare: under 500
+        // characters found) parses the page again rather than every attempt holding an
+        // untouched copy (on a 10 MB page, a copy is ten megabytes more at the peak).
+        var unused: ArticleDocument? = parse()
+        guard let metadata = unused.map(ArticleMetadata.init) else { throw .emptyPage }
+        guard let hasText = unused.map({ $0.textLength(of: $0.first("body") ?? ArticleDocument.root) > 0 }), hasText else {
+            throw .emptyPage
+        }
 
         var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
         for flags in attempts {
+            let document = unused.take() ?? parse()
             var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
             guard let found = grabber.grab() else { continue }
-            let length = found.nodes.reduce(0) { $0 + found.document.normalizedText(of: $1).count }
+            let length = found.nodes.reduce(0) { $0 + found.document.textLength(of: $1) }
             if best == nil || length > (best?.length ?? 0) {
                 best = (found.nodes, found.document, length, grabber.byline)
             }
@@ -37,7 +45,7 @@ public enum ArticleExtractor {
         let sanitized = HTMLSanitizer(baseURL: url).sanitize(markup)
         let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
-        let wordCount = text.split(whereSeparator: \.isWhitespace).count
+        let wordCount = ArticleDocument.wordCount(text)
         let title = metadata.title
         let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)
         return ReaderArticle(

@@ -30,7 +30,7 @@ struct ArticleGrabber {
         self.document = document
         self.flags = flags
         self.title = title
-        stats = ArticleStats(document)
+        stats = ArticleStats()
     }
 
     /// The article (one element holding it), in `document` (nil: nothing worth showing), with
@@ -38,7 +38,7 @@ struct ArticleGrabber {
     mutating func grab() -> (nodes: [Int], document: ArticleDocument)? {
         let toScore = prepare()
         // Preparing moved and renamed elements: everything is counted again, once.
-        stats = ArticleStats(document)
+        stats.recountAll(document)
         for element in toScore where document.isAttached(element) { score(element) }
         guard let top = topCandidate() else { return nil }
         let nodes = siblings(of: top)
@@ -69,7 +69,7 @@ struct ArticleGrabber {
     private mutating func prepare() -> [Int] {
         let body = document.first("body") ?? ArticleDocument.root
         document.replaceBreakRuns(under: body)
-        stats = ArticleStats(document)
+        stats.recountAll(document)
         var replaceCursor: [Int: Int] = [:]
         var toScore: [Int] = []
         var titleRemoved = false
@@ -83,7 +83,7 @@ struct ArticleGrabber {
             }
             let match = matchString(node)
             if !titleRemoved, let title, node.name == "h1" || node.name == "h2",
-                stats[index].text <= title.count * 2 + 20,
+                Int(stats[index].text) <= title.count * 2 + 20,
                 ArticleMetadata.similarity(title, document.normalizedText(of: index)) > 0.75
             {
                 // The headline above the article repeats the title shown anyway.
@@ -365,7 +365,7 @@ struct ArticleGrabber {
         }
         for child in document.elementChildren(of: root) {
             for index in document.descendants(of: child) where Self.sharePattern.matches(matchString(document[index])) {
-                if stats[index].text < Self.characterThreshold { remove(index) }
+                if Int(stats[index].text) < Self.characterThreshold { remove(index) }
             }
         }
         // Headings that read as anything but the article's (weighted negative).
@@ -444,21 +444,53 @@ struct Keywords: Sendable {
     var spaceSeparatedWords: Set<String> = []
     var wordsBetweenPunctuation: Set<String> = []
 
+    /// The fragments as lowercase ASCII bytes, searched without Foundation (its `contains` was a
+    /// tenth of the extractor's time).
+    private let fragmentBytes: [[UInt8]]
+
+    init(fragments: [String], spaceSeparatedWords: Set<String> = [], wordsBetweenPunctuation: Set<String> = []) {
+        self.fragments = fragments
+        self.spaceSeparatedWords = spaceSeparatedWords
+        self.wordsBetweenPunctuation = wordsBetweenPunctuation
+        fragmentBytes = fragments.map { Array($0.lowercased().utf8) }
+    }
+
     func matches(_ text: String) -> Bool {
         guard !text.isEmpty else { return false }
-        let lower = text.lowercased()
-        if fragments.contains(where: { lower.contains($0) }) { return true }
+        // ASCII letters lowered byte by byte; other bytes kept (fragments are ASCII).
+        let lower = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        if fragmentBytes.contains(where: { Self.contains(lower, $0) }) { return true }
         if !spaceSeparatedWords.isEmpty,
-            lower.split(separator: " ").contains(where: { spaceSeparatedWords.contains(String($0)) })
+            lower.split(separator: 0x20).contains(where: { spaceSeparatedWords.contains(String(decoding: $0, as: UTF8.self)) })
         {
             return true
         }
         if !wordsBetweenPunctuation.isEmpty,
-            lower.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).contains(where: {
-                wordsBetweenPunctuation.contains(String($0))
+            lower.split(whereSeparator: { !Self.isWordByte($0) }).contains(where: {
+                wordsBetweenPunctuation.contains(String(decoding: $0, as: UTF8.self))
             })
         {
             return true
+        }
+        return false
+    }
+
+    /// Letters and digits (any non-ASCII byte counts as a letter, as `isLetter` would for most).
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte >= 0x80
+    }
+
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            if haystack[start] == first {
+                var matched = 1
+                while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            start += 1
         }
         return false
     }

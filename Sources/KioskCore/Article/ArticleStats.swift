@@ -5,38 +5,52 @@
 /// (a walk up, bounded by the depth limit).
 struct ArticleStats {
     /// An element's counts over its descendants (the element itself not counted, as
-    /// `getElementsByTagName` counts); for text, the text under it.
+    /// `getElementsByTagName` counts); for text, the text under it. 32-bit: a page is at most
+    /// `ArticleLimits.maxBytes`, and the counts of a 10 MB page's nodes are its largest array.
     struct Counts {
         /// Characters of text, a run of whitespace counted as one.
-        var text = 0
+        var text: Int32 = 0
         /// Characters of text inside links (same-page `#` links count for 0.3).
-        var link = 0.0
-        var commas = 0
-        var paragraphs = 0
-        var images = 0
-        var items = 0
-        var inputs = 0
+        var link: Float = 0
+        var commas: Int32 = 0
+        var paragraphs: Int32 = 0
+        var images: Int32 = 0
+        var items: Int32 = 0
+        var inputs: Int32 = 0
         /// `object`, `embed`, `iframe` that are not a known video player.
-        var embeds = 0
+        var embeds: Int32 = 0
         /// Images, pictures, videos and embeds of any kind.
-        var media = 0
+        var media: Int32 = 0
         /// Characters of text inside headings.
-        var headingText = 0
+        var headingText: Int32 = 0
         /// Elements that make a `div` more than a paragraph (`ArticleGrabber.blockElements`).
-        var blocks = 0
-        var tables = 0
-        var dataTables = 0
-        var rows = 0
-        var maxColumns = 0
+        var blocks: Int32 = 0
+        var tables: Int32 = 0
+        var dataTables: Int32 = 0
+        var rows: Int32 = 0
+        var maxColumns: Int32 = 0
         /// `caption`, `col`, `colgroup`, `thead`, `tfoot`, `th`: marks of a data table.
-        var tableMarks = 0
+        var tableMarks: Int32 = 0
         /// Characters of text inside lists (`ul`, `ol`).
-        var listText = 0
+        var listText: Int32 = 0
     }
 
     private(set) var counts: [Counts]
 
+    /// No counts yet (`recountAll` makes them).
+    init() {
+        counts = []
+    }
+
     init(_ document: ArticleDocument) {
+        counts = []
+        recountAll(document)
+    }
+
+    /// Counts every node again (the old counts freed first: on a large page they are the
+    /// biggest array there is).
+    mutating func recountAll(_ document: ArticleDocument) {
+        counts = []
         counts = Array(repeating: Counts(), count: document.nodes.count)
         // Post-order without recursion: a node is summed once all its children are.
         var pending: [(index: Int, expanded: Bool)] = [(ArticleDocument.root, false)]
@@ -72,7 +86,7 @@ struct ArticleStats {
             total.commas += own.commas
             if node.isText { continue }
             let name = node.name
-            total.link += name == "a" ? Double(own.text) * Self.linkWeight(node) : own.link
+            total.link += name == "a" ? Float(own.text) * Self.linkWeight(node) : own.link
             total.headingText += ArticleDocument.headings.contains(name) ? own.text : own.headingText
             total.listText += name == "ul" || name == "ol" ? own.text : own.listText
             total.paragraphs += own.paragraphs + (name == "p" ? 1 : 0)
@@ -85,7 +99,7 @@ struct ArticleStats {
             total.tables += own.tables + (name == "table" ? 1 : 0)
             total.rows += own.rows + (name == "tr" ? 1 : 0)
             total.tableMarks += own.tableMarks + (Self.tableMarkNames.contains(name) ? 1 : 0)
-            let columns = name == "tr" ? node.children.filter { !document[$0].removed && !document[$0].isText }.count : 0
+            let columns: Int32 = name == "tr" ? Int32(clamping: node.children.filter { !document[$0].removed && !document[$0].isText }.count) : 0
             total.maxColumns = max(total.maxColumns, own.maxColumns, columns)
             total.dataTables += own.dataTables + (name == "table" && isDataTable(child, in: document) ? 1 : 0)
         }
@@ -99,7 +113,7 @@ struct ArticleStats {
         let own = counts[index]
         var delta = own
         if !node.isText {
-            delta.link = node.name == "a" ? Double(own.text) * Self.linkWeight(node) : own.link
+            delta.link = node.name == "a" ? Float(own.text) * Self.linkWeight(node) : own.link
             delta.headingText = ArticleDocument.headings.contains(node.name) ? own.text : own.headingText
             delta.listText = node.name == "ul" || node.name == "ol" ? own.text : own.listText
             delta.paragraphs += node.name == "p" ? 1 : 0
@@ -134,7 +148,7 @@ struct ArticleStats {
             self.counts[ancestor] = counts
             // Above a link or a heading, what was removed counted as link or heading text.
             let name = document[ancestor].name
-            if name == "a" { delta.link = Double(delta.text) * Self.linkWeight(document[ancestor]) }
+            if name == "a" { delta.link = Float(delta.text) * Self.linkWeight(document[ancestor]) }
             if ArticleDocument.headings.contains(name) { delta.headingText = delta.text }
             if name == "ul" || name == "ol" { delta.listText = delta.text }
             ancestor = document[ancestor].parent
@@ -144,7 +158,7 @@ struct ArticleStats {
     /// Share of `index`'s text inside links.
     func linkDensity(_ index: Int) -> Double {
         let counts = self[index]
-        return counts.text > 0 ? counts.link / Double(counts.text) : 0
+        return counts.text > 0 ? Double(counts.link) / Double(counts.text) : 0
     }
 
     /// A table of data (kept whole), not one used for layout: Readability's rules.
@@ -168,7 +182,7 @@ struct ArticleStats {
             .contains { source.contains($0) }
     }
 
-    static func linkWeight(_ node: ArticleDocument.Node) -> Double {
+    static func linkWeight(_ node: ArticleDocument.Node) -> Float {
         let href = node.value(of: "href") ?? ""
         return href.utf8.count > 1 && href.hasPrefix("#") ? 0.3 : 1
     }
@@ -179,7 +193,7 @@ struct ArticleStats {
         var counts = Counts()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+            if ArticleDocument.isWhitespace(scalar) {
                 pendingSpace = counts.text > 0
                 continue
             }

@@ -16,12 +16,20 @@ public struct StoredArticle: Sendable, Hashable {
     /// The page the article was read from, after redirects (relative links resolve against it);
     /// nil when no page was read.
     public var url: String?
+    /// When the page was read, to the millisecond: the precision both stores keep, so an article
+    /// read back equals the one that was saved.
     public var fetchedAt: Date
 
     public init(_ outcome: Outcome, url: String? = nil, fetchedAt: Date) {
         self.outcome = outcome
         self.url = url
-        self.fetchedAt = fetchedAt
+        self.fetchedAt = Self.toTheMillisecond(fetchedAt)
+    }
+
+    static func toTheMillisecond(_ date: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return date }
+        return Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
     }
 
     /// The article, when one was found.

@@ -31,6 +31,15 @@ import Testing
             try await store.saveArticle(failed, entry: id)
             #expect(try await store.article(entry: id) == failed)
 
+            // Any moment reads back equal, whatever its fraction of a second (a Date
+            // through a double column used to come back one bit off now and then).
+            for step in 0..<200 {
+                let moment = Date(timeIntervalSinceReferenceDate: 786_000_000 + Double(step) * 0.123_456_789_1)
+                let kept = StoredArticle(.failed("no answer"), fetchedAt: moment)
+                try await store.saveArticle(kept, entry: id)
+                #expect(try await store.article(entry: id) == kept)
+            }
+
             // An entry that does not exist keeps nothing.
             try await store.saveArticle(found, entry: id + 1000)
             #expect(try await store.article(entry: id + 1000) == nil)

@@ -44,6 +44,18 @@ struct DemoHarness: Sendable {
     }
 
     /// `base` + `path` (path may carry a query).
+    /// Whether `value` is the ETag of `source`'s edition `version` (in whatever run of the server).
+    static func isETag(_ value: String?, of source: DemoSource, version: Int) -> Bool {
+        guard let value else { return false }
+        return value.hasPrefix("\"\(source.rawValue)-") && value.hasSuffix("-\(version)\"") && value.count > source.rawValue.count + 6
+    }
+
+    /// Whether `id` is the guid of `source`'s `ordinal`-th added entry (in whatever run).
+    static func isEntryID(_ id: String?, of source: DemoSource, ordinal: Int) -> Bool {
+        guard let id else { return false }
+        return id.hasPrefix("urn:kiosk-demo:\(source.rawValue):") && id.hasSuffix("-\(ordinal)")
+    }
+
     func url(_ path: String) -> String {
         base.absoluteString + path
     }

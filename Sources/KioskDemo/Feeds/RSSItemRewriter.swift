@@ -1,23 +1,25 @@
 import Foundation
 
 /// Turns a captured item into a new entry: fresh guid, a Reuters-style `UPDATE n-` title so titles
-/// never repeat exactly, the current pubDate and a distinct link; or, where `content` says
-/// otherwise, its own title, description and link, XML-escaped.
+/// never repeat exactly, the current pubDate and a link to its own article page on the demo
+/// server; or, where `content` says otherwise, its own title, description and link, XML-escaped.
 enum RSSItemRewriter {
+    /// The guid of the `ordinal`-th added entry of `source` in the server run `run`: the run keeps
+    /// ids unique when the server starts again and counts from 1 anew.
+    static func guid(source: DemoSource, run: String, ordinal: Int) -> String {
+        "urn:kiosk-demo:\(source.rawValue):\(run)-\(ordinal)"
+    }
+
     static func rewrite(
-        _ item: String, source: DemoSource, ordinal: Int, round: Int, pubDate: String, content: ManualEntry = ManualEntry()
+        _ item: String, source: DemoSource, run: String, ordinal: Int, round: Int, pubDate: String, page: String,
+        content: ManualEntry = ManualEntry()
     ) -> String {
-        let guid = "urn:kiosk-demo:\(source.rawValue):\(ordinal)"
+        let guid = guid(source: source, run: run, ordinal: ordinal)
         var entry = XMLText.replacingText(of: "title", in: item) { captured in
             content.title.map(XMLText.escaped) ?? "UPDATE \(round)-" + withoutUpdatePrefix(captured)
         }
         entry = XMLText.replacingText(of: "pubDate", in: entry) { _ in pubDate }
-        if let link = content.link.map(XMLText.escaped) {
-            entry = XMLText.replacingText(of: "link", in: entry) { _ in link }
-            entry = XMLText.replacingText(of: "feedburner:origLink", in: entry) { _ in link }
-        } else {
-            entry = XMLText.replacingText(of: "link", in: entry) { $0 + "#kiosk-\(source.rawValue)-\(ordinal)" }
-        }
+        entry = linking(entry, to: content.link ?? page)
         if let description = content.description.map(XMLText.escaped) {
             entry = XMLText.replacingText(of: "description", in: entry) { _ in description }
         }
@@ -27,6 +29,13 @@ enum RSSItemRewriter {
             entry.replaceSubrange(end, with: "<guid isPermaLink=\"false\">\(guid)</guid></item>")
         }
         return entry
+    }
+
+    /// `item` with its `link` (and FeedBurner's `origLink`, which readers prefer) set to `url`.
+    static func linking(_ item: String, to url: String) -> String {
+        let link = XMLText.escaped(url)
+        let entry = XMLText.replacingText(of: "link", in: item) { _ in link }
+        return XMLText.replacingText(of: "feedburner:origLink", in: entry) { _ in link }
     }
 
     /// `UPDATE 2-Foo` → `Foo`, so a reused title gets exactly one prefix.

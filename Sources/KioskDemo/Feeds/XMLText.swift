@@ -34,6 +34,52 @@ enum XMLText {
         return escaped
     }
 
+    /// The text of the first `<name>` element as XML holds it (references not decoded), or nil.
+    static func text(of name: String, in xml: String) -> Substring? {
+        textRange(of: name, in: xml).map { xml[$0] }
+    }
+
+    /// XML character data decoded: the five predefined references and numeric ones (anything
+    /// else is left as written).
+    static func unescaped(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            output += rest[..<amp]
+            let after = rest[rest.index(after: amp)...]
+            guard let semi = after.prefix(12).firstIndex(of: ";") else {
+                output += "&"
+                rest = after
+                continue
+            }
+            let name = after[..<semi]
+            if let decoded = reference(name) {
+                output.unicodeScalars.append(decoded)
+                rest = after[after.index(after: semi)...]
+            } else {
+                output += "&"
+                rest = after
+            }
+        }
+        return output + rest
+    }
+
+    private static func reference(_ name: Substring) -> Unicode.Scalar? {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            guard name.first == "#" else { return nil }
+            let digits = name.dropFirst()
+            let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            return value.flatMap(Unicode.Scalar.init)
+        }
+    }
+
     /// Whether `xml` holds a `<name>` element.
     static func contains(_ name: String, in xml: String) -> Bool {
         textRange(of: name, in: xml) != nil

@@ -38,6 +38,7 @@ struct DemoResponder: HTTPResponder {
         if path.hasPrefix("/_demo/") {
             return FaultInjector.plain(await controlEndpoint.respond(to: request, channel: context.channel))
         }
+        if let article = DemoArticlePath(path: path) { return FaultInjector.plain(await articlePage(article)) }
         if path.hasPrefix(SitePages.prefix) { return FaultInjector.plain(SitePages.reply(for: path) ?? .notFound) }
         guard let source = DemoSource(path: path) else { return FaultInjector.plain(.notFound) }
         guard request.method == .get || request.method == .head else {
@@ -102,10 +103,17 @@ struct DemoResponder: HTTPResponder {
     /// The current edition of an RSS feed, or 304 when the client already holds it.
     private func feed(_ source: DemoSource, headers requestHeaders: HTTPFields, conditional: Bool) async -> DemoReply {
         let manual = await control.manualEntryDates(for: source)
-        guard let edition = await feeds.edition(of: source, manual: manual, now: Date()) else { return .notFound }
+        let base = await address.wait()
+        guard let edition = await feeds.edition(of: source, manual: manual, now: Date(), base: base) else { return .notFound }
         return ConditionalRequest.reply(
             to: requestHeaders, conditional: conditional, etag: edition.etag, lastModified: edition.lastModified,
             contentType: "application/rss+xml; charset=utf-8", body: { edition.body })
+    }
+
+    /// The article page behind a sample feed's item, or 404 when no item stands behind it.
+    private func articlePage(_ path: DemoArticlePath) async -> DemoReply {
+        guard let item = await feeds.item(at: path) else { return .notFound }
+        return DemoArticle.page(item: item, path: path, related: await feeds.related(to: path, count: 4))
     }
 
     /// What `serverError` answers: the API's own 500 shape where it has one.

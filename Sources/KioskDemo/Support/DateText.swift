@@ -25,6 +25,17 @@ enum DateText {
         return "\(parts.year)-\(two(parts.month))-\(two(parts.day))T\(parts.clock)Z"
     }
 
+    /// `19 January 2019`, as a page prints its date.
+    static func long(_ date: Date) -> String {
+        let parts = Parts(date)
+        return "\(parts.day) \(fullMonths[parts.month - 1]) \(parts.year)"
+    }
+
+    private static let fullMonths = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
     private static func two(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }

@@ -313,7 +313,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskReaderTests",
-            dependencies: ["KioskReader", "KioskStore", "KioskSQLite", "KioskSources", "KioskCore"]
+            dependencies: [
+                "KioskReader", "KioskStore", "KioskSQLite", "KioskSources", "KioskCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "KioskWebTests",

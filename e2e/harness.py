@@ -186,6 +186,9 @@ class KioskServer:
             except ProcessLookupError:
                 pass
             process.wait(timeout=10)
+            # A service that does not hear the signal keeps a real installation running after
+            # `systemctl stop`: that is a failure, not something to kill quietly.
+            raise RuntimeError("kiosk did not stop within 10 s of SIGTERM\n" + self.log_tail())
 
     @property
     def running(self) -> bool:

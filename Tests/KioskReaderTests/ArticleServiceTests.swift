@@ -4,6 +4,8 @@ import KioskReader
 import KioskSQLite
 import KioskSources
 import KioskStore
+import Logging
+import ServiceLifecycle
 import Testing
 
 /// The reader view's fetching: once per entry, politely per host, failures as sentences.
@@ -186,6 +188,29 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
 
 /// "Show full articles": the background passes and the suggestion.
 @Suite struct ArticlePrefetcherTests {
+    @Test func aSignalEndsThePasses() async throws {
+        // Before, the loop never heard the group's graceful shutdown: SIGTERM left `kiosk`
+        // running, its web server closed and everything else still going.
+        let store = try SQLiteStore.inMemoryDatabase()
+        let pages = ArticleServiceTests.Pages(ArticleServiceTests.page("A whole article."))
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles, pause: .seconds(3_600))
+        let group = ServiceGroup(services: [prefetcher], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        try await Task.sleep(for: .milliseconds(100))
+        await group.triggerGracefulShutdown()
+        let clock = ContinuousClock()
+        let start = clock.now
+        // Cancelled if it does not end by itself, so a regression fails rather than hangs.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(30))
+            running.cancel()
+        }
+        try? await running.value
+        watchdog.cancel()
+        #expect(clock.now - start < .seconds(25))
+    }
+
     @Test func aPassFetchesTheNewEntriesOfFeedsReadAsFullArticlesOnce() async throws {
         let store = try SQLiteStore.inMemoryDatabase()
         let wanted = try #require(URL(string: "https://wanted.example/feed.xml"))

@@ -29,10 +29,14 @@ public struct ArticlePrefetcher: Service {
         self.logger = logger
     }
 
+    /// Passes until the service group shuts down (a signal): then the pass in flight is
+    /// cancelled, so `kiosk` stops at once instead of waiting on it forever.
     public func run() async throws {
-        while !Task.isCancelled {
-            await pass()
-            do { try await clock.sleep(for: pause, tolerance: nil) } catch { return }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await pass()
+                do { try await clock.sleep(for: pause, tolerance: nil) } catch { return }
+            }
         }
     }
 

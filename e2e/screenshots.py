@@ -42,6 +42,7 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
         ("reader", "/reader", "reader"),
         ("reader-folder", "/reader/folder/News", "reader-list"),
         ("reader-entry", entry, "reader-entry"),
+        ("reader-article", entry + "/article", "reader-entry"),
         ("reader-add", "/reader/add", "reader-add"),
         ("reader-settings", "/reader/feed/business/settings", "reader-settings"),
         ("reader-opml", "/reader/opml", "reader-opml"),

@@ -28,6 +28,7 @@ public struct PartialSettings: Codable, Sendable, Equatable {
     public var leaseSeconds: Int?
     public var checksPerHost: Int?
     public var metricsPort: Int?
+    public var siteRules: String?
     public var demo: Bool?
 
     public init() {}
@@ -97,6 +98,7 @@ extension Settings {
         if let value = layer.leaseSeconds { leaseSeconds = value }
         if let value = layer.checksPerHost { checksPerHost = value }
         if let value = layer.metricsPort { metricsPort = value }
+        if let value = layer.siteRules { siteRules = value }
         if let value = layer.demo { demo = value }
     }
 

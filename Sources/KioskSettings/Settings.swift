@@ -48,6 +48,9 @@ public struct Settings: Sendable, Equatable {
     public var checksPerHost = HTTPFetcher.defaultConnectionsPerHost
     /// The loopback port `/metrics` (Prometheus) is served on; nil, none.
     public var metricsPort: Int?
+    /// A JSON file of per-site rules for the reader view (selectors to keep and drop, by host:
+    /// `SiteRules`), read at start; nil, none.
+    public var siteRules: String?
     /// Demo mode: the embedded sample sources, a data directory of its own, loopback trusted.
     public var demo = false
 

@@ -64,6 +64,9 @@ extension Settings {
                 "checks of one host in flight at once, across every replica (1 to 10000)"),
             row("metricsPort", flag: "--metrics-port", "none", "serve Prometheus metrics on `127.0.0.1:PORT/metrics`"),
             row(
+                "siteRules", flag: "--site-rules", "none",
+                "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),
+            row(
                 "demo", flag: "--demo", "`\(defaults.demo)`",
                 "the embedded sample sources, offline; anyone on this machine is the owner"),
         ]

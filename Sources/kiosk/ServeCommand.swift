@@ -48,6 +48,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (loopback only; default: off).")
     var metricsPort: Int?
 
+    @Option(help: "A JSON file of per-site rules for Full article: selectors to keep and drop, by host (see README).")
+    var siteRules: String?
+
     func run() async throws {
         var logger = Logger(label: "kiosk")
         logger.logLevel = verbose ? .debug : .info
@@ -74,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         flags.leaseSeconds = leaseSeconds
         flags.checksPerHost = checksPerHost
         flags.metricsPort = metricsPort
+        flags.siteRules = siteRules
         let settings = try location.settings(flags)
         let host = settings.host
         let port = settings.port

@@ -63,6 +63,43 @@ import Testing
         }
     }
 
+    @Test func theSiteRulesFileDecidesWhatIsKeptOnItsSite() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-site-rules-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        // The sample server is on 127.0.0.1: keep the story's body alone, and drop its subheading.
+        try Data(#"{"127.0.0.1": {"keep": ["article .story-body"], "drop": ["h2"]}}"#.utf8).write(to: file)
+        let rules = try WebDependencies.Parts.loadSiteRules(file.path)
+        try await withKioskApp(siteRules: rules) { kiosk in
+            let story = Self.entries(base: kiosk.sampleBase)[0]
+            try await kiosk.store.saveSourceState(SourceState(entries: [story]), for: .business)
+            let key = EntryIdentity.key(of: story)
+            try await kiosk.run { client, _ in
+                let page = try await client.text("/reader/entry/business/\(key)/article")
+                #expect(page.contains("the town council expected to sell it for scrap"))
+                #expect(!page.contains("A library that moves twice a year"))
+                // The figure outside the kept body is not in the article (the lead image still is,
+                // from the page's metadata, above it).
+                #expect(!page.contains("The ferry at its new mooring."))
+            }
+        }
+    }
+
+    @Test func siteRulesThatCannotBeUsedStopKioskWithTheReason() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-site-rules-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"example.com": {"drop": ["ul > li"]}}"#.utf8).write(to: file)
+        #expect {
+            try WebDependencies.Parts.loadSiteRules(file.path)
+        } throws: { error in
+            "\(error)".contains("for example.com, the selector “ul > li” cannot be used")
+        }
+        #expect {
+            try WebDependencies.Parts.loadSiteRules(file.path + ".missing")
+        } throws: { error in
+            "\(error)".contains("cannot read the site rules")
+        }
+    }
+
     @Test func aPageThatCannotBeReadSaysWhyAndKeepsTheSummary() async throws {
         try await withKioskApp { kiosk in
             let base = kiosk.sampleBase

@@ -10,13 +10,17 @@ import Foundation
 /// the page's URL.
 public enum ArticleExtractor {
     public static func extract(
-        _ bytes: [UInt8], url: String? = nil, charsetHint: String? = nil, limits: ArticleLimits = ArticleLimits()
+        _ bytes: [UInt8], url: String? = nil, charsetHint: String? = nil, limits: ArticleLimits = ArticleLimits(),
+        rule: SiteRule? = nil
     ) throws(ArticleError) -> ReaderArticle {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxBytes) }
         let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
         // The decoded text is handed over, so it is freed as soon as the tokenizer has its bytes.
+        // A site rule's drops go before anything else reads the tree.
         func parse() -> ArticleDocument {
-            ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
+            var document = ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
+            if let rule, !rule.drop.isEmpty { SiteRuleApplication.drop(rule.drop, from: &document) }
+            return document
         }
         // The first attempt edits this tree in place; a relaxed retry (rare: under 500
         // characters found) parses the page again rather than every attempt holding an
@@ -28,7 +32,18 @@ public enum ArticleExtractor {
         }
 
         var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
-        for flags in attempts {
+        // A site rule's keep names the article outright, when the page has it.
+        if let rule, !rule.keep.isEmpty, let document = unused,
+            case let kept = SiteRuleApplication.kept(rule.keep, in: document), !kept.isEmpty
+        {
+            let length = kept.reduce(0) { $0 + document.textLength(of: $1) }
+            if length > 0 {
+                best = (kept, document, length, nil)
+                unused = nil
+            }
+        }
+        let ruled = best != nil
+        for flags in attempts where !ruled {
             let document = unused.take() ?? parse()
             var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
             guard let found = grabber.grab() else { continue }

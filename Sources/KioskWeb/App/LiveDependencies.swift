@@ -12,6 +12,8 @@ extension WebDependencies {
     /// guarded HTTP clients, the polling engine writing through the store, the image pipeline with
     /// its disk cache, the proxy's signing key, retention.
     public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
+        // Read before anything is started that would need stopping if it is wrong.
+        let siteRules = try config.settings.siteRules.map(Parts.loadSiteRules)
         let metrics = KioskMetrics()
         let backend = try await StoreBackend.open(config, onWrite: metrics.storeWrite, logger: logger)
         let store = backend.store
@@ -42,6 +44,23 @@ extension WebDependencies {
         } catch {
             throw StartupError("cannot start the connect guard on 127.0.0.1: \(error)")
         }
+        do {
+            return try await assemble(
+                config, backend: backend, clients: clients, signer: signingKey, siteRules: siteRules, metrics: metrics,
+                logger: logger)
+        } catch {
+            // The HTTP clients must be shut down before they go, or their deinit traps.
+            try? await clients.shutdown()
+            throw error
+        }
+    }
+
+    private static func assemble(
+        _ config: AppConfig, backend: StoreBackend, clients: FetchClients, signer signingKey: ImageSigner,
+        siteRules: SiteRules?, metrics: KioskMetrics, logger: Logger
+    ) async throws -> WebDependencies {
+        let store = backend.store
+        let catalogue = config.catalogue
         let fetcher = clients.fetcher(allowsPrivateHosts: config.allowsPrivateFeeds)
         var parts = Parts(store: store, fetcher: fetcher, signer: signingKey)
         parts.imageFetcher = clients.fetcher()
@@ -58,6 +77,7 @@ extension WebDependencies {
             RetentionService(store: store, policy: config.retention, logger: logger),
         ] + backend.services
         parts.prefetchesArticles = true
+        if let siteRules { parts.extractArticle = Parts.extractor(siteRules: siteRules) }
         parts.sharedLog = backend.sharedLog
         parts.notReady = backend.notReady
         parts.metrics = metrics

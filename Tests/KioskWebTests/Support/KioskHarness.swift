@@ -57,8 +57,10 @@ extension Logger {
 ///   - newsAPIKey: the key Discover sends; the sample server only accepts `demo`.
 ///   - kinds: the kinds of source the app reads and draws; each with a demo sample adds its
 ///     `demo-<kind>` source to the catalogue, as in demo mode.
+///   - siteRules: the per-site rules Full article reads pages with, as `--site-rules` gives them.
 func withKioskApp(
-    newsAPIKey: String = "demo", kinds: SourceKinds = .builtIn, _ body: (KioskHarness) async throws -> Void
+    newsAPIKey: String = "demo", kinds: SourceKinds = .builtIn, siteRules: SiteRules? = nil,
+    _ body: (KioskHarness) async throws -> Void
 ) async throws {
     // First: nothing is running yet if it cannot be made.
     let store = try SQLiteStore.inMemoryDatabase()
@@ -86,6 +88,7 @@ func withKioskApp(
         // No engine: the tests feed the hub by hand.
         var parts = WebDependencies.Parts(store: store, fetcher: fetcher, signer: signer)
         parts.kinds = kinds
+        if let siteRules { parts.extractArticle = WebDependencies.Parts.extractor(siteRules: siteRules) }
         let dependencies = try await WebDependencies.assemble(config, parts, logger: .quiet)
         harness = KioskHarness(
             hub: dependencies.hub, store: store, signer: signer, sampleBase: base, config: config,

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -480,3 +481,74 @@ def mark_items(driver: WebDriver, css: str) -> None:
 
 def marked_items_left(driver: WebDriver, css: str) -> bool:
     return bool(js(driver, "return [...document.querySelectorAll(arguments[0])].some(e => e.__e2eOld)", css))
+
+
+# --------------------------------------------------------------------------------------------
+# Cutting the network
+
+
+class TCPProxy:
+    """A loopback TCP proxy in front of a server, which the test can cut: the browser then finds
+    no server at all, which DevTools' offline emulation does not do for the service worker."""
+
+    def __init__(self, target_port: int):
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.lock = threading.Lock()
+        self.connections: set[socket.socket] = set()
+        self.passing = True
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.passing:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.connections |= {client, upstream}
+            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        for end in (source, target):
+            try:
+                end.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        """Every open connection dropped, every new one closed at once."""
+        self.passing = False
+        with self.lock:
+            for connection in self.connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            self.connections.clear()
+
+    def restore(self) -> None:
+        self.passing = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()

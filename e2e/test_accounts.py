@@ -6,9 +6,7 @@ loopback with no account."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 from selenium.common.exceptions import WebDriverException
 
 import harness
-from harness import WAIT, find, find_all, open_page, tap, text_of, wait_until
+from harness import WAIT, TCPProxy, find, find_all, open_page, tap, text_of, wait_until
 
 PASSWORD = "a long sample password"
 
@@ -136,75 +134,15 @@ def test_kiosk_refuses_to_listen_beyond_loopback_without_an_account(workdir: Pat
     assert "needs an account" in message and "kiosk user add" in message
 
 
-class TCPProxy:
-    """A loopback TCP proxy in front of a server, which the test can cut: the browser then finds
-    no server at all, which DevTools' offline emulation does not do for the service worker."""
-
-    def __init__(self, target_port: int):
-        self.target_port = target_port
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        self.lock = threading.Lock()
-        self.connections: set[socket.socket] = set()
-        self.passing = True
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return
-            if not self.passing:
-                client.close()
-                continue
-            try:
-                upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=10)
-                upstream.settimeout(None)
-            except OSError:
-                client.close()
-                continue
-            with self.lock:
-                self.connections |= {client, upstream}
-            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
-            threading.Thread(target=self._pump, args=(upstream, client), daemon=True).start()
-
-    def _pump(self, source: socket.socket, target: socket.socket) -> None:
-        try:
-            while data := source.recv(65536):
-                target.sendall(data)
-        except OSError:
-            pass
-        for end in (source, target):
-            try:
-                end.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-    def cut(self) -> None:
-        """Every open connection dropped, every new one closed at once."""
-        self.passing = False
-        with self.lock:
-            for connection in self.connections:
-                try:
-                    connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-            self.connections.clear()
-
-    def restore(self) -> None:
-        self.passing = True
-
-    def close(self) -> None:
-        self.cut()
-        self.listener.close()
-
-
 def reader_shown(driver) -> bool:
     return (harness.page_of(driver) or "").startswith("reader") or len(find_all(driver, "li.reader-entry")) > 0
+
+
+def has_offline_copy(driver) -> bool:
+    driver.set_script_timeout(30)
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        caches.has('kiosk-offline-v1').then(done, () => done(false));""")
 
 
 def test_signing_out_leaves_nothing_of_the_account_on_the_device(phone, accounts_server):
@@ -231,10 +169,17 @@ def test_signing_out_leaves_nothing_of_the_account_on_the_device(phone, accounts
         wait_until(phone, reader_shown, "the signed-in reader was not kept for offline reading")
         proxy.restore()
 
+        # The reader's newest unread entries are kept on the device for offline reading...
         open_page(phone, proxy, "/settings", "settings")
+        wait_until(phone, lambda d: (find(d, "#offline-saved").text or "").startswith("Offline: "),
+                   "the reader was not saved for offline reading")
+        assert has_offline_copy(phone)
         tap(phone, find(phone, "#logout"))
         wait_until(phone, lambda d: harness.page_of(d) == "login", "signed out")
         time.sleep(1)
+        # ... and gone with the sign-out, with any queued change.
+        wait_until(phone, lambda d: not has_offline_copy(d), "the offline copy outlived the sign-out")
+        assert harness.js(phone, "return localStorage.getItem('kiosk.offline.queue')") is None
 
         proxy.cut()
         for path in ("/reader", "/reader/feed/business", "/settings"):

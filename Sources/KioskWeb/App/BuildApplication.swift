@@ -63,6 +63,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     NewsRoutes(shared: shared).register(on: router)
     ReaderRoutes(shared: shared).register(on: router)
     ReaderActionRoutes(shared: shared).register(on: router)
+    OfflineRoutes(shared: shared).register(on: router)
     DiscoverRoutes(shared: shared).register(on: router)
     OnDemandRoutes(shared: shared).register(on: router)
     ImageRoute(shared: shared).register(on: router)

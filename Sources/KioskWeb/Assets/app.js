@@ -2,6 +2,7 @@
 // scroll, Jokes and refresh. The server renders every page; this only adds behaviour, so each
 // screen still reads without it. No framework, no build step, no inline script (the CSP forbids it).
 
+import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 
 const root = document.documentElement;
@@ -606,8 +607,17 @@ function protectForms() {
 
 function start() {
   protectForms();
-  // The sign-in page is all there is until the reader signs in: nothing live, no counts.
-  if (document.body.dataset.page === "login") return;
+  // The sign-in page is all there is until the reader signs in: nothing live, no counts, and
+  // nothing of an account kept on the device.
+  if (document.body.dataset.page === "login") {
+    forgetOffline().catch(() => {});
+    return;
+  }
+  // The reader without a network, from what this device saved.
+  if (document.body.dataset.page === "reader-offline") {
+    showOfflineReader();
+    return;
+  }
   setupScreen();
   startClock();
   setupDiscover();
@@ -619,6 +629,7 @@ function start() {
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("kiosk: no offline support", error));
   }
+  setupOffline(csrfToken());
 }
 
 start();

@@ -4,15 +4,23 @@
 // `no-store` is not cached, and the moment the sign-in page is seen (signed out, or the session
 // ended) every kept page is deleted, so nothing of one account is shown to a signed-out browser
 // or to another account. (Signing out also sends `Clear-Site-Data`, which wipes all of it.)
-const SHELL = "kiosk-shell-v2";
+// Offline reading: the page script keeps the newest unread entries and their images in
+// OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
+// reader, which shows them, and images from that copy.
+const SHELL = "kiosk-shell-v3";
+// v3: the offline reader joined the shell.
 // v2: v1 kept pages of accounts past their sign-out; the activate step deletes it.
 const PAGES = "kiosk-pages-v2";
 const MOST_PAGES = 40; // pages kept for offline reading, the oldest dropped first
+const OFFLINE = "kiosk-offline-v1"; // offline.js's copy of the reader
+const BUNDLE = "/reader/offline.json";
 const SHELL_FILES = [
   "/offline",
+  "/offline/reader",
   "/static/app.css",
   "/static/app.js",
   "/static/reader.js",
+  "/static/offline.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/manifest.webmanifest",
@@ -31,7 +39,9 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((key) => key !== SHELL && key !== PAGES).map((key) => caches.delete(key))))
+      .then((keys) =>
+        Promise.all(keys.filter((key) => ![SHELL, PAGES, OFFLINE].includes(key)).map((key) => caches.delete(key))),
+      )
       .then(() => self.clients.claim()),
   );
 });
@@ -49,15 +59,21 @@ self.addEventListener("fetch", (event) => {
       fetch(request)
         .then(async (response) => {
           if (isSignInPage(response)) {
-            await caches.delete(PAGES);
+            await Promise.all([caches.delete(PAGES), caches.delete(OFFLINE)]);
           } else if (response.ok && !noStore(response)) {
             const copy = response.clone();
             caches.open(PAGES).then((cache) => cache.put(request, copy).then(() => trim(cache)));
           }
           return response;
         })
-        .catch(() => caches.match(request).then((cached) => cached || caches.match("/offline"))),
+        .catch(() => withoutNetwork(request, url)),
     );
+    return;
+  }
+
+  if (url.pathname === "/img") {
+    // Images: the network (and the HTTP cache); without one, the copy kept for offline reading.
+    event.respondWith(fetch(request).catch(() => caches.match(request, { cacheName: OFFLINE }).then((kept) => kept || Response.error())));
     return;
   }
 
@@ -76,6 +92,17 @@ self.addEventListener("fetch", (event) => {
     );
   }
 });
+
+// A page asked for without a network: the reader's pages from the copy kept for offline reading
+// (when there is one), else the last copy of that page, else the offline page.
+async function withoutNetwork(request, url) {
+  if (url.pathname === "/reader" || url.pathname.startsWith("/reader/")) {
+    const saved = await caches.match(BUNDLE, { cacheName: OFFLINE });
+    const shell = saved && (await caches.match("/offline/reader", { cacheName: SHELL }));
+    if (shell) return shell;
+  }
+  return (await caches.match(request)) || (await caches.match("/offline"));
+}
 
 // The sign-in page, asked for or reached by a redirect: this browser has no session now.
 function isSignInPage(response) {

@@ -24,7 +24,8 @@ struct SignInMiddleware: RouterMiddleware {
     /// Paths anyone may fetch: signing in, the app shell's files, the health check, and the sync
     /// APIs (which check their own credentials).
     static func isOpen(_ path: String) -> Bool {
-        path == "/login" || path == "/healthz" || path == "/readyz" || path == "/offline" || path == "/sw.js"
+        path == "/login" || path == "/healthz" || path == "/readyz" || path == "/offline" || path == "/offline/reader"
+            || path == "/sw.js"
             || path == "/manifest.webmanifest" || path.hasPrefix("/static/") || path.hasPrefix("/api/")
     }
 

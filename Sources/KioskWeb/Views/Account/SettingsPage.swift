@@ -24,7 +24,26 @@ struct SettingsPage: Sendable {
                     message ?? ""
                 },
                 account.map(accountSections) ?? ownerSection,
+                offlineSection,
             ])
+    }
+
+    /// How many unread entries this device keeps for reading offline: a choice of the device
+    /// (its storage), kept by the script in the browser.
+    private var offlineSection: Node {
+        el("section", .class("card stack-form"), .id("offline-settings")) {
+            el("h2") { "Offline reading" }
+            el("p", .class("muted")) {
+                "The installed app keeps the newest unread entries of your reader on this device, with their articles and images, so they open without a network. Read and star changes made offline are sent when it is back."
+            }
+            el("label", Attribute("for", "offline-limit")) { "Entries kept on this device" }
+            el("select", .id("offline-limit"), .name("limit")) {
+                for count in OfflineBundle.limits {
+                    el("option", .value(String(count)), .flag("selected", count == OfflineBundle.defaultLimit)) { String(count) }
+                }
+            }
+            el("p", .id("offline-saved"), .class("muted"), .role("status"), .flag("hidden")) {}
+        }
     }
 
     private var ownerSection: Node {

@@ -21,6 +21,8 @@ struct ReaderHomePage: Sendable {
                     },
                 ]).node,
                 el("div", .id("reader-home"), .data("live-reader", "home")) { body },
+                // "Offline: 200 articles saved", once the app has kept them (offline.js).
+                el("p", .id("offline-saved"), .class("muted offline-saved"), .role("status"), .flag("hidden")) {},
             ])
     }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import subprocess
 import time
 import urllib.parse
@@ -52,6 +53,10 @@ class GoogleReader:
     def unread(self) -> int:
         counts = json.loads(self._request("GET", "/reader/api/0/unread-count?output=json"))["unreadcounts"]
         return next(row["count"] for row in counts if row["id"] == "user/-/state/com.google/reading-list")
+
+    def contents(self, stream: str, count: int = 40) -> list[dict]:
+        path = f"/reader/api/0/stream/contents/{urllib.parse.quote(stream, safe='')}?n={count}&output=json"
+        return json.loads(self._request("GET", path))["items"]
 
     def mark_feed_read(self, stream: str) -> None:
         assert self._request("POST", "/reader/api/0/mark-all-as-read", {"s": stream, "T": self.token}) == "OK"
@@ -149,6 +154,54 @@ def test_an_article_read_in_newsboat_is_read_on_the_server(synced):
         assert api.unread() == before - 1
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+# Subheadings only the demo's business article pages hold (DemoArticleText), never a summary.
+ARTICLE_ONLY = ("What analysts expect", "A test for the board", "The numbers behind it")
+
+
+def test_show_full_articles_set_in_the_browser_reaches_the_api_and_newsboat(synced, phone):
+    server, api, home = synced
+    assert not any(mark in item["summary"]["content"] for item in api.contents("feed/business") for mark in ARTICLE_ONLY)
+
+    # The feed's setting, ticked in Chromium by the account's owner.
+    phone.delete_all_cookies()
+    phone.get(server.url("/reader/feed/business/settings"))
+    harness.wait_until(phone, lambda d: harness.page_of(d) == "login", "the sign-in page")
+    harness.find(phone, "#login-name").send_keys(NAME)
+    harness.find(phone, "#login-password").send_keys(PASSWORD)
+    harness.tap(phone, harness.find(phone, "#login-submit"))
+    harness.wait_until(phone, lambda d: harness.page_of(d) == "reader-settings", "the feed's settings")
+    box = harness.find(phone, "#feed-full-articles")
+    assert not box.is_selected()
+    harness.tap(phone, box)
+    harness.tap(phone, harness.find(phone, "#save-settings"))
+    harness.wait_until(phone, lambda d: "saved=1" in d.current_url, "the setting was not saved")
+    assert harness.find(phone, "#feed-full-articles").is_selected()
+
+    # The background pass fetches the articles at once (not at the next minute): the API serves
+    # the whole article as the items' content...
+    def full_items() -> list[dict]:
+        return [item for item in api.contents("feed/business")
+                if any(mark in item["summary"]["content"] for mark in ARTICLE_ONLY)]
+    deadline = time.monotonic() + harness.LIVE_WAIT
+    while len(full_items()) < 5 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert len(full_items()) >= 5, "the API does not serve the full articles"
+    item = full_items()[0]
+    assert "Advertisement" not in item["summary"]["content"] and "Sign in to comment" not in item["summary"]["content"]
+
+    # ... a real client shows it (newsboat keeps what it shows in its cache) ...
+    newsboat_unread(home)
+    with sqlite3.connect(home / "cache.db") as cache:
+        contents = [row[0] or "" for row in cache.execute("SELECT content FROM rss_item")]
+    assert any(mark in content for content in contents for mark in ARTICLE_ONLY), "newsboat did not get the article"
+
+    # ... and the browser opens the feed's entries on their article.
+    harness.open_page(phone, server, "/reader/feed/business", "reader-list")
+    harness.tap(phone, harness.find(phone, "#reader-list li.reader-entry a.entry-link"))
+    harness.wait_until(phone, lambda d: harness.find_all(d, "#entry-article"), "the entry does not open on its article")
+    assert harness.find(phone, "#article-toggle").text.strip() == "Summary"
 
 
 def send(session: str, key: str) -> None:

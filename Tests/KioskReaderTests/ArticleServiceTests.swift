@@ -188,6 +188,31 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
 
 /// "Show full articles": the background passes and the suggestion.
 @Suite struct ArticlePrefetcherTests {
+    @Test func aWakeMakesAPassAtOnceRatherThanAtTheNextTick() async throws {
+        let store = try SQLiteStore.inMemoryDatabase()
+        let feed = try #require(URL(string: "https://wanted.example/feed.xml"))
+        try await store.saveSubscriptions([Subscription(id: "wanted", url: feed)], user: .owner)
+        try await store.saveSourceState(
+            SourceState(entries: [Entry(id: "a", title: "A", link: "https://wanted.example/a")]), for: "wanted")
+        let pages = ArticleServiceTests.Pages(ArticleServiceTests.page("A whole article."))
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let wake = ArticlePrefetcher.Wake()
+        // An hour between ticks: only the wake can make the second pass within the test.
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles, pause: .seconds(3_600), wake: wake)
+        let group = ServiceGroup(services: [prefetcher], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        // The first pass (at start) finds no feed read as full articles.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await pages.requests.isEmpty)
+
+        try await store.saveSubscriptions([Subscription(id: "wanted", url: feed, fullArticles: true)], user: .owner)
+        wake.now()
+        #expect(await eventually { await pages.requests.count == 1 })
+        await group.triggerGracefulShutdown()
+        try? await running.value
+    }
+
     @Test func aSignalEndsThePasses() async throws {
         // Before, the loop never heard the group's graceful shutdown: SIGTERM left `kiosk`
         // running, its web server closed and everything else still going.

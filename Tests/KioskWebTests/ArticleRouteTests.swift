@@ -150,6 +150,23 @@ import Testing
                 let after = try await client.text("/reader/feed/business/settings")
                 #expect(after.contains(#"name="fullArticles" checked"#))
                 #expect(!after.contains("full-articles-suggestion"))
+
+                // Its entries now open on their kept article; "Summary" shows the summary.
+                let key = EntryIdentity.key(of: more[1])
+                let entry = try await client.text("/reader/entry/business/\(key)")
+                #expect(entry.contains("four thousand books"))
+                #expect(entry.contains(#"href="/reader/entry/business/\#(key)?summary=1">Summary</a>"#))
+                let summary = try await client.text("/reader/entry/business/\(key)?summary=1")
+                #expect(!summary.contains("four thousand books"))
+                #expect(summary.contains("Two words."))
+                #expect(summary.contains(">Full article</a>"))
+                // An entry with no article kept yet shows its summary and offers the article.
+                try await kiosk.store.saveSourceState(
+                    SourceState(entries: more + [Entry(id: "new", title: "New", link: story.link, summary: "Fresh.")]),
+                    for: .business)
+                let fresh = try await client.text("/reader/entry/business/\(EntryIdentity.key(of: Entry(id: "new", title: "New")))")
+                #expect(fresh.contains("Fresh."))
+                #expect(fresh.contains(">Full article</a>"))
             }
         }
     }

@@ -10,17 +10,33 @@ import ServiceLifecycle
 /// per pass (spread over passes, not all at once), at most two pages of a host at once (the
 /// service's rule), each entry once (a failure is kept too, so it is not fetched again by this).
 public struct ArticlePrefetcher: Service {
+    /// Asks for a pass now rather than at the next minute (a feed was just set to "Show full
+    /// articles"); asks made while a pass runs make one more pass, not one each.
+    public struct Wake: Sendable {
+        fileprivate let passes: AsyncStream<Void>
+        private let continuation: AsyncStream<Void>.Continuation
+
+        public init() {
+            (passes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        }
+
+        public func now() { continuation.yield() }
+    }
+
     private let store: any ArticleStore
     private let articles: ArticleService
     private let clock: any Clock<Duration>
     private let pause: Duration
     private let perFeedPerPass: Int
     private let logger: Logger
+    private let wake: Wake
 
     public init(
         store: any ArticleStore, articles: ArticleService, clock: any Clock<Duration> = ContinuousClock(),
-        pause: Duration = .seconds(60), perFeedPerPass: Int = 10, logger: Logger = Logger(label: "kiosk.articles")
+        pause: Duration = .seconds(60), perFeedPerPass: Int = 10, wake: Wake = Wake(),
+        logger: Logger = Logger(label: "kiosk.articles")
     ) {
+        self.wake = wake
         self.store = store
         self.articles = articles
         self.clock = clock
@@ -32,10 +48,21 @@ public struct ArticlePrefetcher: Service {
     /// Passes until the service group shuts down (a signal): then the pass in flight is
     /// cancelled, so `kiosk` stops at once instead of waiting on it forever.
     public func run() async throws {
+        let wake = wake
+        let clock = clock
+        let pause = pause
         await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await pass()
-                do { try await clock.sleep(for: pause, tolerance: nil) } catch { return }
+            await withTaskGroup(of: Void.self) { group in
+                // The minute's tick is one more way to ask for a pass.
+                group.addTask {
+                    while !Task.isCancelled {
+                        wake.now()
+                        do { try await clock.sleep(for: pause, tolerance: nil) } catch { return }
+                    }
+                }
+                // Ends when cancelled (the service group shutting down).
+                for await _ in wake.passes { await pass() }
+                group.cancelAll()
             }
         }
     }

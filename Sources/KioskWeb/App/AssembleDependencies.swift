@@ -82,7 +82,10 @@ extension WebDependencies {
         let articles = ArticleService(
             store: store, fetcher: parts.imageFetcher ?? fetcher, extract: parts.extractArticle, logger: logger)
         var services = parts.services
-        if parts.prefetchesArticles { services.append(ArticlePrefetcher(store: store, articles: articles, logger: logger)) }
+        let articlePasses = ArticlePrefetcher.Wake()
+        if parts.prefetchesArticles {
+            services.append(ArticlePrefetcher(store: store, articles: articles, wake: articlePasses, logger: logger))
+        }
         var dependencies = WebDependencies(
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
@@ -98,6 +101,7 @@ extension WebDependencies {
         dependencies.notReady = parts.notReady
         dependencies.metrics = parts.metrics
         dependencies.drawings = drawings
+        dependencies.articlePasses = articlePasses
         return dependencies
     }
 }

@@ -43,6 +43,8 @@ public struct WebDependencies: Sendable {
     public var drawings = EntryDrawings()
     /// The reader view: entries' pages fetched once, read, kept with the entries.
     public var articles: ArticleService
+    /// Asks "Show full articles" for a pass now (a feed was just set to it).
+    public var articlePasses = ArticlePrefetcher.Wake()
 
     /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
     init(

@@ -80,6 +80,8 @@ struct ReaderActionRoutes: Sendable {
                     id, title: form.title ?? "", folder: form.folder ?? "",
                     interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) },
                     fullArticles: form.fullArticles != nil, user: context.user)
+                // Its newest entries' articles now, not at the next minute's pass.
+                if form.fullArticles != nil, !subscription.fullArticles { shared.dependencies.articlePasses.now() }
                 return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
             } catch {
                 return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)

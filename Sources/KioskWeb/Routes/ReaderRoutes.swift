@@ -41,7 +41,10 @@ struct ReaderRoutes: Sendable {
             guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
             return try await list(.feed(id), title: subscription.displayName, request: request, context: context, subscription: subscription)
         }
-        router.get("reader/entry/:source/:key") { _, context in try await entry(context, withArticle: false) }
+        // A feed read as full articles shows the kept article, unless `?summary` asks otherwise.
+        router.get("reader/entry/:source/:key") { request, context in
+            try await entry(context, withArticle: false, summary: request.uri.queryParameters.get("summary") != nil)
+        }
         // The reader view: the entry's page fetched (once, then kept) and shown in place.
         router.get("reader/entry/:source/:key/article") { _, context in try await entry(context, withArticle: true) }
         router.get("reader/add") { request, context in
@@ -123,7 +126,7 @@ struct ReaderRoutes: Sendable {
     }
 
     /// `/reader/entry/<source>/<key>`, with the full article in place when `withArticle`.
-    private func entry(_ context: KioskRequestContext, withArticle: Bool) async throws -> Response {
+    private func entry(_ context: KioskRequestContext, withArticle: Bool, summary: Bool = false) async throws -> Response {
         let source = SourceID(try Self.parameter("source", context))
         let key = try Self.parameter("key", context)
         guard let subscription = try await reader.subscription(source, user: context.user),
@@ -132,11 +135,23 @@ struct ReaderRoutes: Sendable {
         let signer = shared.dependencies.signer
         let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
         let subscriptions = try await reader.subscriptions(user: context.user)
-        let read = withArticle ? await shared.dependencies.articles.article(entry: entry.id, link: entry.entry.link) : nil
+        let articles = shared.dependencies.articles
+        let read: StoredArticle? =
+            if withArticle {
+                await articles.article(entry: entry.id, link: entry.entry.link)
+            } else if subscription.fullArticles, !summary {
+                // Kept by the background passes; a page view fetches nothing here.
+                await articles.kept(entry.id)
+            } else {
+                nil
+            }
+        let path = ReaderLinks.entry(source, key: key)
         return ReaderEntryPage(
             entry: entry, feedName: subscription.displayName,
             drawing: shared.dependencies.drawings.drawing(of: source), sanitizer: sanitizer,
-            article: ArticleView(stored: read, signer: signer, entryPath: ReaderLinks.entry(source, key: key)),
+            article: ArticleView(
+                stored: read, signer: signer, entryPath: path,
+                summaryPath: subscription.fullArticles ? path + "?summary=1" : path),
             folders: try await reader.folders(user: context.user),
             unread: try await counts(subscriptions, user: context.user).all, sequence: await shared.live.snapshot().sequence
         ).page.response(for: context)

@@ -12,13 +12,23 @@ struct ArticleView: Sendable {
     var signer: ImageSigner
     /// The entry page's own address; the article is that with `/article` after it.
     var entryPath: String
+    /// Where "Summary" goes: the entry page, or for a feed read as full articles that page
+    /// with `?summary=1` (it shows the article by default).
+    var summaryPath: String
+
+    init(stored: StoredArticle?, signer: ImageSigner, entryPath: String, summaryPath: String? = nil) {
+        self.stored = stored
+        self.signer = signer
+        self.entryPath = entryPath
+        self.summaryPath = summaryPath ?? entryPath
+    }
 
     var articlePath: String { entryPath + "/article" }
 
     /// "Full article", or "Summary" while the article is shown.
     var toggle: Node {
         if stored?.article != nil {
-            return el("a", .id("article-toggle"), .class("button"), .href(entryPath)) { "Summary" }
+            return el("a", .id("article-toggle"), .class("button"), .href(summaryPath)) { "Summary" }
         }
         return el("a", .id("article-toggle"), .class("button"), .href(articlePath), .data("article", "fetch")) {
             "Full article"

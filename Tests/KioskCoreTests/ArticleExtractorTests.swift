@@ -165,6 +165,50 @@ import Testing
         }
     }
 
+    /// Attributes of megabytes (a data: URL, a style, a class list) on the article's own elements:
+    /// bounded, typed, and the article still found.
+    @Test(.timeLimit(.minutes(1))) func hugeAttributesAreReadThrough() throws {
+        let huge = String(repeating: "x", count: 4_000_000)
+        let body = #"<img src="data:image/png;base64,\#(huge)" alt="">"#
+            + #"<p class="\#(String(repeating: "c ", count: 200_000))">\#(Self.paragraphs[0])</p>"#
+            + Self.paragraphs.dropFirst().map { #"<p style="\#(huge.prefix(100_000))">\#($0)</p>"# }.joined()
+        let article = try ArticleExtractor.extract(Self.page(article: body))
+        #expect(article.text.contains(Self.paragraphs[1]))
+        // No megabyte attribute goes into the article (and so into the store and every sync).
+        let kept = article.html.utf8.count
+        #expect(kept < 100_000, "the article kept \(kept) bytes of attributes")
+    }
+
+    /// Bytes that are not what the page says: invalid UTF-8 in a UTF-8 page, Latin-1 and UTF-16
+    /// pieces in the middle, a stray byte-order mark, NULs. Decoded with replacements, never a trap.
+    @Test func brokenAndMixedEncodingsAreReadWithReplacements() throws {
+        var bytes = Array("<html><head><meta charset=\"utf-8\"><title>Mixed</title></head><body><article>".utf8)
+        for (index, paragraph) in Self.paragraphs.enumerated() {
+            bytes += Array("<p>".utf8) + Array(paragraph.utf8)
+            switch index {
+            case 0: bytes += [0xC3, 0x28, 0xA0, 0xA1, 0xFF, 0xFE]  // invalid sequences
+            case 1: bytes += [0x43, 0x61, 0x66, 0xE9]  // "Café" in Latin-1
+            case 2: bytes += [0xFE, 0xFF, 0x00, 0x41, 0x00, 0x42]  // a UTF-16 piece after a BOM
+            case 3: bytes += [0x00, 0x00, 0xEF, 0xBB, 0xBF]  // NULs and a UTF-8 BOM mid-page
+            default: bytes += [0xF0, 0x9F, 0x98]  // a truncated four-byte sequence
+            }
+            bytes += Array("</p>".utf8)
+        }
+        bytes += Array("</article></body></html>".utf8)
+        let article = try ArticleExtractor.extract(bytes)
+        #expect(article.text.contains(Self.paragraphs[2]))
+        #expect(article.text.contains("\u{FFFD}") || article.text.contains("Caf"))
+        #expect(!article.text.contains("\0"))
+        // A page in UTF-16 as a whole (with its BOM) is read too, or refused with a reason.
+        let units = Array(String(decoding: Self.page(), as: UTF8.self).utf16)
+        let utf16: [UInt8] = [0xFF, 0xFE] + units.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(utf16) }
+        switch result {
+        case .success(let found): #expect(found.text.contains(Self.paragraphs[0]))
+        case .failure(let error): #expect(!error.description.isEmpty)
+        }
+    }
+
     @Test func aLatin1PageIsDecodedByItsMetaCharset() throws {
         let text = "<html><head><meta charset=\"iso-8859-1\"><title>Caf\u{E9}s of the town</title></head><body><article>"
             + Self.paragraphs.map { "<p>\($0) Caf\u{E9}.</p>" }.joined() + "</article></body></html>"

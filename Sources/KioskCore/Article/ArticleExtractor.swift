@@ -94,7 +94,9 @@ enum ArticleSerializer {
         if ArticleDocument.noText.contains(node.name) { return }
         out += "<" + node.name
         let attributes = node.name == "img" || node.name == "source" ? lazyLoaded(node.attributes) : node.attributes
-        for attribute in attributes where isName(attribute.name) {
+        // An attribute of more than 8 KB (a data: image, a style or class list of megabytes) is
+        // never worth keeping in an article, which is stored and synced.
+        for attribute in attributes where isName(attribute.name) && attribute.value.utf8.count <= 8_192 {
             out += " " + attribute.name + "=\"" + HTMLEscaping.escape(attribute.value) + "\""
         }
         out += ">"

@@ -45,6 +45,20 @@ enum PostgresArticleRows {
         ) { ArticleWanted(entry: try $0.get("id"), link: try $0.get("link")) }
     }
 
+    /// Takes the claim on `entry`'s page when nobody holds an unexpired one (one statement, so
+    /// two replicas asking at once cannot both win).
+    static func claim(entry: Int64, until: Date, now: Date, in session: PostgresSession) async throws -> Bool {
+        let until = until.timeIntervalSince1970
+        let now = now.timeIntervalSince1970
+        return try await !session.rows(
+            """
+            INSERT INTO article_claims (entry_id, until) SELECT id, \(until) FROM entries WHERE id = \(entry)
+            ON CONFLICT (entry_id) DO UPDATE SET until = excluded.until WHERE article_claims.until <= \(now)
+            RETURNING entry_id
+            """
+        ) { row -> Int64 in try row.get("entry_id") }.isEmpty
+    }
+
     /// Upserts the article of `entry`; nothing when the entry is gone (retention may have run).
     static func save(_ article: StoredArticle, entry: Int64, in session: PostgresSession) async throws {
         let text = PostgresText.clean(ArticleColumns.text(of: article))
@@ -53,6 +67,7 @@ enum PostgresArticleRows {
         let url = PostgresText.clean(article.url)
         let search = PostgresSearchText.indexed(title: nil, summaryText: text)
         let fetchedAt = article.fetchedAt.timeIntervalSince1970
+        try await session.execute("DELETE FROM article_claims WHERE entry_id = \(entry)")
         try await session.execute(
             """
             INSERT INTO articles (entry_id, fetched_at, url, json, error, text, search_text)

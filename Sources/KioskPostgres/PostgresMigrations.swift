@@ -25,6 +25,8 @@ enum PostgresMigrations {
         Step(name: "articles", statements: PostgresSchema.articles),
         // "Show full articles", each follower's own setting for a feed.
         Step(name: "full_articles", statements: ["ALTER TABLE user_feeds ADD COLUMN full_articles boolean NOT NULL DEFAULT false"]),
+        // Replicas fetch each article once: a claim while a page is being read.
+        Step(name: "article_claims", statements: PostgresSchema.articleClaims),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

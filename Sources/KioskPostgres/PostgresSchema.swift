@@ -73,6 +73,16 @@ enum PostgresSchema {
         "CREATE INDEX articles_search ON articles USING gin (array_to_tsvector(string_to_array(search_text, ' ')))",
     ]
 
+    /// Who is fetching an entry's page now, so replicas fetch it once.
+    static let articleClaims: [String] = [
+        """
+        CREATE TABLE article_claims (
+            entry_id bigint PRIMARY KEY REFERENCES entries (id) ON DELETE CASCADE,
+            until double precision NOT NULL
+        )
+        """,
+    ]
+
     /// Feeds anyone follows, once each (a user's own name and folder live in `user_feeds`).
     static let subscriptions: [String] = [
         """

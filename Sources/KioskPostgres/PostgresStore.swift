@@ -337,6 +337,12 @@ public final class PostgresStore: KioskStore {
         return try await connection { session in try await PostgresArticleRows.load(entries: entries, in: session) }
     }
 
+    public func claimArticleFetch(entry: Int64, until: Date, now: Date) async throws(StoreError) -> Bool {
+        try await connection { session in
+            try await PostgresArticleRows.claim(entry: entry, until: until, now: now, in: session)
+        }
+    }
+
     public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
         try await connection { session in try await PostgresArticleRows.fullArticleFeeds(in: session) }
     }

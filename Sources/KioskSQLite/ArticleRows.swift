@@ -50,8 +50,20 @@ enum ArticleRows {
         return rows.map { ArticleWanted(entry: $0["id"], link: $0["link"]) }
     }
 
+    /// Takes the claim on `entry`'s page when nobody holds an unexpired one.
+    static func claim(entry: Int64, until: Date, now: Date, in db: Database) throws -> Bool {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO article_claims (entry_id, until) SELECT id, ? FROM entries WHERE id = ?
+                ON CONFLICT (entry_id) DO UPDATE SET until = excluded.until WHERE article_claims.until <= ?
+                """
+        ).execute(arguments: [until.timeIntervalSince1970, entry, now.timeIntervalSince1970])
+        return db.changesCount > 0
+    }
+
     /// Upserts the article of `entry`; nothing when the entry is gone (retention may have run).
     static func save(_ article: StoredArticle, entry: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM article_claims WHERE entry_id = ?", arguments: [entry])
         try db.cachedStatement(
             sql: """
                 INSERT INTO articles (entry_id, fetched_at, url, json, error, text)

@@ -33,6 +33,8 @@ enum Migrations {
         migrator.registerMigration("full_articles") { db in
             try db.execute(sql: "ALTER TABLE user_feeds ADD COLUMN full_articles INTEGER NOT NULL DEFAULT 0")
         }
+        // Replicas (and restarts) fetch each article once: a claim while a page is being read.
+        migrator.registerMigration("article_claims") { db in try db.execute(sql: Schema.articleClaims) }
         return migrator
     }
 }

@@ -329,6 +329,10 @@ public final class SQLiteStore: KioskStore {
         return try await read { db in try ArticleRows.load(entries: entries, in: db) }
     }
 
+    public func claimArticleFetch(entry: Int64, until: Date, now: Date) async throws(StoreError) -> Bool {
+        try await write { db in try ArticleRows.claim(entry: entry, until: until, now: now, in: db) }
+    }
+
     public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
         try await read { db in try ArticleRows.fullArticleFeeds(in: db) }
     }

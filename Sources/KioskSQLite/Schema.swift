@@ -64,6 +64,14 @@ enum Schema {
 
     /// Each entry's article (reader view) or why there is none, removed with its entry; its text
     /// indexed like the entries' (external content, kept in sync by triggers).
+    /// Who is fetching an entry's page now, so replicas fetch it once.
+    static let articleClaims = """
+        CREATE TABLE article_claims (
+            entry_id INTEGER PRIMARY KEY REFERENCES entries (id) ON DELETE CASCADE,
+            until REAL NOT NULL
+        );
+        """
+
     static let articles = """
         CREATE TABLE articles (
             entry_id INTEGER PRIMARY KEY NOT NULL REFERENCES entries (id) ON DELETE CASCADE,

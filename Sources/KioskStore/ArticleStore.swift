@@ -63,6 +63,10 @@ public protocol ArticleStore: Sendable {
     /// Keeps `article` for `entry`, replacing what was kept; an entry that no longer exists
     /// keeps nothing.
     func saveArticle(_ article: StoredArticle, entry: Int64) async throws
+    /// Claims the fetching of `entry`'s page until `until`: true when the caller may fetch it,
+    /// false while another (a replica sharing the database) holds an unexpired claim. Saving the
+    /// article ends the claim; one left by a replica that died ends at `until`.
+    func claimArticleFetch(entry: Int64, until: Date, now: Date) async throws -> Bool
 }
 
 /// How both stores write an article's columns: the same JSON, the same searchable text.

@@ -86,6 +86,42 @@ import Testing
         #expect(await pages.requests.count == 1)
     }
 
+    @Test func twoReplicasOverOneDatabaseFetchAPageOnce() async throws {
+        let (store, ids) = try await Self.store(entries: 1)
+        let id = try #require(ids.first)
+        let pages = Pages(Self.page("Story."), held: true)
+        var limits = ArticleService.Limits()
+        limits.claimPoll = .milliseconds(10)
+        let first = ArticleService(store: store, fetcher: pages, extract: Self.extract, limits: limits)
+        let second = ArticleService(store: store, fetcher: pages, extract: Self.extract, limits: limits)
+        async let fromFirst = first.article(entry: id, link: "https://example.com/story")
+        #expect(await eventually { await pages.inFlight == 1 })
+        // The second replica waits for the first's page instead of fetching it too.
+        async let fromSecond = second.article(entry: id, link: "https://example.com/story")
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await pages.requests.count == 1)
+        await pages.open()
+        let (one, two) = await (fromFirst, fromSecond)
+        #expect(one.article?.text == "Story.")
+        #expect(two == one)
+        #expect(await pages.requests.count == 1)
+    }
+
+    @Test func aClaimLeftByAReplicaThatDiedIsWaitedOutThenFetchedHere() async throws {
+        let (store, ids) = try await Self.store(entries: 1)
+        let id = try #require(ids.first)
+        // A replica claimed the page for a moment, then died before keeping anything.
+        #expect(try await store.claimArticleFetch(entry: id, until: Date().addingTimeInterval(0.3), now: Date()))
+        let pages = Pages(Self.page("Story."))
+        var limits = ArticleService.Limits()
+        limits.claimWait = .milliseconds(300)
+        limits.claimPoll = .milliseconds(10)
+        let service = ArticleService(store: store, fetcher: pages, extract: Self.extract, limits: limits)
+        let article = await service.article(entry: id, link: "https://example.com/story")
+        #expect(article.article?.text == "Story.")
+        #expect(await pages.requests.count == 1)
+    }
+
     @Test func manyAskingAtOnceMakeOneRequest() async throws {
         let (store, ids) = try await Self.store(entries: 1)
         let id = try #require(ids.first)

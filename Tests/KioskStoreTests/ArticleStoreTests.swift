@@ -47,6 +47,26 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func oneClaimOnAPageAtATimeUntilItIsKeptOrTheClaimRunsOut(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: ["a"]) { store in
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "1", title: "Short")]), for: "a")
+            let id = try await entryID(store, "a")
+            let start = Date(timeIntervalSince1970: 1_760_000_000)
+            let until = start.addingTimeInterval(20)
+            #expect(try await store.claimArticleFetch(entry: id, until: until, now: start))
+            // Another replica, while the claim holds: no.
+            #expect(try await !store.claimArticleFetch(entry: id, until: until.addingTimeInterval(5), now: start.addingTimeInterval(5)))
+            // The claim ran out (its replica died): the next may.
+            #expect(try await store.claimArticleFetch(entry: id, until: until.addingTimeInterval(30), now: until.addingTimeInterval(1)))
+            // Keeping the article ends the claim at once.
+            try await store.saveArticle(StoredArticle(.failed("no answer"), fetchedAt: start), entry: id)
+            #expect(try await store.claimArticleFetch(entry: id, until: until, now: start))
+            // No entry, no claim.
+            #expect(try await !store.claimArticleFetch(entry: id + 1000, until: until, now: start))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func searchFindsAnArticlesWordsAndTheArticleGoesWithItsEntry(_ kind: StoreKind) async throws {
         try await withStore(kind, following: ["a"]) { store in
             try await store.saveSourceState(

@@ -362,7 +362,18 @@ actor PlainModelStore: KioskStore {
 
     func article(entry: Int64) -> StoredArticle? { articles[entry] }
 
-    func saveArticle(_ article: StoredArticle, entry: Int64) { articles[entry] = article }
+    func saveArticle(_ article: StoredArticle, entry: Int64) {
+        articles[entry] = article
+        claims[entry] = nil
+    }
+
+    private var claims: [Int64: Date] = [:]
+
+    func claimArticleFetch(entry: Int64, until: Date, now: Date) -> Bool {
+        if let held = claims[entry], held > now { return false }
+        claims[entry] = until
+        return true
+    }
 
     func articles(entries: [Int64]) -> [Int64: StoredArticle] { articles.filter { entries.contains($0.key) } }
 

@@ -19,6 +19,11 @@ public actor ArticleService {
         public var perHost = 2
         /// How long a failure stands before a new request fetches the page again.
         public var retryFailuresAfter: Duration = .seconds(3_600)
+        /// How long another replica's claim on a page is waited for before fetching it here
+        /// (longer than a fetch may take, so a live claim is always waited out).
+        public var claimWait: Duration = .seconds(20)
+        /// How often the store is asked whether the claimed page has come.
+        public var claimPoll: Duration = .milliseconds(250)
 
         public init() {}
     }
@@ -76,6 +81,11 @@ public actor ArticleService {
     }
 
     private func fetchAndKeep(_ id: Int64, link: String?) async -> StoredArticle {
+        // Replicas sharing the database fetch a page once: the one holding the claim reads it,
+        // the others wait for what it keeps.
+        if await !claim(id) {
+            if let theirs = await waitForClaimed(id) { return theirs }
+        }
         let outcome = await read(link)
         do {
             try await store.saveArticle(outcome, entry: id)
@@ -83,6 +93,30 @@ public actor ArticleService {
             logger.warning("cannot keep an article", metadata: ["entry": "\(id)", "error": "\(error)"])
         }
         return outcome
+    }
+
+    /// Whether this replica may fetch `id`'s page now (a store that cannot answer: yes).
+    private func claim(_ id: Int64) async -> Bool {
+        let now = now()
+        let until = now.addingTimeInterval(Double(limits.claimWait.components.seconds))
+        do {
+            return try await store.claimArticleFetch(entry: id, until: until, now: now)
+        } catch {
+            logger.warning("cannot claim an article", metadata: ["entry": "\(id)", "error": "\(error)"])
+            return true
+        }
+    }
+
+    /// What the replica holding `id`'s claim keeps, waited for up to `claimWait`; nil when it
+    /// kept nothing by then (it died, say), and the page is fetched here.
+    private func waitForClaimed(_ id: Int64) async -> StoredArticle? {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limits.claimWait
+        while clock.now < deadline {
+            do { try await clock.sleep(for: limits.claimPoll) } catch { return nil }
+            if let kept = await kept(id), !isStale(kept) { return kept }
+        }
+        return nil
     }
 
     /// The page at `link`, fetched (within the limits, one of at most `perHost` of its host) and read.

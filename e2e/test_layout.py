@@ -124,3 +124,29 @@ def test_dark_mode_has_a_dark_background(tablet, kiosk, path, page):
     open_page(tablet, kiosk, path, page)
     assert js(tablet, "return matchMedia('(prefers-color-scheme: dark)').matches")
     assert page_background_luminance(tablet) < 0.3
+
+
+def test_the_entry_actions_line_up_and_read_rows_have_no_empty_indent(phone, kiosk):
+    """main: the star sat about 8 px above the "Mark unread" button beside it, and a read row kept
+    an empty indent where its unread dot had been."""
+    entry = first_href(phone, kiosk, "/reader/feed/business", "reader-list", "#reader-list a.entry-link")
+    open_page(phone, kiosk, entry, "reader-entry")
+    centres = js(phone, """
+        const middle = (e) => { const r = e.getBoundingClientRect(); return r.top + r.height / 2; };
+        return [middle(document.querySelector('#toggle-read')),
+                middle(document.querySelector('.reader-actions [data-star]')),
+                middle(document.querySelector('#article-toggle'))];""")
+    assert max(centres) - min(centres) <= 1.5, f"the entry's actions are not on one line: centres {centres}"
+
+    open_page(phone, kiosk, "/reader/feed/business?show=all", "reader-list")
+    wait_until(phone, lambda d: find_all(d, "#reader-list li.reader-entry.is-read"), "no read row (the entry just opened)")
+    lefts = js(phone, """
+        const text = (row) => { const walker = document.createTreeWalker(row.querySelector('.entry-title'), NodeFilter.SHOW_TEXT);
+                                 let node; while ((node = walker.nextNode())) { if (node.textContent.trim()) {
+                                   const range = document.createRange(); range.selectNodeContents(node);
+                                   return range.getClientRects()[0].left; } } return null; };
+        const read = document.querySelector('#reader-list li.reader-entry.is-read');
+        const unread = document.querySelector('#reader-list li.reader-entry:not(.is-read)');
+        return [text(read), unread.querySelector('.unread-dot').getBoundingClientRect().left];""")
+    # A read title starts where an unread row's dot does: no empty indent.
+    assert abs(lefts[0] - lefts[1]) <= 1.5, f"a read row's title starts {lefts[0] - lefts[1]:.1f} px in"

@@ -79,7 +79,14 @@ def test_reader_actions_and_plain_forms_work_signed_in(phone, accounts_server):
     tap(phone, star)
     wait_until(phone, lambda d: d.find_element("css selector", f'[data-star="{entry_id}"]').get_attribute("aria-pressed") == "true",
                "starred")
-    # The star was saved (the script sent the session's token): it is there after a reload.
+    # The star was saved (the script sent the session's token): the server lists it (asked as this
+    # session, so a reload cannot overtake the POST), and it is there after a reload.
+    phone.set_script_timeout(30)
+    wait_until(phone, lambda d: d.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/reader/starred', {headers: {Accept: 'text/html'}}).then(r => r.text())
+            .then(t => done(t.includes('data-star="' + arguments[0] + '"')), () => done(false));""", entry_id),
+               "the star did not reach the server")
     phone.refresh()
     wait_until(phone, lambda d: d.find_element("css selector", f'[data-star="{entry_id}"]').get_attribute("aria-pressed") == "true",
                "still starred after a reload")
@@ -97,6 +104,9 @@ def test_reader_actions_and_plain_forms_work_signed_in(phone, accounts_server):
     find(phone, "#app-password-name").send_keys("iPhone")
     tap(phone, find(phone, "#app-password-form button"))
     wait_until(phone, lambda d: len(text_of(d, "#new-app-password")) == 24, "the new app password")
+    # Where the eye is: within the phone's first screen as the page comes back, not below the fold.
+    bottom = harness.js(phone, "return document.querySelector('#new-app-password').getBoundingClientRect().bottom")
+    assert 0 < bottom <= harness.js(phone, "return window.innerHeight"), f"the new password is at {bottom} px"
     assert "_csrf" not in phone.current_url
     assert "iPhone" in text_of(phone, "#app-passwords")
 

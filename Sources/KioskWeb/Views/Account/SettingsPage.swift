@@ -20,6 +20,14 @@ struct SettingsPage: Sendable {
                 BackLink(href: "/", label: "Home").node,
                 ScreenHeader(title: "Settings").node,
                 ErrorBanner(id: "settings-error", message: error).node,
+                // A new app password first, where the eye is when the page comes back (on a
+                // phone the app passwords' card is below the fold).
+                created.map { created in
+                    el("div", .class("banner new-secret"), .id("new-secret"), .role("status")) {
+                        el("p") { "The password for \(created.name), shown only now:" }
+                        el("p") { el("code", .id("new-app-password")) { created.secret } }
+                    }
+                } ?? Node.group([]),
                 el("p", .id("settings-message"), .class("banner"), .role("status"), .flag("hidden", message == nil)) {
                     message ?? ""
                 },
@@ -81,12 +89,6 @@ struct SettingsPage: Sendable {
                     el("dd") { el("code", .id("greader-url")) { origin + "/api/greader" } }
                     el("dt") { "Fever (Reeder, Unread; app passwords only)" }
                     el("dd") { el("code", .id("fever-url")) { origin + "/api/fever" } }
-                }
-                if let created {
-                    el("div", .class("banner new-secret"), .role("status")) {
-                        el("p") { "The password for \(created.name), shown only now:" }
-                        el("p") { el("code", .id("new-app-password")) { created.secret } }
-                    }
                 }
                 if appPasswords.isEmpty {
                     el("p", .class("muted"), .id("no-app-passwords")) { "No app passwords yet." }

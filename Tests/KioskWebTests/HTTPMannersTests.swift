@@ -118,6 +118,28 @@ import Testing
 
     // MARK: connections, on a real socket
 
+    /// Over a real socket, where HTTP's parser (llhttp) refuses a method it does not know before
+    /// any route: main answered `BREW` with 400 there, while docs/SECURITY.md says 501.
+    @Test func aMethodTheParserDoesNotKnowIs501OverARealConnection() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.run(.live) { client, _ in
+                let port = try #require(client.port)
+                for method in ["BREW", "PROPFIND", "COFFEE-POT"] {
+                    let reply = try await RawHTTP.exchange("\(method) /reader HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+                    #expect(reply.statusLine == "HTTP/1.1 501 Not Implemented", "\(method): \(reply.statusLine)")
+                    Self.expectSecurityHeaders(reply, method)
+                }
+                // The connection after it is closed, and the server goes on serving.
+                let reply = try await RawHTTP.exchange(
+                    "BREW / HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+                #expect(reply.closed)
+                #expect(!reply.text.contains("\r\n\r\nok\n"), "a request after the unreadable one was run")
+                let after = try await RawHTTP.exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: port)
+                #expect(after.statusLine == "HTTP/1.1 200 OK")
+            }
+        }
+    }
+
     @Test func anHTTP10RequestIsAnsweredThenTheConnectionCloses() async throws {
         try await withKioskApp { kiosk in
             try await kiosk.run(.live) { client, _ in

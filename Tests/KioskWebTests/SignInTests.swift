@@ -479,6 +479,16 @@ import Testing
 
                 // Reading pages needs no token.
                 #expect(try await client.get("/reader/all", headers: session.pageHeaders).status == .ok)
+
+                // A method no route takes is told so first (405 with what the path takes), not
+                // that its token is missing (main: 403).
+                for method in [HTTPRequest.Method.put, .delete, .patch] {
+                    let response = try await client.execute(
+                        uri: "/reader/star", method: method, headers: session.headers(csrf: false))
+                    #expect(response.status == .methodNotAllowed, "\(method)")
+                    #expect(response.headers[.allow] == "POST", "\(method)")
+                    #expect(try await starred())
+                }
             }
         }
     }

@@ -19,7 +19,11 @@ struct KioskHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             // nothing can tell HTTP/1.0 from HTTP/1.1.
             let pipeline = channel.pipeline.syncOperations
             let codec = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
-            try pipeline.addHandler(HTTP1MannersHandler(), position: .before(codec))
+            let manners = HTTP1MannersHandler()
+            try pipeline.addHandler(manners, position: .before(codec))
+            let sniffer = RequestLineSniffer()
+            try pipeline.addHandler(UnknownMethodHandler(sniffer), position: .before(manners))
+            try pipeline.addHandler(RequestLineTap(sniffer), position: .first)
             let clock = RequestClock(timeout: TimeAmount(limits.requestTimeout), pending: limits.pending)
             try pipeline.addHandler(RequestStartHandler(clock: clock), position: .first)
             try pipeline.addHandler(RequestEndHandler(clock: clock), position: .before(codec))
@@ -158,4 +162,92 @@ final class HTTP1MannersHandler: ChannelDuplexHandler, RemovableChannelHandler {
 extension HTTPVersion {
     /// HTTP/1.0 and older: no Host required, no chunks, connections closed unless kept alive.
     fileprivate var predatesHTTP11: Bool { (major, minor) < (1, 1) }
+}
+
+/// A method HTTP's parser does not know at all (`BREW`; llhttp knows `PROPFIND` and the like)
+/// fails the parse, which Hummingbird answers with 400. HTTP asks for 501 Not Implemented when
+/// the request line is well formed and only its method is unknown: such a parse error becomes a
+/// request of an unknown method (which ``KnownMethodsMiddleware`` answers with 501 and every
+/// security header) that closes the connection, as the rest of what the client sent cannot be
+/// read. A line that is not a request line at all (`GARBAGE`) stays a 400.
+final class RequestLineSniffer {
+    // Used only on its channel's event loop, by the two handlers below.
+    fileprivate var line: [UInt8] = []
+    fileprivate var awaitingHead = true
+
+    /// `METHOD SP target SP HTTP/d.d`, the method a token of letters, digits and `-`, `_`, `.`.
+    fileprivate var isWellFormedRequestLine: Bool {
+        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, let method = parts.first, !method.isEmpty,
+            method.allSatisfy({ byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".")
+            }),
+            !parts[1].isEmpty
+        else { return false }
+        let version = Array(parts[2])
+        return version.count == 8 && version.starts(with: Array("HTTP/".utf8))
+    }
+}
+
+/// Before the parser: keeps the first line of a request whose head has not been parsed yet.
+final class RequestLineTap: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    private let sniffer: RequestLineSniffer
+
+    init(_ sniffer: RequestLineSniffer) { self.sniffer = sniffer }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if sniffer.awaitingHead, sniffer.line.count < 8_192 {
+            let buffer = unwrapInboundIn(data)
+            for byte in buffer.readableBytesView {
+                if byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+                    if !sniffer.line.isEmpty {
+                        sniffer.awaitingHead = false
+                        break
+                    }
+                    continue
+                }
+                sniffer.line.append(byte)
+                if sniffer.line.count >= 8_192 { break }
+            }
+        }
+        context.fireChannelRead(data)
+    }
+}
+
+/// After the parser: turns "unknown method" on a well-formed request line into that request.
+final class UnknownMethodHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    private let sniffer: RequestLineSniffer
+    private var answered = false
+
+    init(_ sniffer: RequestLineSniffer) { self.sniffer = sniffer }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .end = unwrapInboundIn(data) {
+            // The next bytes start the next request.
+            sniffer.line = []
+            sniffer.awaitingHead = true
+        }
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !answered, let parse = error as? HTTPParserError, parse == .invalidMethod, sniffer.isWellFormedRequestLine
+        else {
+            context.fireErrorCaught(error)
+            return
+        }
+        answered = true
+        // Loopback's name is always an allowed Host; the real one was never read.
+        let head = HTTPRequestHead(
+            version: .http1_1, method: .RAW(value: "UNKNOWN"), uri: "/",
+            headers: ["host": "localhost", "connection": "close", "content-length": "0"])
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+        context.fireChannelRead(wrapInboundOut(.end(nil)))
+    }
 }

@@ -51,7 +51,9 @@ struct SignInMiddleware: RouterMiddleware {
             context.account = found.account
             context.csrf = found.session.csrf
             var request = request
-            if request.method != .get, request.method != .head, !(try await Self.carriesToken(found.session.csrf, &request)) {
+            // POST is the only method any route takes to change something; another method (PUT,
+            // DELETE...) reaches only the router's 405 (or 501) and so is told that first.
+            if request.method == .post, !(try await Self.carriesToken(found.session.csrf, &request)) {
                 throw HTTPError(.forbidden, message: "This form has expired. Reload the page and try again.")
             }
             return try await next(request, context)

@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import KioskCore
+import KioskSources
+import KioskStore
 import Testing
 
 @testable import KioskWeb
@@ -136,6 +139,34 @@ import Testing
                 #expect(!reply.text.contains("\r\n\r\nok\n"), "a request after the unreadable one was run")
                 let after = try await RawHTTP.exchange("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", port: port)
                 #expect(after.statusLine == "HTTP/1.1 200 OK")
+            }
+        }
+    }
+
+    /// Every route answers and leaves a kept-alive connection open for the next request (main:
+    /// after `GET /discover/results` the connection was closed with no `Connection: close`,
+    /// and the request a browser sent next on it got no answer).
+    @Test func everyRouteKeepsTheConnectionForTheNextRequest() async throws {
+        try await withKioskApp { kiosk in
+            try await kiosk.store.saveSourceState(SourceState(entries: [Entry(id: "1", title: "One")]), for: .business)
+            let key = EntryIdentity.key(of: Entry(id: "1", title: "One"))
+            try await kiosk.run(.live) { client, _ in
+                let port = try #require(client.port)
+                let uris = SecurityHeadersRouteTests.routes.map(\.uri) + [
+                    "/discover/results?category=business", "/discover/results?q=the", "/discover/results?q=one&in=saved",
+                    "/discover/articles/unknown", "/reader", "/reader/all", "/reader/starred", "/reader/folder/News",
+                    "/reader/feed/business", "/reader/entry/business/\(key)", "/reader/counts", "/reader/add",
+                    "/reader/opml", "/feeds.opml", "/reader/feed/business/settings", "/reader/offline.json", "/offline/reader",
+                    "/settings", "/login", "/readyz", "/news/business/\(key)",
+                ]
+                for uri in uris {
+                    let reply = try await RawHTTP.exchange(
+                        "GET \(uri) HTTP/1.1\r\nHost: localhost\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                        port: port)
+                    // The second answer is /healthz's "ok", after its head.
+                    #expect(reply.text.hasSuffix("\r\n\r\nok\n"), "\(uri): the next request on the connection got no answer")
+                    #expect(reply.header("Connection")?.lowercased() != "close", "\(uri) closes the connection")
+                }
             }
         }
     }

@@ -46,13 +46,11 @@ struct DiscoverRoutes: Sendable {
         router.get("discover/results") { request, context in
             let query = query(request)
             let page = max(1, min(request.uri.queryParameters.get("page", as: Int.self) ?? 1, 100))
-            // A reader who leaves (the connection closes) gives up on the request: cancelled, the
-            // news API is no longer asked on their behalf.
-            let client = context.clientID
-            let user = context.user
-            let result = try await request.body.consumeWithCancellationOnInboundClose { _ in
-                await load(query, page: page, client: client, user: user)
-            }
+            // Not wrapped in `consumeWithCancellationOnInboundClose`: made for event streams, it
+            // closes the connection after the answer (without saying so), so the next request a
+            // browser sent on that kept-alive connection got no answer. A query the reader has
+            // moved on from is dropped by `DiscoverService` (superseded) instead.
+            let result = await load(query, page: page, client: context.clientID, user: context.user)
             let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
             let body = DiscoverResults(
                 html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,

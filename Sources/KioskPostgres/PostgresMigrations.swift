@@ -27,6 +27,8 @@ enum PostgresMigrations {
         Step(name: "full_articles", statements: ["ALTER TABLE user_feeds ADD COLUMN full_articles boolean NOT NULL DEFAULT false"]),
         // Replicas fetch each article once: a claim while a page is being read.
         Step(name: "article_claims", statements: PostgresSchema.articleClaims),
+        // Sync validators change with every change of a user's subscriptions, even one undone.
+        Step(name: "list_versions", statements: ["CREATE TABLE list_versions (user_id bigint PRIMARY KEY, version bigint NOT NULL)"]),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

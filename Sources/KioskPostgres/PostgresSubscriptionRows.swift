@@ -75,7 +75,24 @@ enum PostgresSubscriptionRows {
     /// interval for the others. An id taken by another address is refused. A new follower of a
     /// feed Kiosk already keeps finds every kept entry unread. Runs inside the caller's
     /// transaction (all or nothing).
+    /// `user`'s subscriptions version (0 before any change).
+    static func version(of user: UserID, in session: PostgresSession) async throws -> Int64 {
+        try await session.value("SELECT version FROM list_versions WHERE user_id = \(user.rawValue)", as: Int64.self) ?? 0
+    }
+
+    /// One more change of `users`' subscriptions.
+    static func bumpVersion(of users: [UserID], in session: PostgresSession) async throws {
+        for user in users {
+            try await session.execute(
+                """
+                INSERT INTO list_versions (user_id, version) VALUES (\(user.rawValue), 1)
+                ON CONFLICT (user_id) DO UPDATE SET version = list_versions.version + 1
+                """)
+        }
+    }
+
     static func save(_ subscriptions: [Subscription], user: UserID, in session: PostgresSession) async throws {
+        try await bumpVersion(of: [user], in: session)
         for feed in subscriptions {
             let existing = try await session.value(
                 "SELECT url FROM subscriptions WHERE id = \(feed.id.rawValue)", as: String.self)
@@ -115,6 +132,7 @@ enum PostgresSubscriptionRows {
     /// follows any more (and not built in) is forgotten too; returns whether it was.
     static func remove(_ id: SourceID, user: UserID, in session: PostgresSession) async throws -> Bool {
         let source = id.rawValue
+        try await bumpVersion(of: [user], in: session)
         try await session.execute("DELETE FROM user_feeds WHERE user_id = \(user.rawValue) AND source = \(source)")
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(user.rawValue) AND source = \(source)")
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(user.rawValue) AND source = \(source)")
@@ -129,6 +147,7 @@ enum PostgresSubscriptionRows {
 
     /// Forgets a feed for everyone: its followers, entries and validators.
     static func removeFeed(_ id: SourceID, in session: PostgresSession) async throws {
+        try await bumpVersion(of: try await followers(of: id, in: session), in: session)
         try await session.execute("DELETE FROM subscriptions WHERE id = \(id.rawValue)")
         try await PostgresEntryRows.removeAll(of: id, in: session)
         try await session.execute("DELETE FROM sources WHERE id = \(id.rawValue)")

@@ -132,6 +132,13 @@ public actor Reader {
         try await list(for: user)
     }
 
+    /// Changes with every change of the user's subscriptions or folders, even one undone (see
+    /// `SubscriptionStore.subscriptionsVersion`): sync clients' list validators carry it.
+    public func subscriptionsVersion(user: UserID) async throws(ReaderError) -> Int64 {
+        _ = try await list(for: user)  // the built-in feeds are added first, which is a change too
+        return try await storing { try await self.store.subscriptionsVersion(user: user) }
+    }
+
     public func subscription(_ id: SourceID, user: UserID) async throws(ReaderError) -> Subscription? {
         try await list(for: user).first { $0.id == id }
     }

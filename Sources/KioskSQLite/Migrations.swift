@@ -35,6 +35,10 @@ enum Migrations {
         }
         // Replicas (and restarts) fetch each article once: a claim while a page is being read.
         migrator.registerMigration("article_claims") { db in try db.execute(sql: Schema.articleClaims) }
+        // Sync validators change with every change of a user's subscriptions, even one undone.
+        migrator.registerMigration("list_versions") { db in
+            try db.execute(sql: "CREATE TABLE list_versions (user_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)")
+        }
         return migrator
     }
 }

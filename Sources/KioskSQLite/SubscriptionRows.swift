@@ -79,7 +79,22 @@ enum SubscriptionRows {
     /// interval for the others (`saveFeeds` does, for the operator's feeds and a sole follower's
     /// interval). An id taken by another address is refused. A new follower of a feed Kiosk
     /// already keeps finds every kept entry unread.
+    /// `user`'s subscriptions version (0 before any change).
+    static func version(of user: UserID, in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT version FROM list_versions WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+    }
+
+    /// One more change of `users`' subscriptions.
+    static func bumpVersion(of users: [UserID], in db: Database) throws {
+        for user in users {
+            try db.execute(
+                sql: "INSERT INTO list_versions (user_id, version) VALUES (?, 1) ON CONFLICT (user_id) DO UPDATE SET version = version + 1",
+                arguments: [user.rawValue])
+        }
+    }
+
     static func save(_ subscriptions: [Subscription], user: UserID, in db: Database) throws {
+        try bumpVersion(of: [user], in: db)
         let existing = try db.cachedStatement(sql: "SELECT url FROM subscriptions WHERE id = ?")
         let insert = try db.cachedStatement(
             sql: """
@@ -124,6 +139,7 @@ enum SubscriptionRows {
     /// follows any more (and not built in) is forgotten too; returns whether it was.
     static func remove(_ id: SourceID, user: UserID, in db: Database) throws -> Bool {
         let source = id.rawValue
+        try bumpVersion(of: [user], in: db)
         try db.execute(sql: "DELETE FROM user_feeds WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
         try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
         try db.execute(
@@ -139,6 +155,7 @@ enum SubscriptionRows {
 
     /// Forgets a feed for everyone: its followers, entries and validators.
     static func removeFeed(_ id: SourceID, in db: Database) throws {
+        try bumpVersion(of: try followers(of: id, in: db), in: db)
         try db.execute(sql: "DELETE FROM subscriptions WHERE id = ?", arguments: [id.rawValue])
         try EntryRows.removeAll(of: id, in: db)
         try db.execute(sql: "DELETE FROM sources WHERE id = ?", arguments: [id.rawValue])

@@ -21,4 +21,8 @@ public protocol SubscriptionStore: Sendable {
     func removeFeed(_ id: SourceID) async throws
     /// Who follows a feed.
     func followers(of id: SourceID) async throws -> [UserID]
+    /// A number that changes with every change of `user`'s subscriptions or folders (saving,
+    /// removing, a feed forgotten), even one undone before anyone looked: sync clients' list
+    /// validators carry it, so a feed removed and added back is never "not modified".
+    func subscriptionsVersion(user: UserID) async throws -> Int64
 }

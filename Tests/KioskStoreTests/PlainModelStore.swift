@@ -196,7 +196,12 @@ actor PlainModelStore: KioskStore {
         }
     }
 
+    private var versions: [UserID: Int64] = [:]
+
+    func subscriptionsVersion(user: UserID) -> Int64 { versions[user] ?? 0 }
+
     func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) throws(StoreError) {
+        versions[user, default: 0] += 1
         // Only new feeds are added: an existing one is shared, and one user's save never changes it.
         for feed in subscriptions {
             if let known = feedList.first(where: { $0.id == feed.id }), known.url != feed.url {
@@ -222,6 +227,7 @@ actor PlainModelStore: KioskStore {
 
     @discardableResult
     func removeSubscription(_ id: SourceID, user: UserID) -> Bool {
+        versions[user, default: 0] += 1
         follows[user]?.removeAll { $0.id == id }
         let ids = Set(table.kept.values.filter { $0.source == id }.map(\.id))
         readIDs[user]?.subtract(ids)
@@ -233,6 +239,7 @@ actor PlainModelStore: KioskStore {
     }
 
     func removeFeed(_ id: SourceID) {
+        for user in follows.keys where follows[user]?.contains(where: { $0.id == id }) == true { versions[user, default: 0] += 1 }
         feedList.removeAll { $0.id == id }
         for user in follows.keys { follows[user]?.removeAll { $0.id == id } }
         states[id] = nil

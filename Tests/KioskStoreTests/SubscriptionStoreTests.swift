@@ -27,6 +27,34 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func everyChangeOfAUsersSubscriptionsChangesItsVersion(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let other = UserID(7)
+            let start = try await store.subscriptionsVersion(user: .owner)
+            let first = try feed("a.xml", folder: "Tech")
+            try await store.saveSubscriptions([first], user: .owner)
+            let saved = try await store.subscriptionsVersion(user: .owner)
+            #expect(saved != start)
+            // Reading changes nothing.
+            _ = try await store.subscriptions(user: .owner)
+            #expect(try await store.subscriptionsVersion(user: .owner) == saved)
+            // Removed and added back: the same list as before, another version.
+            try await store.removeSubscription(first.id, user: .owner)
+            try await store.saveSubscriptions([first], user: .owner)
+            let readded = try await store.subscriptionsVersion(user: .owner)
+            #expect(try await store.subscriptions(user: .owner) == [first])
+            #expect(readded != saved)
+            // Another user's changes are theirs; a feed forgotten for everyone changes its followers'.
+            try await store.saveSubscriptions([first], user: other)
+            #expect(try await store.subscriptionsVersion(user: .owner) == readded)
+            let othersBefore = try await store.subscriptionsVersion(user: other)
+            try await store.removeFeed(first.id)
+            #expect(try await store.subscriptionsVersion(user: .owner) != readded)
+            #expect(try await store.subscriptionsVersion(user: other) != othersBefore)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func anotherUsersSaveNeverRewritesASharedFeed(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let original = try feed("a.xml")

@@ -360,6 +360,36 @@ import Testing
                 let edited = try await nnw.call(.get, "/reader/api/0/subscription/list?output=json")
                 #expect(edited.headers[.eTag] != tag)
 
+                // A change undone before the next sync leaves the same list, but never the same
+                // validator (main: the old ETag got 304, and NetNewsWire, taking that as "no
+                // list", lost the feed it had re-added).
+                struct Listed: Decodable {
+                    struct Item: Decodable { var id: String; var title: String }
+                    var subscriptions: [Item]
+                }
+                let original = try JSONDecoder().decode(Listed.self, from: Data(buffer: list.body))
+                let title = try #require(original.subscriptions.first { $0.id == "feed/business" }?.title)
+                let tags = try await nnw.call(.get, "/reader/api/0/tag/list?output=json")
+                let tagsTag = try #require(tags.headers[.eTag])
+                _ = try await nnw.call(
+                    .post, "/reader/api/0/subscription/edit",
+                    body: "T=\(nnw.token)&s=feed/business&ac=edit&t=\(title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? title)")
+                let undone = try await client.execute(
+                    uri: "/api/greader/reader/api/0/subscription/list?output=json", method: .get,
+                    headers: [.authorization: "GoogleLogin auth=\(auth)", .ifNoneMatch: tag])
+                #expect(undone.status == .ok)
+                #expect(undone.body == list.body, "the list is the one first sent")
+                #expect(undone.headers[.eTag] != tag)
+                let tagsAgain = try await client.execute(
+                    uri: "/api/greader/reader/api/0/tag/list?output=json", method: .get,
+                    headers: [.authorization: "GoogleLogin auth=\(auth)", .ifNoneMatch: tagsTag])
+                #expect(tagsAgain.status == .ok)
+                // Nothing changed since: 304 again.
+                let unchanged = try await client.execute(
+                    uri: "/api/greader/reader/api/0/subscription/list?output=json", method: .get,
+                    headers: [.authorization: "GoogleLogin auth=\(auth)", .ifNoneMatch: try #require(undone.headers[.eTag])])
+                #expect(unchanged.status == .notModified)
+
                 // Long padded, long unpadded, short hex and decimal all name the same entries.
                 let ids = try await nnw.itemIDs("n=10&s=\(Self.readingList)").ids.compactMap { Int($0) }.sorted()
                 #expect(ids.count == 3)

@@ -213,8 +213,11 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
     }
 
     /// JSON, with a validator: a client that sends back the `ETag` it has gets 304 while the
-    /// answer is the same (so the subscription list's ETag changes with every add or edit).
-    static func json(_ value: some Encodable, request: Request, now: Date, validated: Bool = false) throws -> Response {
+    /// answer is the same and, when a `version` is given, nothing changed in between (a feed
+    /// removed and added back between two syncs leaves the same list, but not the same version).
+    static func json(
+        _ value: some Encodable, request: Request, now: Date, validated: Bool = false, version: Int64? = nil
+    ) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
@@ -223,7 +226,7 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
             .date: InternetDate.rfc822(now),
         ]
         if validated {
-            let tag = "\"" + String(StableHash.fnv1a64(bytes: data), radix: 16) + "\""
+            let tag = "\"" + String(StableHash.fnv1a64(bytes: data), radix: 16) + (version.map { "-v\($0)" } ?? "") + "\""
             headers[.eTag] = tag
             if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: {
                 $0.trimmingCharacters(in: .whitespaces) == tag

@@ -14,7 +14,8 @@ extension GoogleReaderAPI {
         let labels = try await reader.subscriptions(user: call.user).map(Self.labelName).filter { seen.insert($0).inserted }
         let tags = [TagList.Tag(id: StreamID.starred.text, type: nil)]
             + labels.map { TagList.Tag(id: StreamID.label($0).text, type: "folder") }
-        return try Self.json(TagList(tags: tags), request: call.request, now: now(), validated: true)
+        let version = try await reader.subscriptionsVersion(user: call.user)
+        return try Self.json(TagList(tags: tags), request: call.request, now: now(), validated: true, version: version)
     }
 
     func subscriptionList(_ call: Call) async throws -> Response {
@@ -28,7 +29,9 @@ extension GoogleReaderAPI {
                 iconUrl: "", firstitemmsec: String(Int64(subscription.addedAt.timeIntervalSince1970 * 1000)),
                 sortid: String(StableHash.fnv1a64(subscription.id.rawValue) & 0xFFFF_FFFF, radix: 16))
         }
-        return try Self.json(SubscriptionList(subscriptions: list), request: call.request, now: now(), validated: true)
+        let version = try await reader.subscriptionsVersion(user: call.user)
+        return try Self.json(
+            SubscriptionList(subscriptions: list), request: call.request, now: now(), validated: true, version: version)
     }
 
     func exportOPML(_ call: Call) async throws -> Response {

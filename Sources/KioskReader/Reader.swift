@@ -32,7 +32,10 @@ public actor Reader {
     /// The last counts read, and when: every page shows them, and counting a million entries
     /// takes tens of milliseconds. A change made here drops them at once; entries the engine
     /// brings show within `countsLifetime`.
-    private var cachedCounts: [UserID: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant)] = [:]
+    /// Each user's counts, when computed, and the newest entry they counted up to: a count is
+    /// reused only while no entry arrived since (an engine's check saves entries without the
+    /// reader knowing, and a badge must not lag its list).
+    private var cachedCounts: [UserID: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant, newest: Int64)] = [:]
     private let countsLifetime: Duration = .seconds(2)
 
     public init(
@@ -299,14 +302,18 @@ public actor Reader {
 
     // MARK: - Read and star state
 
-    /// The user's unread entries per feed and starred count, at most `countsLifetime` old.
+    /// The user's unread entries per feed and starred count, at most `countsLifetime` old and
+    /// never older than the newest entry of the feeds they follow.
     public func counts(user: UserID) async throws(ReaderError) -> (unread: [SourceID: Int], starred: Int) {
         let now = ContinuousClock.now
-        if let cached = cachedCounts[user], now - cached.at < countsLifetime { return (cached.unread, cached.starred) }
         _ = try await list(for: user)
+        let newest = try await storing { try await self.store.newestEntryID(sources: nil, user: user) }
+        if let cached = cachedCounts[user], now - cached.at < countsLifetime, cached.newest == newest {
+            return (cached.unread, cached.starred)
+        }
         let unread = try await storing { try await self.store.unreadCounts(user: user) }
         let starred = try await storing { try await self.store.starredCount(user: user) }
-        cachedCounts[user] = (unread, starred, now)
+        cachedCounts[user] = (unread, starred, now, newest)
         return (unread, starred)
     }
 

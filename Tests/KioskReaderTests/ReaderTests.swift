@@ -97,6 +97,21 @@ import Testing
         #expect(try await setup.reader.subscriptions(user: .owner).isEmpty)
     }
 
+    /// main: right after subscribing, the badge said 0 while the feed's list had 21 unread: the
+    /// counts, cached for 2 s, were asked again (on the first check's live event) before they ran out.
+    @Test func countsNeverLagEntriesThatArrivedSinceTheyWereCounted() async throws {
+        let setup = try makeReader(web: ["https://example.com/feed.xml": Pages.rss("Example")])
+        try await setup.reader.start(builtIn: [], configured: [])
+        let found = try #require(try await setup.reader.find("https://example.com/feed.xml").feeds.first)
+        let subscription = try await setup.reader.subscribe(to: found, user: .owner)
+        #expect(try await setup.reader.counts(user: .owner).unread[subscription.id, default: 0] == 0)
+        // The feed's first check saves its entries (the engine writes to the store, not through
+        // the reader), well within the counts' lifetime.
+        let entries = (1...21).map { Entry(id: "e\($0)", title: "Entry \($0)") }
+        try await setup.store.saveSourceState(SourceState(entries: entries), for: subscription.id)
+        #expect(try await setup.reader.counts(user: .owner).unread[subscription.id] == 21)
+    }
+
     @Test func opmlImportFilesFeedsInFoldersSkipsDuplicatesAndReportsFailures() async throws {
         let setup = try makeReader()
         try await setup.reader.start(builtIn: builtIn, configured: [])

@@ -124,6 +124,10 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await PostgresSubscriptionRows.followers(of: id, in: session) }
     }
 
+    public func feedHealth() async throws(StoreError) -> [SourceID: FeedHealth] {
+        try await connection { session in try await PostgresSubscriptionRows.health(in: session) }
+    }
+
     public func subscriptionsVersion(user: UserID) async throws(StoreError) -> Int64 {
         try await connection { session in try await PostgresSubscriptionRows.version(of: user, in: session) }
     }

@@ -75,6 +75,18 @@ enum PostgresSubscriptionRows {
     /// interval for the others. An id taken by another address is refused. A new follower of a
     /// feed Kiosk already keeps finds every kept entry unread. Runs inside the caller's
     /// transaction (all or nothing).
+    static func health(in session: PostgresSession) async throws -> [SourceID: FeedHealth] {
+        var found: [SourceID: FeedHealth] = [:]
+        try await session.forEachRow("SELECT id, last_success, last_failure, last_error FROM sources") { row in
+            let success: Double? = try row.get("last_success")
+            let failure: Double? = try row.get("last_failure")
+            found[SourceID(rawValue: try row.get("id"))] = FeedHealth(
+                lastSuccess: success.map(Date.init(timeIntervalSince1970:)),
+                lastFailure: failure.map(Date.init(timeIntervalSince1970:)), lastError: try row.get("last_error"))
+        }
+        return found
+    }
+
     /// `user`'s subscriptions version (0 before any change).
     static func version(of user: UserID, in session: PostgresSession) async throws -> Int64 {
         try await session.value("SELECT version FROM list_versions WHERE user_id = \(user.rawValue)", as: Int64.self) ?? 0

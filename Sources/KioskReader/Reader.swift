@@ -135,6 +135,12 @@ public actor Reader {
         try await list(for: user)
     }
 
+    /// How each of the user's feeds' checks have gone (absent: never checked).
+    public func feedHealth(user: UserID) async throws(ReaderError) -> [SourceID: FeedHealth] {
+        let followed = Set(try await list(for: user).map(\.id))
+        return try await storing { try await self.store.feedHealth() }.filter { followed.contains($0.key) }
+    }
+
     /// Changes with every change of the user's subscriptions or folders, even one undone (see
     /// `SubscriptionStore.subscriptionsVersion`): sync clients' list validators carry it.
     public func subscriptionsVersion(user: UserID) async throws(ReaderError) -> Int64 {

@@ -131,6 +131,10 @@ public final class SQLiteStore: KioskStore {
         try await read { db in try SubscriptionRows.followers(of: id, in: db) }
     }
 
+    public func feedHealth() async throws(StoreError) -> [SourceID: FeedHealth] {
+        try await read { db in try SubscriptionRows.health(in: db) }
+    }
+
     public func subscriptionsVersion(user: UserID) async throws(StoreError) -> Int64 {
         try await read { db in try SubscriptionRows.version(of: user, in: db) }
     }

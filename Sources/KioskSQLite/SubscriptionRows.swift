@@ -79,6 +79,18 @@ enum SubscriptionRows {
     /// interval for the others (`saveFeeds` does, for the operator's feeds and a sole follower's
     /// interval). An id taken by another address is refused. A new follower of a feed Kiosk
     /// already keeps finds every kept entry unread.
+    static func health(in db: Database) throws -> [SourceID: FeedHealth] {
+        var found: [SourceID: FeedHealth] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, last_success, last_failure, last_error FROM sources") {
+            let success: Double? = row["last_success"]
+            let failure: Double? = row["last_failure"]
+            found[SourceID(rawValue: row["id"])] = FeedHealth(
+                lastSuccess: success.map(Date.init(timeIntervalSince1970:)),
+                lastFailure: failure.map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"])
+        }
+        return found
+    }
+
     /// `user`'s subscriptions version (0 before any change).
     static func version(of user: UserID, in db: Database) throws -> Int64 {
         try Int64.fetchOne(db, sql: "SELECT version FROM list_versions WHERE user_id = ?", arguments: [user.rawValue]) ?? 0

@@ -1,3 +1,4 @@
+import Foundation
 import KioskSources
 
 /// Where subscriptions live: the catalogue's one home. A feed is kept once however many users
@@ -25,4 +26,29 @@ public protocol SubscriptionStore: Sendable {
     /// removing, a feed forgotten), even one undone before anyone looked: sync clients' list
     /// validators carry it, so a feed removed and added back is never "not modified".
     func subscriptionsVersion(user: UserID) async throws -> Int64
+    /// How each feed's checks have gone (no entries read): a feed absent here was never checked.
+    func feedHealth() async throws -> [SourceID: FeedHealth]
+}
+
+/// How a feed's checks have gone, for the reader's list: never checked, fine, or failing and why.
+public struct FeedHealth: Sendable, Hashable {
+    public var lastSuccess: Date?
+    public var lastFailure: Date?
+    /// The last failure, as a sentence ("HTTP 404", "not a feed: ...").
+    public var lastError: String?
+
+    public init(lastSuccess: Date? = nil, lastFailure: Date? = nil, lastError: String? = nil) {
+        self.lastSuccess = lastSuccess
+        self.lastFailure = lastFailure
+        self.lastError = lastError
+    }
+
+    /// The last check failed (none succeeded after it).
+    public var isFailing: Bool {
+        guard let lastFailure else { return false }
+        return lastSuccess.map { $0 < lastFailure } ?? true
+    }
+
+    /// Never checked to the end yet.
+    public var isUnchecked: Bool { lastSuccess == nil && lastFailure == nil }
 }

@@ -200,6 +200,10 @@ actor PlainModelStore: KioskStore {
 
     func subscriptionsVersion(user: UserID) -> Int64 { versions[user] ?? 0 }
 
+    func feedHealth() -> [SourceID: FeedHealth] {
+        states.mapValues { FeedHealth(lastSuccess: $0.lastSuccess, lastFailure: $0.lastFailure, lastError: $0.lastError?.description) }
+    }
+
     func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) throws(StoreError) {
         versions[user, default: 0] += 1
         // Only new feeds are added: an existing one is shared, and one user's save never changes it.

@@ -55,6 +55,26 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func eachFeedsHealthIsReadWithoutItsEntries(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let fine = try feed("fine.xml")
+            let failing = try feed("failing.xml")
+            let never = try feed("never.xml")
+            try await store.saveSubscriptions([fine, failing, never], user: .owner)
+            let success = Date(timeIntervalSince1970: 1_760_000_000)
+            try await store.saveSourceState(SourceState(entries: [Entry(id: "1", title: "One")], lastSuccess: success), for: fine.id)
+            try await store.saveSourceState(
+                SourceState(failures: 1, lastError: .unreadable("not a feed"), lastFailure: success), for: failing.id)
+            let health = try await store.feedHealth()
+            #expect(health[fine.id]?.lastSuccess == success)
+            #expect(health[fine.id]?.isFailing == false)
+            #expect(health[failing.id]?.isFailing == true)
+            #expect(health[failing.id]?.lastError == "unreadable answer: not a feed")
+            #expect(health[never.id]?.isUnchecked ?? true)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func anotherUsersSaveNeverRewritesASharedFeed(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let original = try feed("a.xml")

@@ -57,6 +57,36 @@ import Testing
         }
     }
 
+    /// main: the 207 feeds of an imported OPML that could not be fetched looked exactly like
+    /// healthy empty feeds.
+    @Test func eachFeedSaysWhenItWasNeverCheckedOrIsFailingAndWhy() async throws {
+        try await withKioskApp { kiosk in
+            let now = Date()
+            // Business was checked and is fine; Entertainment's last check failed after a
+            // success; Environment was never checked.
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "1", title: "One")], lastSuccess: now), for: .business)
+            try await kiosk.store.saveSourceState(
+                SourceState(
+                    entries: [], failures: 2, lastError: .unreadable("not a feed: the page is HTML"),
+                    lastSuccess: now.addingTimeInterval(-600), lastFailure: now),
+                for: .entertainment)
+            try await kiosk.run { client, _ in
+                let page = try await client.text("/reader")
+                func row(_ id: String) throws -> String {
+                    let start = try #require(page.range(of: #"data-feed-id="\#(id)""#))
+                    let end = page[start.upperBound...].range(of: "</li>")?.lowerBound ?? page.endIndex
+                    return String(page[start.upperBound..<end])
+                }
+                #expect(try !row("business").contains("feed-state"))
+                #expect(try row("entertainment").contains(#"data-feed-state="failing""#))
+                #expect(try row("entertainment").contains("Failing: unreadable answer: not a feed: the page is HTML"))
+                #expect(try row("environment").contains(#"data-feed-state="unchecked""#))
+                #expect(try row("environment").contains("Not checked yet"))
+            }
+        }
+    }
+
     @Test func aHostileEntryIsEscapedAndSanitizedInTheReader() async throws {
         try await withKioskApp { kiosk in
             _ = try await seeded(kiosk)

@@ -19,7 +19,7 @@ struct ReaderRoutes: Sendable {
             let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderHomePage(
                 subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user),
-                sequence: await shared.live.snapshot().sequence
+                sequence: await shared.live.snapshot().sequence, health: try await reader.feedHealth(user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/counts") { _, context in

@@ -1,11 +1,14 @@
 import KioskReader
 import KioskSources
+import KioskStore
 
 /// `/reader`: the user's feeds by folder with their unread counts, All unread and Starred.
 struct ReaderHomePage: Sendable {
     var subscriptions: [Subscription]
     var counts: ReaderCounts
     var sequence: UInt64
+    /// How each feed's checks have gone: a feed never checked, or failing, says so in its row.
+    var health: [SourceID: FeedHealth] = [:]
 
     var page: Page {
         Page(
@@ -81,9 +84,30 @@ struct ReaderHomePage: Sendable {
     private func feedRow(_ subscription: Subscription) -> Node {
         el("li") {
             el("a", .class("feed"), .href(ReaderLinks.feed(subscription.id)), .data("feed-id", subscription.id.rawValue)) {
-                el("span", .class("feed-name")) { subscription.displayName }
+                el("span", .class("feed-name")) {
+                    subscription.displayName
+                    FeedState(health: health[subscription.id]).node
+                }
                 CountBadge(key: "feed:\(subscription.id.rawValue)", count: counts.feeds[subscription.id.rawValue] ?? 0).node
             }
+        }
+    }
+}
+
+/// A feed's state under its name when it is not simply fine: "Not checked yet", or "Failing:"
+/// and the last error in its own words (an imported feed that cannot be fetched must not look
+/// like a healthy empty one).
+struct FeedState: Sendable {
+    var health: FeedHealth?
+
+    var node: Node {
+        guard let health, !health.isUnchecked else {
+            return el("span", .class("feed-state muted"), .data("feed-state", "unchecked")) { "Not checked yet" }
+        }
+        guard health.isFailing else { return Node.group([]) }
+        let reason = health.lastError.map { String($0.prefix(160)) } ?? "no answer"
+        return el("span", .class("feed-state feed-failing"), .data("feed-state", "failing"), .title(reason)) {
+            "Failing: \(reason)"
         }
     }
 }

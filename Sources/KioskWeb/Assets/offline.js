@@ -52,6 +52,12 @@ async function keepBundle(bundle) {
   await cache.put(BUNDLE, new Response(JSON.stringify(bundle), { headers: { "Content-Type": "application/json" } }));
 }
 
+/// The copy no longer says what the server does (something was read or starred here): the next
+/// reader page keeps a fresh one at once.
+export function offlineCopyIsStale() {
+  localStorage.removeItem(SAVED_AT);
+}
+
 /// Everything of offline reading deleted from this device (the sign-in page calls it).
 export async function forgetOffline() {
   localStorage.removeItem(QUEUE);

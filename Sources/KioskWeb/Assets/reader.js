@@ -2,6 +2,8 @@
 // page title and the app badge, keyboard shortcuts, and changes from other tabs. Every action is
 // a POST the server also accepts from plain forms; this only makes them instant.
 
+import { offlineCopyIsStale } from "./offline.js";
+
 const $ = (selector, scope = document) => scope.querySelector(selector);
 const $$ = (selector, scope = document) => Array.from(scope.querySelectorAll(selector));
 
@@ -24,6 +26,7 @@ async function post(path, fields) {
     keepalive: true,
   });
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  offlineCopyIsStale();
   return response.json();
 }
 

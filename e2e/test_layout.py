@@ -150,3 +150,30 @@ def test_the_entry_actions_line_up_and_read_rows_have_no_empty_indent(phone, kio
         return [text(read), unread.querySelector('.unread-dot').getBoundingClientRect().left];""")
     # A read title starts where an unread row's dot does: no empty indent.
     assert abs(lefts[0] - lefts[1]) <= 1.5, f"a read row's title starts {lefts[0] - lefts[1]:.1f} px in"
+
+
+def test_every_tab_is_reachable_on_a_phone_in_landscape(browser, fresh_kiosk):
+    """main: at 844x390 Top Albums was drawn below the window, and on Reader with five folders
+    listed Discover, Facts, Jokes and Top Albums were all off screen, in a sidebar that could not
+    scroll."""
+    driver = browser("phone-landscape")
+    folders = ["Alpha", "Bravo", "Charlie", "Delta", "Echo"]
+    opml = "".join(f'<outline text="{name}"><outline text="{name} feed" '
+                   f'xmlUrl="{fresh_kiosk.demo_url}/samples/{index + 40}.xml"/></outline>' for index, name in enumerate(folders))
+    driver.get(fresh_kiosk.url("/reader/opml"))
+    js(driver, """
+        const body = '<?xml version="1.0"?><opml version="2.0"><body>' + arguments[0] + '</body></opml>';
+        const form = new FormData(); form.append('file', new Blob([body], {type: 'text/xml'}), 'five.opml');
+        return fetch('/reader/import', {method: 'POST', body: form}).then(r => r.status);""", opml)
+    for path, page in (("/reader", "reader"), ("/", "home")):
+        open_page(driver, fresh_kiosk, path, page)
+        wait_until(driver, lambda d: len(find_all(d, ".tabs .sidebar-folders a")) >= 5 or page != "reader",
+                   "the five folders are not listed")
+        for tab in TABS:
+            reachable = js(driver, """
+                const link = document.querySelector('.tabs a[data-tab="' + arguments[0] + '"]');
+                link.scrollIntoView({block: 'nearest'});
+                const r = link.getBoundingClientRect();
+                const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+                return r.bottom <= window.innerHeight && r.top >= 0 && !!hit && link.contains(hit);""", tab)
+            assert reachable, f"{path}: the {tab} tab cannot be reached at 844x390"

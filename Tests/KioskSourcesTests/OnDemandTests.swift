@@ -79,6 +79,47 @@ import Testing
         }
     }
 
+    /// main: every new query was a call to the API (30 queries, 30 calls), spending the key's quota.
+    @Test func discoverKeepsAnswersAndLimitsEachAccountsCalls() async throws {
+        try await withSampleSources { server, catalogue, fetcher in
+            let clock = TestDate(Date(timeIntervalSince1970: 1_760_000_000))
+            var budget = DiscoverService.Budget()
+            budget.callsPerAccount = 3
+            let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher, budget: budget, now: { clock.now })
+            let start = await server.control.requestCount(for: .newsAPI)
+            func calls() async -> Int { await server.control.requestCount(for: .newsAPI) - start }
+
+            // The same words, in any case and spacing, and the same category page: asked once.
+            let first = try await discover.search("Climate", client: "a", account: "ada").get()
+            #expect(try await discover.search("  climate ", client: "b", account: "ada").get() == first)
+            _ = try await discover.headlines(category: "science", account: "ada").get()
+            _ = try await discover.headlines(category: "science", account: "bob").get()
+            #expect(await calls() == 2)
+
+            // A refresh asks again (and counts).
+            _ = try await discover.headlines(category: "science", account: "ada", fresh: true).get()
+            #expect(await calls() == 3)
+
+            // Ada has spent her three calls: a new query is refused with a sentence; kept answers
+            // still come; Bob's calls are his own.
+            guard case .failure(.fetch(.status(429, let message?, _))) = await discover.search("markets", client: "a", account: "ada")
+            else {
+                Issue.record("a fourth call in the window was not refused")
+                return
+            }
+            #expect(message.contains("at most 3 times in 10 minutes"))
+            #expect((try? await discover.search("climate", client: "a", account: "ada").get()) == first)
+            #expect((try? await discover.search("markets", client: "c", account: "bob").get()) != nil)
+            #expect(await calls() == 4)
+
+            // Ten minutes later: answers asked anew, and Ada may call again.
+            clock.advance(by: 601)
+            #expect((try? await discover.search("markets", client: "a", account: "ada").get()) != nil)
+            _ = try await discover.search("climate", client: "a", account: "ada").get()
+            #expect(await calls() == 6)
+        }
+    }
+
     @Test func aNewerSearchSupersedesAnOlderOne() async throws {
         try await withSampleSources(latencies: [.newsAPI: .milliseconds(600)]) { _, catalogue, fetcher in
             let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher)
@@ -199,4 +240,16 @@ import Testing
             #expect(clock.now - start < .seconds(10))
         }
     }
+}
+
+/// A settable clock for the tests that count time, without waiting.
+final class TestDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+
+    init(_ value: Date) { self.value = value }
+
+    var now: Date { lock.withLock { value } }
+
+    func advance(by seconds: TimeInterval) { lock.withLock { value = value.addingTimeInterval(seconds) } }
 }

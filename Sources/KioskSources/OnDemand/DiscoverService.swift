@@ -10,29 +10,101 @@ public actor DiscoverService {
     /// NewsAPI's free plan stops at 100 results (HTTP 426 `maximumResultsReached` beyond).
     public static let resultLimit = 100
 
+    /// How Discover spares the API key's quota: answers kept per query for a while, and at most
+    /// so many calls to the API per account in a window.
+    public struct Budget: Sendable, Hashable {
+        /// How long an answer (a category's or a search's page) is served again without asking.
+        public var keepAnswersFor: Duration = .seconds(600)
+        /// Answers kept at most (the oldest forgotten first).
+        public var answersKept = 500
+        /// Calls to the API one account may cause...
+        public var callsPerAccount = 30
+        /// ... in this window.
+        public var window: Duration = .seconds(600)
+
+        public init() {}
+    }
+
     private let settings: NewsAPISettings
     private let fetcher: any Fetching
+    private let budget: Budget
+    private let now: @Sendable () -> Date
+    private var answers: [String: (page: DiscoverPage, at: Date)] = [:]
+    /// When each account's recent calls were made, oldest first.
+    private var calls: [String: [Date]] = [:]
     private var searches: [String: (id: UUID, task: Task<Result<DiscoverPage, SourceError>, Never>)] = [:]
     /// Category pages being fetched, shared by everyone asking for the same page meanwhile (a
     /// reader who taps away and back joins the request under way instead of queueing another).
     private var headlineRequests: [String: (task: Task<Result<DiscoverPage, SourceError>, Never>, waiters: Set<UUID>)] = [:]
 
-    public init(settings: NewsAPISettings, fetcher: any Fetching) {
+    public init(
+        settings: NewsAPISettings, fetcher: any Fetching, budget: Budget = Budget(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.settings = settings
         self.fetcher = fetcher
+        self.budget = budget
+        self.now = now
+    }
+
+    /// A kept answer to `key`, while it is fresh.
+    private func kept(_ key: String) -> DiscoverPage? {
+        guard let answer = answers[key] else { return nil }
+        guard now().timeIntervalSince(answer.at) < Self.seconds(budget.keepAnswersFor) else {
+            answers[key] = nil
+            return nil
+        }
+        return answer.page
+    }
+
+    private func keep(_ result: Result<DiscoverPage, SourceError>, as key: String) {
+        guard case .success(let page) = result else { return }
+        if answers.count >= budget.answersKept, let oldest = answers.min(by: { $0.value.at < $1.value.at })?.key {
+            answers[oldest] = nil
+        }
+        answers[key] = (page, now())
+    }
+
+    /// Whether `account` may cause one more call to the API now (and counts it); the refusal, a
+    /// sentence, when not.
+    private func spend(_ account: String) -> SourceError? {
+        let now = now()
+        let window = Self.seconds(budget.window)
+        var recent = (calls[account] ?? []).filter { now.timeIntervalSince($0) < window }
+        guard recent.count < budget.callsPerAccount else {
+            let wait = max(1, Int((window - now.timeIntervalSince(recent[0])) / 60 + 0.999))
+            calls[account] = recent
+            return .fetch(.status(
+                code: 429,
+                message: "Discover asks the news service at most \(budget.callsPerAccount) times in \(Int(window / 60)) minutes for you: try again in \(wait) minute\(wait == 1 ? "" : "s"); what was already loaded still opens.",
+                retryAfter: nil))
+        }
+        recent.append(now)
+        calls[account] = recent
+        return nil
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Page `page` (1-based) of a category's top headlines. Callers asking for the same page while
     /// it is fetched share the request; when every one of them has given up (cancelled: the page
     /// was left), the request is cancelled too.
-    public func headlines(category: String, page: Int = 1) async -> Result<DiscoverPage, SourceError> {
+    /// Answers are kept a while for everyone, and each call to the API counts against `account`.
+    /// `fresh` (a refresh): not the kept answer.
+    public func headlines(category: String, page: Int = 1, account: String = "", fresh: Bool = false) async
+        -> Result<DiscoverPage, SourceError>
+    {
         let key = "\(category)\u{1F}\(page)"
+        if !fresh, let answer = kept("h\u{1F}" + key) { return .success(answer) }
         let waiter = UUID()
         let task: Task<Result<DiscoverPage, SourceError>, Never>
         if let shared = headlineRequests[key] {
             task = shared.task
             headlineRequests[key]?.waiters.insert(waiter)
         } else {
+            if let refusal = spend(account) { return .failure(refusal) }
             task = Task {
                 await self.fetchPage(path: "top-headlines", query: [URLQueryItem(name: "category", value: category)], page: page)
             }
@@ -43,8 +115,11 @@ public actor DiscoverService {
         } onCancel: {
             Task { await self.abandon(key, waiter) }
         }
-        // The first to have the outcome clears the entry: a later request fetches afresh.
-        if headlineRequests[key]?.task == task { headlineRequests[key] = nil }
+        // The first to have the outcome clears the entry and keeps the answer.
+        if headlineRequests[key]?.task == task {
+            headlineRequests[key] = nil
+            keep(result, as: "h\u{1F}" + key)
+        }
         return result
     }
 
@@ -57,8 +132,18 @@ public actor DiscoverService {
         }
     }
 
-    /// Page `page` of a search. A newer search by the same `client` cancels this one.
-    public func search(_ text: String, page: Int = 1, client: String) async -> Result<DiscoverPage, SourceError> {
+    /// Page `page` of a search. A newer search by the same `client` cancels this one. The same
+    /// words (in any case and spacing) are answered from the kept answer for a while; each call
+    /// to the API counts against `account`.
+    public func search(_ text: String, page: Int = 1, client: String, account: String = "", fresh: Bool = false) async
+        -> Result<DiscoverPage, SourceError>
+    {
+        let key = "s\u{1F}" + text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") + "\u{1F}\(page)"
+        if !fresh, let answer = kept(key) {
+            searches[client]?.task.cancel()
+            return .success(answer)
+        }
+        if let refusal = spend(account) { return .failure(refusal) }
         searches[client]?.task.cancel()
         let id = UUID()
         let task = Task {
@@ -67,7 +152,9 @@ public actor DiscoverService {
         searches[client] = (id, task)
         let result = await task.value
         if searches[client]?.id == id { searches[client] = nil }
-        return task.isCancelled ? .failure(.superseded) : result
+        if task.isCancelled { return .failure(.superseded) }
+        keep(result, as: key)
+        return result
     }
 
     private func fetchPage(path: String, query: [URLQueryItem], page: Int) async -> Result<DiscoverPage, SourceError> {

@@ -90,7 +90,7 @@ extension WebDependencies {
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
             albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher),
+            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher, budget: Self.discoverBudget(config)),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: parts.deviceID),
             images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
@@ -103,5 +103,17 @@ extension WebDependencies {
         dependencies.drawings = drawings
         dependencies.articlePasses = articlePasses
         return dependencies
+    }
+
+    /// The API key's quota spared (answers kept, calls per account counted), except in demo mode,
+    /// whose news API is the sample server on this machine and has no quota to spare: there
+    /// every request is asked afresh, as the demo's own tests expect.
+    static func discoverBudget(_ config: AppConfig) -> DiscoverService.Budget {
+        var budget = DiscoverService.Budget()
+        if config.settings.demo {
+            budget.keepAnswersFor = .zero
+            budget.callsPerAccount = .max
+        }
+        return budget
     }
 }

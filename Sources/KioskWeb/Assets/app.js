@@ -421,14 +421,16 @@ function setupDiscover() {
   };
 
   /** Loads a page of the list; true when it landed. */
-  const load = async (query, page, append) => {
+  const load = async (query, page, append, fresh = false) => {
     if (controller) controller.abort();
     controller = new AbortController();
     const mine = controller;
     replacing = !append;
     setBusy(list, true);
     try {
-      const response = await fetch(`/discover/results?${query}&page=${page}`, { signal: mine.signal });
+      // A refresh asks the news service again; anything else may be the answer Kiosk kept.
+      const again = fresh ? "&refresh=1" : "";
+      const response = await fetch(`/discover/results?${query}&page=${page}${again}`, { signal: mine.signal });
       const data = await response.json();
       render(data, append);
       return !data.superseded && !data.error;
@@ -501,7 +503,7 @@ function setupDiscover() {
   }
   moreButton.addEventListener("click", loadMore);
 
-  const refresh = () => load(list.dataset.query, 1, false);
+  const refresh = () => load(list.dataset.query, 1, false, true);
   // The news API was slow: the screen came at once, without its list; ask for it now.
   if (list.dataset.loading !== undefined) {
     const loading = $("#discover-loading");

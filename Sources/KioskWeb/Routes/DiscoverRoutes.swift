@@ -50,7 +50,8 @@ struct DiscoverRoutes: Sendable {
             // closes the connection after the answer (without saying so), so the next request a
             // browser sent on that kept-alive connection got no answer. A query the reader has
             // moved on from is dropped by `DiscoverService` (superseded) instead.
-            let result = await load(query, page: page, client: context.clientID, user: context.user)
+            let fresh = request.uri.queryParameters.get("refresh") != nil
+            let result = await load(query, page: page, client: context.clientID, user: context.user, fresh: fresh)
             let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
             let body = DiscoverResults(
                 html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,
@@ -91,14 +92,14 @@ struct DiscoverRoutes: Sendable {
         var superseded = false
     }
 
-    private func load(_ query: DiscoverQuery, page: Int, client: String, user: UserID) async -> Outcome {
+    private func load(_ query: DiscoverQuery, page: Int, client: String, user: UserID, fresh: Bool = false) async -> Outcome {
         let discover = shared.dependencies.discover
         let result: Result<DiscoverPage, SourceError>
         switch query {
         case .category(let category):
-            result = await discover.headlines(category: category.rawValue, page: page)
+            result = await discover.headlines(category: category.rawValue, page: page, account: String(user.rawValue), fresh: fresh)
         case .search(let text, .web):
-            result = await discover.search(text, page: page, client: client)
+            result = await discover.search(text, page: page, client: client, account: String(user.rawValue), fresh: fresh)
         case .search(let text, .saved):
             return await searchSaved(text, page: page, user: user)
         }

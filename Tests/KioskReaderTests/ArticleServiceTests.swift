@@ -92,6 +92,8 @@ import Testing
         let pages = Pages(Self.page("Story."), held: true)
         var limits = ArticleService.Limits()
         limits.claimPoll = .milliseconds(10)
+        // A claim that outlasts any stall of a loaded machine (at 20 s, a starved run let it lapse).
+        limits.claimWait = .seconds(600)
         let first = ArticleService(store: store, fetcher: pages, extract: Self.extract, limits: limits)
         let second = ArticleService(store: store, fetcher: pages, extract: Self.extract, limits: limits)
         async let fromFirst = first.article(entry: id, link: "https://example.com/story")
@@ -253,12 +255,17 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
         // Before, the loop never heard the group's graceful shutdown: SIGTERM left `kiosk`
         // running, its web server closed and everything else still going.
         let store = try SQLiteStore.inMemoryDatabase()
+        let feed = try #require(URL(string: "https://wanted.example/feed.xml"))
+        try await store.saveSubscriptions([Subscription(id: "wanted", url: feed, fullArticles: true)], user: .owner)
+        try await store.saveSourceState(
+            SourceState(entries: [Entry(id: "a", title: "A", link: "https://wanted.example/a")]), for: "wanted")
         let pages = ArticleServiceTests.Pages(ArticleServiceTests.page("A whole article."))
         let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
         let prefetcher = ArticlePrefetcher(store: store, articles: articles, pause: .seconds(3_600))
         let group = ServiceGroup(services: [prefetcher], gracefulShutdownSignals: [], logger: Logger(label: "test"))
         let running = Task { try await group.run() }
-        try await Task.sleep(for: .milliseconds(100))
+        // Running (its first pass fetched the one page) before the signal, however loaded the machine.
+        #expect(await eventually { await pages.requests.count == 1 })
         await group.triggerGracefulShutdown()
         let clock = ContinuousClock()
         let start = clock.now

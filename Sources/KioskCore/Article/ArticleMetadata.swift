@@ -15,10 +15,10 @@ struct ArticleMetadata {
 
     init(_ document: ArticleDocument) {
         let meta = Self.metaValues(document)
-        if let html = document.first("html"), let lang = document[html].value(of: "lang"), !lang.isEmpty {
+        if let html = document.first(.html), let lang = document.nodes[html].value(of: "lang"), !lang.isEmpty {
             language = lang
         }
-        if let titleElement = document.first("title") {
+        if let titleElement = document.first(.title) {
             let text = ArticleDocument.collapse(document.ownText(of: titleElement))
             documentTitle = text.isEmpty ? nil : text
         }
@@ -60,8 +60,8 @@ struct ArticleMetadata {
     /// `itemprop` one; a later tag of the same name wins.
     static func metaValues(_ document: ArticleDocument) -> [String: String] {
         var meta: [String: String] = [:]
-        for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "meta" }) {
-            let node = document[index]
+        for index in document.descendants(of: ArticleDocument.root, tagged: .meta) {
+            let node = document.nodes[index]
             guard let content = node.value(of: "content").map(ArticleDocument.collapse), !content.isEmpty else { continue }
             var named = false
             if let property = node.value(of: "property") {
@@ -82,9 +82,9 @@ struct ArticleMetadata {
     /// The first `<time datetime>` marked as the publication date, else the first `<time>` in an
     /// article's header; nil when the page has none.
     static func timeElement(_ document: ArticleDocument) -> Date? {
-        let times = document.descendants(of: ArticleDocument.root, where: { $0.name == "time" })
+        let times = document.descendants(of: ArticleDocument.root, tagged: .time)
         for index in times {
-            let node = document[index]
+            let node = document.nodes[index]
             let itemprop = node.value(of: "itemprop")?.lowercased() ?? ""
             let className = node.value(of: "class")?.lowercased() ?? ""
             guard itemprop.contains("datepublished") || className.contains("publish") || node.value(of: "pubdate") != nil
@@ -124,8 +124,8 @@ struct ArticleMetadata {
 
     /// The first article object of the page's `application/ld+json` scripts.
     static func jsonLD(_ document: ArticleDocument, cleanTitle: String?) -> JSONLD {
-        for index in document.descendants(of: ArticleDocument.root, where: { $0.name == "script" }) {
-            guard document[index].value(of: "type")?.lowercased() == "application/ld+json" else { continue }
+        for index in document.descendants(of: ArticleDocument.root, tagged: .script) {
+            guard document.nodes[index].value(of: "type")?.lowercased() == "application/ld+json" else { continue }
             var text = document.ownText(of: index).trimmingCharacters(in: .whitespacesAndNewlines)
             // Some pages wrap it in a CDATA section.
             if text.hasPrefix("<![CDATA["), text.hasSuffix("]]>") { text = String(text.dropFirst(9).dropLast(3)) }
@@ -228,7 +228,7 @@ struct ArticleMetadata {
                 title = String(original[original.index(after: first)...])
             }
         } else if original.contains(": ") {
-            let headings = document.descendants(of: ArticleDocument.root, where: { $0.name == "h1" || $0.name == "h2" })
+            let headings = document.descendants(of: ArticleDocument.root, tagged: ArticleTagSet([.h1, .h2]))
             let trimmed = original.trimmingCharacters(in: .whitespaces)
             let matches = headings.contains { document.normalizedText(of: $0) == trimmed }
             if !matches, let colon = original.range(of: ":", options: .backwards), let first = original.range(of: ":") {
@@ -241,7 +241,7 @@ struct ArticleMetadata {
                 }
             }
         } else if original.count > 150 || original.count < 15 {
-            let h1s = document.descendants(of: ArticleDocument.root, where: { $0.name == "h1" })
+            let h1s = document.descendants(of: ArticleDocument.root, tagged: .h1)
             if h1s.count == 1 { title = document.normalizedText(of: h1s[0]) }
         }
         title = ArticleDocument.collapse(title)

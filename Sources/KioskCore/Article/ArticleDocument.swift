@@ -74,6 +74,9 @@ struct ArticleDocument {
                 }
                 appendText(text, to: stack[stack.count - 1])
             case .rawText(let range):
+                // A style's or script's code is never read (only JSON-LD is, for the metadata):
+                // it makes no text node (it was a tenth of the text made and counted).
+                if isUnreadCode(stack[stack.count - 1]) { continue }
                 buffer.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &buffer, decode: false)
                 appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
@@ -110,6 +113,15 @@ struct ArticleDocument {
             let (length, commas) = ArticleStats.textCounts(nodes[index].text)
             nodes[index].textLength = length
             nodes[index].commas = commas
+        }
+    }
+
+    /// A `style`, or a `script` other than JSON-LD, whose content nothing reads.
+    private func isUnreadCode(_ index: Int) -> Bool {
+        switch nodes[index].tag {
+        case .style: true
+        case .script: nodes[index].value(of: "type")?.lowercased() != "application/ld+json"
+        default: false
         }
     }
 

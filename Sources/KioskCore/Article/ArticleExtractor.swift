@@ -18,7 +18,7 @@ public enum ArticleExtractor {
         // The decoded text is handed over, so it is freed as soon as the tokenizer has its bytes.
         // A site rule's drops go before anything else reads the tree.
         func parse() -> ArticleDocument {
-            var document = ArticleDocument(html: TextDecoding.string(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
+            var document = ArticleDocument(utf8: TextDecoding.utf8Bytes(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
             if let rule, !rule.drop.isEmpty { SiteRuleApplication.drop(rule.drop, from: &document) }
             return document
         }

@@ -458,6 +458,9 @@ struct Keywords: Sendable {
     /// The fragments as lowercase ASCII bytes, searched without Foundation (its `contains` was a
     /// tenth of the extractor's time).
     private let fragmentBytes: [[UInt8]]
+    /// The fragments' first bytes, a bit each.
+    private let firstBytes: [UInt64]
+    private let hasEmptyFragment: Bool
     private let spaceWordBytes: [[UInt8]]
     private let punctuationWordBytes: [[UInt8]]
 
@@ -465,7 +468,12 @@ struct Keywords: Sendable {
         self.fragments = fragments
         self.spaceSeparatedWords = spaceSeparatedWords
         self.wordsBetweenPunctuation = wordsBetweenPunctuation
-        fragmentBytes = fragments.map { Array($0.lowercased().utf8) }
+        let lowered = fragments.map { Array($0.lowercased().utf8) }
+        hasEmptyFragment = lowered.contains { $0.isEmpty }
+        fragmentBytes = lowered.filter { !$0.isEmpty }
+        var firstBytes: [UInt64] = [0, 0, 0, 0]
+        for fragment in fragmentBytes { firstBytes[Int(fragment[0] >> 6)] |= 1 << UInt64(fragment[0] & 63) }
+        self.firstBytes = firstBytes
         spaceWordBytes = spaceSeparatedWords.map { Array($0.utf8) }
         punctuationWordBytes = wordsBetweenPunctuation.map { Array($0.utf8) }
     }
@@ -482,7 +490,7 @@ struct Keywords: Sendable {
         // are ASCII): a lowered copy per question was a twentieth of the time.
         var contiguous = text
         return contiguous.withUTF8 { bytes in
-            for fragment in fragmentBytes where Self.containsLowered(bytes, fragment) { return true }
+            if containsFragment(bytes) { return true }
             if !spaceWordBytes.isEmpty, Self.anyWord(of: bytes, separatedBy: { $0 == 0x20 }, in: spaceWordBytes) {
                 return true
             }
@@ -520,17 +528,21 @@ struct Keywords: Sendable {
         return false
     }
 
-    private static func containsLowered(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
-        let last = haystack.count - needle.count
-        var start = 0
-        while start <= last {
-            if lowered(haystack[start]) == first {
+    /// Whether any fragment occurs in `haystack` (lowered as it is read): one pass over the
+    /// text, trying only the fragments that start with the byte at hand (a pass per fragment
+    /// was 7% of the time).
+    private func containsFragment(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        if hasEmptyFragment { return true }
+        let count = haystack.count
+        for start in 0..<count {
+            let byte = Self.lowered(haystack[start])
+            let (word, bit) = (Int(byte >> 6), UInt64(byte & 63))
+            guard firstBytes[word] & (1 << bit) != 0 else { continue }
+            for fragment in fragmentBytes where fragment[0] == byte && fragment.count <= count - start {
                 var matched = 1
-                while matched < needle.count, lowered(haystack[start + matched]) == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
+                while matched < fragment.count, Self.lowered(haystack[start + matched]) == fragment[matched] { matched += 1 }
+                if matched == fragment.count { return true }
             }
-            start += 1
         }
         return false
     }

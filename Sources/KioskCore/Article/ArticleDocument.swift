@@ -11,12 +11,34 @@ struct ArticleDocument {
         var attributes: [HTMLTokenizer.Attribute]
         /// A text node's text (references decoded; a script's or style's as written).
         var text: String
-        var parent: Int
         var children: [Int]
+        /// 32-bit, with the counts below, so they fit where the padding of a 64-bit index was.
+        private var parentIndex: Int32
+        /// A text node's characters and commas as `ArticleStats` counts them, counted once when
+        /// the tree is built (they were counted again by every pass that summed text: a tenth of
+        /// the time).
+        var textLength: Int32 = 0
+        var commas: Int32 = 0
         /// Taken out of the tree (the extractor removes rather than rebuilds).
         var removed = false
+        /// `name` as a number, for the questions asked of every node.
+        var tag: ArticleTag
 
-        var isText: Bool { name == "#text" }
+        init(name: String, tag: ArticleTag? = nil, attributes: [HTMLTokenizer.Attribute], text: String, parent: Int, children: [Int]) {
+            self.name = name
+            self.tag = tag ?? ArticleTag(name: name)
+            self.attributes = attributes
+            self.text = text
+            self.children = children
+            parentIndex = Int32(truncatingIfNeeded: parent)
+        }
+
+        var parent: Int {
+            get { Int(parentIndex) }
+            set { parentIndex = Int32(truncatingIfNeeded: newValue) }
+        }
+
+        var isText: Bool { tag == .text }
 
         func value(of attribute: String) -> String? {
             attributes.first(where: { $0.name == attribute })?.value
@@ -27,13 +49,24 @@ struct ArticleDocument {
     private(set) var nodes: [Node]
 
     init(html: consuming String, maxDepth: Int) {
-        nodes = [Node(name: "#document", attributes: [], text: "", parent: -1, children: [])]
+        // Handed on (an initializer takes its arguments owned): the tokenizer keeps its own UTF-8
+        // copy and the text goes with its initializer, not at the end of this one (10 MB less).
+        self.init(tokenizer: HTMLTokenizer(html), maxDepth: maxDepth)
+    }
+
+    /// The page from its bytes, valid UTF-8 (`TextDecoding.utf8Bytes`), read in place: no
+    /// `String` of the page and no copy of it (a tenth of the time went to validating and
+    /// copying the page twice more; on a 10 MB page, 10 MB less at the peak).
+    init(utf8: [UInt8], maxDepth: Int) {
+        self.init(tokenizer: HTMLTokenizer(utf8: utf8), maxDepth: maxDepth)
+    }
+
+    private init(tokenizer: consuming HTMLTokenizer, maxDepth: Int) {
+        nodes = [Node(name: "#document", tag: .document, attributes: [], text: "", parent: -1, children: [])]
         var stack = [Self.root]
         // Elements past the depth limit make no node; their end tags are matched here instead.
         var overflow: [String: Int] = [:]
-        // Handed on (an initializer takes its arguments owned): the tokenizer keeps its own UTF-8
-        // copy and the text goes with its initializer, not at the end of this one (10 MB less).
-        var tokenizer = HTMLTokenizer(html)
+        var tokenizer = tokenizer
         var buffer: [UInt8] = []
         // Whether a `head` may be open (so text and body tags must close it).
         var headOpen = false
@@ -45,53 +78,79 @@ struct ArticleDocument {
                 let text = String(decoding: buffer, as: UTF8.self)
                 // Text starts the body, unless it is a title's (or a textarea's) own text.
                 if headOpen {
-                    let open = nodes[stack[stack.count - 1]].name
-                    if open != "title", open != "textarea", text.unicodeScalars.contains(where: { !Self.isWhitespace($0) }) {
+                    let open = nodes[stack[stack.count - 1]].tag
+                    if open != .title, open != .textarea, ArticleStats.textCounts(text).text > 0 {
                         leaveHead(&stack, &headOpen)
                     }
                 }
                 appendText(text, to: stack[stack.count - 1])
             case .rawText(let range):
+                // A style's or script's code is never read (only JSON-LD is, for the metadata):
+                // it makes no text node (it was a tenth of the text made and counted).
+                if isUnreadCode(stack[stack.count - 1]) { continue }
                 buffer.removeAll(keepingCapacity: true)
                 tokenizer.appendText(range, to: &buffer, decode: false)
                 appendText(String(decoding: buffer, as: UTF8.self), to: stack[stack.count - 1])
             case .startTag(let tag):
-                if headOpen, !Self.headContent.contains(tag.name) { leaveHead(&stack, &headOpen) }
-                let isVoid = HTMLTokenizer.isVoid(tag.name) || (tag.selfClosing && HTMLTokenizer.isForeign(tag.name))
+                let id = ArticleTag(name: tag.name)
+                if headOpen, !Self.headContent.contains(id) { leaveHead(&stack, &headOpen) }
+                let isVoid = Self.void.contains(id) || (tag.selfClosing && (id == .svg || id == .math))
                 if stack.count >= maxDepth {
                     if !isVoid { overflow[tag.name, default: 0] += 1 }
                     // A flattened block still separates words.
-                    if Self.closesParagraph.contains(tag.name) || tag.name == "br" { appendText("\n", to: stack[stack.count - 1]) }
+                    if Self.closesParagraph.contains(id) || id == .br { appendText("\n", to: stack[stack.count - 1]) }
                     continue
                 }
-                closeImplied(by: tag.name, stack: &stack)
+                closeImplied(by: id, stack: &stack)
                 let index = append(
-                    Node(name: tag.name, attributes: tag.attributes, text: "", parent: stack[stack.count - 1], children: []))
+                    Node(name: tag.name, tag: id, attributes: tag.attributes, text: "", parent: stack[stack.count - 1], children: []))
                 if !isVoid { stack.append(index) }
-                if tag.name == "head" { headOpen = true }
+                if id == .head { headOpen = true }
             case .endTag(let name):
-                if let pending = overflow[name], pending > 0 {
+                if !overflow.isEmpty, let pending = overflow[name], pending > 0 {
                     overflow[name] = pending - 1
                     continue
                 }
-                guard name != "html", name != "body" else { continue }
-                if let position = stack.lastIndex(where: { nodes[$0].name == name }), position > 0 {
+                let id = ArticleTag(name: name)
+                guard id != .html, id != .body else { continue }
+                if let position = stack.lastIndex(where: { nodes[$0].tag == id && (id != .other || nodes[$0].name == name) }),
+                    position > 0
+                {
                     stack.removeSubrange(position...)
                 }
             }
         }
+        for index in nodes.indices where nodes[index].tag == .text {
+            let (length, commas) = ArticleStats.textCounts(nodes[index].text)
+            nodes[index].textLength = length
+            nodes[index].commas = commas
+        }
+    }
+
+    /// A `style`, or a `script` other than JSON-LD, whose content nothing reads.
+    private func isUnreadCode(_ index: Int) -> Bool {
+        switch nodes[index].tag {
+        case .style: true
+        case .script: nodes[index].value(of: "type")?.lowercased() != "application/ld+json"
+        default: false
+        }
     }
 
     /// What a `head` holds; any other start tag (or text) means the body has begun.
-    static let headContent: Set<String> = [
-        "head", "html", "base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style", "script",
-        "template",
-    ]
+    static let headContent = ArticleTagSet([
+        .head, .html, .base, .basefont, .bgsound, .link, .meta, .title, .noscript, .noframes, .style, .script, .template,
+    ])
+
+    /// Elements that have no content and no end tag (`HTMLTokenizer.isVoid`'s list).
+    static let void = ArticleTagSet([
+        .area, .base, .basefont, .bgsound, .br, .col, .embed, .frame, .hr, .image, .img, .input, .keygen, .link, .meta,
+        .param, .source, .track, .wbr,
+    ])
 
     /// Closes an open `head` (and what is open inside it) when the body's content begins.
     private func leaveHead(_ stack: inout [Int], _ headOpen: inout Bool) {
         headOpen = false
-        if let position = stack.lastIndex(where: { nodes[$0].name == "head" }), position > 0 {
+        if let position = stack.lastIndex(where: { nodes[$0].tag == .head }), position > 0 {
             stack.removeSubrange(position...)
         }
     }
@@ -112,16 +171,16 @@ struct ArticleDocument {
             nodes[last].text += text
             return
         }
-        _ = append(Node(name: "#text", attributes: [], text: text, parent: parent, children: []))
+        _ = append(Node(name: "#text", tag: .text, attributes: [], text: text, parent: parent, children: []))
     }
 
     /// Elements a start tag of `name` closes when they are open (in the scope the HTML standard
     /// gives them): a new block ends a paragraph, a new item the previous one, and so on.
-    private func closeImplied(by name: String, stack: inout [Int]) {
-        func close(_ targets: Set<String>, stoppingAt boundaries: Set<String>) {
+    private func closeImplied(by name: ArticleTag, stack: inout [Int]) {
+        func close(_ targets: ArticleTagSet, stoppingAt boundaries: ArticleTagSet) {
             var position = stack.count - 1
             while position > 0 {
-                let open = nodes[stack[position]].name
+                let open = nodes[stack[position]].tag
                 if targets.contains(open) {
                     stack.removeSubrange(position...)
                     return
@@ -132,43 +191,43 @@ struct ArticleDocument {
         }
         if Self.closesParagraph.contains(name) { close(Self.paragraph, stoppingAt: Self.scope) }
         switch name {
-        case "li": close(Self.item, stoppingAt: Self.listScope)
-        case "dt", "dd": close(Self.definition, stoppingAt: Self.definitionScope)
-        case "tr": close(Self.row, stoppingAt: Self.rowScope)
-        case "td", "th": close(Self.cell, stoppingAt: Self.cellScope)
-        case "tbody", "thead", "tfoot": close(Self.section, stoppingAt: Self.tableScope)
-        case "option": close(Self.option, stoppingAt: Self.optionScope)
-        case "h1", "h2", "h3", "h4", "h5", "h6":
-            if let top = stack.last, Self.headings.contains(nodes[top].name) { stack.removeLast() }
+        case .li: close(Self.item, stoppingAt: Self.listScope)
+        case .dt, .dd: close(Self.definition, stoppingAt: Self.definitionScope)
+        case .tr: close(Self.row, stoppingAt: Self.rowScope)
+        case .td, .th: close(Self.cell, stoppingAt: Self.cellScope)
+        case .tbody, .thead, .tfoot: close(Self.section, stoppingAt: Self.tableScope)
+        case .option: close(Self.option, stoppingAt: Self.optionScope)
+        case .h1, .h2, .h3, .h4, .h5, .h6:
+            if let top = stack.last, Self.headings.contains(nodes[top].tag) { stack.removeLast() }
         default: break
         }
     }
 
     // The elements each start tag closes, and where the search for them stops (made once: a
     // set built per tag was a tenth of the tree's building).
-    private static let scope: Set<String> = ["table", "td", "th", "caption", "button", "object", "template", "html", "marquee"]
-    private static let paragraph: Set<String> = ["p"]
-    private static let item: Set<String> = ["li"]
-    private static let listScope = scope.union(["ol", "ul"])
-    private static let definition: Set<String> = ["dt", "dd"]
-    private static let definitionScope = scope.union(["dl"])
-    private static let row: Set<String> = ["tr", "td", "th"]
-    private static let rowScope: Set<String> = ["table", "tbody", "thead", "tfoot", "html"]
-    private static let cell: Set<String> = ["td", "th"]
-    private static let cellScope: Set<String> = ["tr", "table", "html"]
-    private static let section: Set<String> = ["tbody", "thead", "tfoot", "tr", "td", "th"]
-    private static let tableScope: Set<String> = ["table", "html"]
-    private static let option: Set<String> = ["option"]
-    private static let optionScope: Set<String> = ["select", "datalist", "optgroup", "html"]
+    private static let scope = ArticleTagSet([.table, .td, .th, .caption, .button, .object, .template, .html, .marquee])
+    private static let paragraph = ArticleTagSet([.p])
+    private static let item = ArticleTagSet([.li])
+    private static let listScope = scope.union(ArticleTagSet([.ol, .ul]))
+    private static let definition = ArticleTagSet([.dt, .dd])
+    private static let definitionScope = scope.union(ArticleTagSet([.dl]))
+    private static let row = ArticleTagSet([.tr, .td, .th])
+    private static let rowScope = ArticleTagSet([.table, .tbody, .thead, .tfoot, .html])
+    private static let cell = ArticleTagSet([.td, .th])
+    private static let cellScope = ArticleTagSet([.tr, .table, .html])
+    private static let section = ArticleTagSet([.tbody, .thead, .tfoot, .tr, .td, .th])
+    private static let tableScope = ArticleTagSet([.table, .html])
+    private static let option = ArticleTagSet([.option])
+    private static let optionScope = ArticleTagSet([.select, .datalist, .optgroup, .html])
 
-    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let headings = ArticleTagSet([.h1, .h2, .h3, .h4, .h5, .h6])
 
     /// Start tags that end an open `p` (the HTML standard's list).
-    static let closesParagraph: Set<String> = [
-        "address", "article", "aside", "blockquote", "center", "details", "dialog", "dir", "div", "dl", "fieldset",
-        "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "li",
-        "main", "menu", "nav", "ol", "p", "pre", "section", "summary", "table", "ul", "dd", "dt",
-    ]
+    static let closesParagraph = ArticleTagSet([
+        .address, .article, .aside, .blockquote, .center, .details, .dialog, .dir, .div, .dl, .fieldset, .figcaption,
+        .figure, .footer, .form, .h1, .h2, .h3, .h4, .h5, .h6, .header, .hgroup, .hr, .li, .main, .menu, .nav, .ol, .p,
+        .pre, .section, .summary, .table, .ul, .dd, .dt,
+    ])
 
     // MARK: - Reading
 
@@ -181,8 +240,9 @@ struct ArticleDocument {
     }
 
     /// Renames an element (a `div` that holds only text becomes a `p`).
-    mutating func rename(_ index: Int, to name: String) {
-        nodes[index].name = name
+    mutating func rename(_ index: Int, to tag: ArticleTag) {
+        nodes[index].name = String(describing: tag)
+        nodes[index].tag = tag
     }
 
     /// The children still in the tree.
@@ -208,21 +268,61 @@ struct ArticleDocument {
     /// Every element under `index` still in the tree, in document order (`index` excluded).
     func descendants(of index: Int, where include: (Node) -> Bool = { _ in true }) -> [Int] {
         var result: [Int] = []
-        var pending = Array(children(of: index).reversed())
+        var pending: [Int] = []
+        pushChildren(of: index, to: &pending)
         while let next = pending.popLast() {
-            let node = nodes[next]
-            if !node.isText && include(node) { result.append(next) }
-            pending.append(contentsOf: children(of: next).reversed())
+            if nodes[next].isText { continue }
+            if include(nodes[next]) { result.append(next) }
+            pushChildren(of: next, to: &pending)
         }
         return result
     }
 
+    /// Every element tagged `tag` under `index` still in the tree, in document order.
+    func descendants(of index: Int, tagged tag: ArticleTag) -> [Int] {
+        descendants(of: index, tagged: ArticleTagSet([tag]))
+    }
+
+    /// Every element tagged one of `tags` under `index` still in the tree, in document order.
+    func descendants(of index: Int, tagged tags: ArticleTagSet) -> [Int] {
+        var result: [Int] = []
+        var pending: [Int] = []
+        pushChildren(of: index, to: &pending)
+        while let next = pending.popLast() {
+            let tag = nodes[next].tag
+            if tag == .text { continue }
+            if tags.contains(tag) { result.append(next) }
+            pushChildren(of: next, to: &pending)
+        }
+        return result
+    }
+
+    /// `index`'s children still in the tree, last first (so popping gives document order),
+    /// without an array of their own (the filtered copies were a twentieth of the time).
+    @inline(__always) private func pushChildren(of index: Int, to pending: inout [Int]) {
+        let children = nodes[index].children
+        var position = children.count
+        while position > 0 {
+            position -= 1
+            let child = children[position]
+            if !nodes[child].removed { pending.append(child) }
+        }
+    }
+
     /// The first element named `name` under `index`, in document order.
     func first(_ name: String, under index: Int = root) -> Int? {
-        var pending = Array(children(of: index).reversed())
+        let tag = ArticleTag(name: name)
+        guard tag == .other else { return first(tag, under: index) }
+        return descendants(of: index, where: { $0.tag == .other && $0.name == name }).first
+    }
+
+    /// The first element tagged `tag` under `index`, in document order.
+    func first(_ tag: ArticleTag, under index: Int = root) -> Int? {
+        var pending: [Int] = []
+        pushChildren(of: index, to: &pending)
         while let next = pending.popLast() {
-            if nodes[next].name == name { return next }
-            pending.append(contentsOf: children(of: next).reversed())
+            if nodes[next].tag == tag { return next }
+            pushChildren(of: next, to: &pending)
         }
         return nil
     }
@@ -238,9 +338,16 @@ struct ArticleDocument {
         return result
     }
 
-    /// Whether an ancestor of `index` (within `depth` levels; 0: any) is named `name`.
-    func hasAncestor(_ index: Int, named name: String, depth: Int = 0) -> Bool {
-        ancestors(of: index, limit: depth).contains { nodes[$0].name == name }
+    /// Whether an ancestor of `index` (within `depth` levels; 0: any) is tagged `tag`.
+    func hasAncestor(_ index: Int, tagged tag: ArticleTag, depth: Int = 0) -> Bool {
+        var current = nodes[index].parent
+        var level = 0
+        while current > Self.root, depth == 0 || level < depth {
+            if nodes[current].tag == tag { return true }
+            level += 1
+            current = nodes[current].parent
+        }
+        return false
     }
 
     /// The text of `index`'s own text children (a `title`'s, a `script`'s), as written.
@@ -283,33 +390,48 @@ struct ArticleDocument {
     }
 
     private func appendText(of index: Int, to out: inout String) {
-        let node = nodes[index]
-        if node.removed { return }
-        if node.isText {
-            out += node.text
+        if nodes[index].removed { return }
+        let tag = nodes[index].tag
+        if tag == .text {
+            out += nodes[index].text
             return
         }
-        if Self.noText.contains(node.name) { return }
-        for child in node.children { appendText(of: child, to: &out) }
+        if Self.noText.contains(tag) { return }
+        for child in nodes[index].children { appendText(of: child, to: &out) }
     }
 
     /// Elements whose content is never text a reader reads.
-    static let noText: Set<String> = ["script", "style", "noscript", "template", "head", "title", "svg"]
+    static let noText = ArticleTagSet([.script, .style, .noscript, .template, .head, .title, .svg])
 
     /// How much text is under `index` (as `ArticleStats` counts it), without building it.
     func textLength(of index: Int) -> Int {
         var length = 0
         var pending = [index]
         while let next = pending.popLast() {
-            let node = nodes[next]
-            if node.removed { continue }
-            if node.isText {
-                length += Int(ArticleStats.textCounts(node.text).text)
-            } else if !Self.noText.contains(node.name) {
-                pending.append(contentsOf: node.children)
+            if nodes[next].removed { continue }
+            let tag = nodes[next].tag
+            if tag == .text {
+                length += Int(nodes[next].textLength)
+            } else if !Self.noText.contains(tag) {
+                pending.append(contentsOf: nodes[next].children)
             }
         }
         return length
+    }
+
+    /// Whether there is any text under `index` (`textLength(of:) > 0`, stopping at the first).
+    func hasText(_ index: Int) -> Bool {
+        var pending = [index]
+        while let next = pending.popLast() {
+            if nodes[next].removed { continue }
+            let tag = nodes[next].tag
+            if tag == .text {
+                if nodes[next].textLength > 0 { return true }
+            } else if !Self.noText.contains(tag) {
+                pending.append(contentsOf: nodes[next].children)
+            }
+        }
+        return false
     }
 
     /// Words in `text`: runs of anything but white space.
@@ -329,19 +451,100 @@ struct ArticleDocument {
         Self.collapse(text(of: index))
     }
 
+    /// `text` with whitespace runs made one space and the ends trimmed; read as UTF-8 bytes
+    /// (appending scalars to a `String` was a twentieth of the time), the text returned as it
+    /// is when nothing changes.
     static func collapse(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if isWhitespace(scalar) {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(" ") }
-                pendingSpace = false
-                out.append(scalar)
-            }
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            if isCollapsed(bytes) { return text }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            appendCollapsed(bytes, to: &out)
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(out)
+    }
+
+    /// Appends valid UTF-8 `bytes` collapsed (as `collapse`) to `out`.
+    static func appendCollapsed(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var pendingSpace = false
+        var wrote = false
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte < 0x80 {
+                if ASCIIWhitespace.contains(byte) {
+                    pendingSpace = wrote
+                } else {
+                    if pendingSpace { out.append(0x20) }
+                    pendingSpace = false
+                    out.append(byte)
+                    wrote = true
+                }
+                position += 1
+                continue
+            }
+            let (scalar, length) = scalar(in: bytes, at: position)
+            if scalar.properties.isWhitespace {
+                pendingSpace = wrote
+            } else {
+                if pendingSpace { out.append(0x20) }
+                pendingSpace = false
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position..<position + length]))
+                wrote = true
+            }
+            position += length
+        }
+    }
+
+    /// Whether `bytes` (valid UTF-8) have no whitespace but single spaces between other
+    /// characters.
+    private static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var previousWasSpace = true
+        var position = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte < 0x80 {
+                if byte == 0x20 {
+                    if previousWasSpace { return false }
+                    previousWasSpace = true
+                } else if ASCIIWhitespace.contains(byte) {
+                    return false
+                } else {
+                    previousWasSpace = false
+                }
+                position += 1
+                continue
+            }
+            let (scalar, length) = scalar(in: bytes, at: position)
+            if scalar.properties.isWhitespace { return false }
+            previousWasSpace = false
+            position += length
+        }
+        return !previousWasSpace || bytes.isEmpty
+    }
+
+    /// The scalar whose UTF-8 starts at `position` of valid UTF-8 `bytes`, and its length.
+    @inline(__always) static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (Unicode.Scalar, Int) {
+        let lead = UInt32(bytes[position])
+        if lead < 0x80 { return (Unicode.Scalar(UInt8(truncatingIfNeeded: lead)), 1) }
+        let count = bytes.count
+        @inline(__always) func continuation(_ offset: Int) -> UInt32 {
+            position + offset < count ? UInt32(bytes[position + offset]) & 0x3F : 0
+        }
+        let value: UInt32
+        let length: Int
+        if lead < 0xE0 {
+            value = (lead & 0x1F) << 6 | continuation(1)
+            length = 2
+        } else if lead < 0xF0 {
+            value = (lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2)
+            length = 3
+        } else {
+            value = (lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3)
+            length = 4
+        }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", min(length, count - position))
     }
 
     /// White space, ASCII answered without the Unicode tables (most text is ASCII, and the
@@ -356,35 +559,35 @@ struct ArticleDocument {
 
 extension ArticleDocument {
     /// A new element `name` at `position` among `parent`'s children.
-    mutating func makeElement(_ name: String, parent: Int, at position: Int) -> Int {
-        nodes.append(Node(name: name, attributes: [], text: "", parent: parent, children: []))
+    mutating func makeElement(_ tag: ArticleTag, parent: Int, at position: Int) -> Int {
+        nodes.append(Node(name: String(describing: tag), tag: tag, attributes: [], text: "", parent: parent, children: []))
         let index = nodes.count - 1
         nodes[parent].children.insert(index, at: min(max(position, 0), nodes[parent].children.count))
         return index
     }
 
+    /// A text node of white space only (no character counted).
     func isWhitespaceText(_ index: Int) -> Bool {
-        nodes[index].isText && Self.collapse(nodes[index].text).isEmpty
+        nodes[index].isText && nodes[index].textLength == 0
     }
 
     /// Phrasing content (text and inline elements), which a paragraph holds; `a`, `del` and
     /// `ins` only when all they hold is phrasing too.
     func isPhrasing(_ index: Int) -> Bool {
-        let node = nodes[index]
-        if node.isText { return true }
-        if Self.phrasing.contains(node.name) { return true }
-        if node.name == "a" || node.name == "del" || node.name == "ins" {
-            return node.children.allSatisfy { nodes[$0].removed || isPhrasing($0) }
+        let tag = nodes[index].tag
+        if tag == .text { return true }
+        if Self.phrasing.contains(tag) { return true }
+        if tag == .a || tag == .del || tag == .ins {
+            return nodes[index].children.allSatisfy { nodes[$0].removed || isPhrasing($0) }
         }
         return false
     }
 
-    static let phrasing: Set<String> = [
-        "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i", "img",
-        "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby", "samp",
-        "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr", "font", "u", "s",
-        "strike", "tt", "big", "picture", "video",
-    ]
+    static let phrasing = ArticleTagSet([
+        .abbr, .audio, .b, .bdo, .br, .button, .cite, .code, .data, .datalist, .dfn, .em, .embed, .i, .img, .input, .kbd,
+        .label, .mark, .math, .meter, .noscript, .object, .output, .progress, .q, .ruby, .samp, .script, .select, .small,
+        .span, .strong, .sub, .sup, .textarea, .time, .var, .wbr, .font, .u, .s, .strike, .tt, .big, .picture, .video,
+    ])
 
     /// Two or more `<br>` in a row end a paragraph: the text after them becomes a `p` of its own
     /// (Readability's `_replaceBrs`), so pages written with line breaks are scored by paragraph.
@@ -392,7 +595,7 @@ extension ArticleDocument {
     mutating func replaceBreakRuns(under root: Int) {
         var parents: [Int] = []
         var seen = Set<Int>()
-        for br in descendants(of: root, where: { $0.name == "br" }) where seen.insert(nodes[br].parent).inserted {
+        for br in descendants(of: root, tagged: .br) where seen.insert(nodes[br].parent).inserted {
             parents.append(nodes[br].parent)
         }
         for parent in parents { replaceBreakRuns(in: parent) }
@@ -417,13 +620,13 @@ extension ArticleDocument {
             let br = old[position]
             position += 1
             if nodes[br].removed { continue }
-            guard nodes[br].name == "br" else {
+            guard nodes[br].tag == .br else {
                 children.append(br)
                 continue
             }
             var replaced = false
             var next = nextNode(position)
-            while let found = next, nodes[old[found]].name == "br" {
+            while let found = next, nodes[old[found]].tag == .br {
                 replaced = true
                 nodes[old[found]].removed = true
                 next = nextNode(found + 1)
@@ -433,7 +636,7 @@ extension ArticleDocument {
                 continue
             }
             nodes[br].removed = true
-            nodes.append(Node(name: "p", attributes: [], text: "", parent: parent, children: []))
+            nodes.append(Node(name: "p", tag: .p, attributes: [], text: "", parent: parent, children: []))
             let paragraph = nodes.count - 1
             children.append(paragraph)
             madeParagraph = true
@@ -443,19 +646,19 @@ extension ArticleDocument {
                     position += 1
                     continue
                 }
-                if nodes[sibling].name == "br", let after = nextNode(position + 1), nodes[old[after]].name == "br" { break }
+                if nodes[sibling].tag == .br, let after = nextNode(position + 1), nodes[old[after]].tag == .br { break }
                 guard isPhrasing(sibling) else { break }
                 nodes[sibling].parent = paragraph
                 nodes[paragraph].children.append(sibling)
                 position += 1
             }
-            while let last = nodes[paragraph].children.last, isWhitespaceText(last) || nodes[last].name == "br" {
+            while let last = nodes[paragraph].children.last, isWhitespaceText(last) || nodes[last].tag == .br {
                 nodes[paragraph].children.removeLast()
                 nodes[last].removed = true
             }
         }
         nodes[parent].children = children
-        if madeParagraph, nodes[parent].name == "p" { rename(parent, to: "div") }
+        if madeParagraph, nodes[parent].tag == .p { rename(parent, to: .div) }
     }
 
     /// In a `div` that holds blocks, each run of phrasing content (text between the blocks)
@@ -481,7 +684,7 @@ extension ArticleDocument {
                 children.append(child)
                 continue
             }
-            nodes.append(Node(name: "p", attributes: [], text: "", parent: div, children: [child]))
+            nodes.append(Node(name: "p", tag: .p, attributes: [], text: "", parent: div, children: [child]))
             let paragraph = nodes.count - 1
             nodes[child].parent = paragraph
             children.append(paragraph)
@@ -491,7 +694,7 @@ extension ArticleDocument {
         nodes[div].children = children
         // Paragraphs that got only whitespace or breaks go.
         return created.filter { paragraph in
-            let empty = nodes[paragraph].children.allSatisfy { isWhitespaceText($0) || nodes[$0].name == "br" }
+            let empty = nodes[paragraph].children.allSatisfy { isWhitespaceText($0) || nodes[$0].tag == .br }
             if empty { nodes[paragraph].removed = true }
             return !empty
         }

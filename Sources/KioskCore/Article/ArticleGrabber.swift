@@ -44,14 +44,14 @@ struct ArticleGrabber {
         let nodes = siblings(of: top)
         // One element holds the article, as Readability builds it: siblings that are not
         // containers become divs (a stray `td` or `li` would mean nothing alone).
-        let parent = document[nodes[0]].parent
-        let wrapper = document.makeElement("div", parent: max(parent, ArticleDocument.root), at: Int.max)
+        let parent = document.nodes[nodes[0]].parent
+        let wrapper = document.makeElement(.div, parent: max(parent, ArticleDocument.root), at: Int.max)
         if nodes.contains(ArticleDocument.root) {
             // A page without elements to score: the whole document is the article (the root
             // cannot move under a node of its own).
             document.adopt(document.children(of: ArticleDocument.root).filter { $0 != wrapper }, into: wrapper)
         } else {
-            for node in nodes where !Self.keptNames.contains(document[node].name) { document.rename(node, to: "div") }
+            for node in nodes where !Self.keptNames.contains(document.nodes[node].tag) { document.rename(node, to: .div) }
             document.adopt(nodes, into: wrapper)
         }
         stats.recount(wrapper, in: document)
@@ -60,14 +60,14 @@ struct ArticleGrabber {
     }
 
     /// Elements joined to the article under their own name; any other becomes a `div`.
-    static let keptNames: Set<String> = ["div", "article", "section", "p", "ol", "ul", "table", "figure", "blockquote", "pre"]
+    static let keptNames = ArticleTagSet([.div, .article, .section, .p, .ol, .ul, .table, .figure, .blockquote, .pre])
 
     // MARK: - Preparing
 
     /// Removes what is never article, notes a byline, turns `div`s holding only text into
     /// paragraphs, and lists the elements whose text is scored.
     private mutating func prepare() -> [Int] {
-        let body = document.first("body") ?? ArticleDocument.root
+        let body = document.first(.body) ?? ArticleDocument.root
         document.replaceBreakRuns(under: body)
         stats.recountAll(document)
         var replaceCursor: [Int: Int] = [:]
@@ -75,14 +75,16 @@ struct ArticleGrabber {
         var titleRemoved = false
         var pending = Array(document.children(of: body).reversed())
         while let index = pending.popLast() {
-            let node = document[index]
-            if node.isText { continue }
-            if Self.neverArticle.contains(node.name) || isHidden(node) {
+            let node = document.nodes[index]
+            let tag = node.tag
+            if tag == .text { continue }
+            if Self.neverArticle.contains(tag) || isHidden(node) {
                 document.remove(index)
                 continue
             }
-            let match = matchString(node)
-            if !titleRemoved, let title, node.name == "h1" || node.name == "h2",
+            let className = node.value(of: "class") ?? ""
+            let id = node.value(of: "id") ?? ""
+            if !titleRemoved, let title, tag == .h1 || tag == .h2,
                 Int(stats[index].text) <= title.count * 2 + 20,
                 ArticleMetadata.similarity(title, document.normalizedText(of: index)) > 0.75
             {
@@ -91,7 +93,7 @@ struct ArticleGrabber {
                 document.remove(index)
                 continue
             }
-            if byline == nil, isByline(node, match: match), stats[index].text > 0, stats[index].text < 100 {
+            if byline == nil, isByline(node, className, id), stats[index].text > 0, stats[index].text < 100 {
                 let text = document.normalizedText(of: index)
                 if !text.isEmpty, text.count < 100 {
                     byline = text
@@ -104,20 +106,20 @@ struct ArticleGrabber {
                     document.remove(index)
                     continue
                 }
-                if Self.unlikelyCandidates.matches(match), !Self.maybeCandidate.matches(match),
-                    node.name != "body", node.name != "a", !document.hasAncestor(index, named: "table", depth: 3),
-                    !document.hasAncestor(index, named: "code", depth: 3)
+                if Self.unlikelyCandidates.matches(className, id), !Self.maybeCandidate.matches(className, id),
+                    tag != .body, tag != .a, !document.hasAncestor(index, tagged: .table, depth: 3),
+                    !document.hasAncestor(index, tagged: .code, depth: 3)
                 {
                     document.remove(index)
                     continue
                 }
             }
-            if Self.removedWhenEmpty.contains(node.name), isWithoutContent(index) {
+            if Self.removedWhenEmpty.contains(tag), isWithoutContent(index) {
                 document.remove(index)
                 continue
             }
-            if Self.tagsToScore.contains(node.name) { toScore.append(index) }
-            if node.name == "div" {
+            if Self.tagsToScore.contains(tag) { toScore.append(index) }
+            if tag == .div {
                 let wrapped = document.wrapPhrasingRuns(in: index)
                 for paragraph in wrapped { stats.recount(paragraph, in: document) }
                 // A div that only wraps one paragraph: the paragraph is scored (it is visited below).
@@ -127,23 +129,23 @@ struct ArticleGrabber {
                     continue
                 }
                 if wrapped.isEmpty, stats[index].blocks == 0 {
-                    document.rename(index, to: "p")
+                    document.rename(index, to: .p)
                     toScore.append(index)
                 }
             }
-            pending.append(contentsOf: document.children(of: index).reversed())
+            for child in document.nodes[index].children.reversed() where !document.nodes[child].removed { pending.append(child) }
         }
         return toScore
     }
 
     /// Elements removed before anything is scored.
-    static let neverArticle: Set<String> = [
-        "script", "style", "noscript", "template", "link", "meta", "head", "title", "button", "input", "select",
-        "textarea", "svg", "canvas", "object", "embed", "dialog",
-    ]
-    static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
-    static let removedWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
-    static let blockElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "figure"]
+    static let neverArticle = ArticleTagSet([
+        .script, .style, .noscript, .template, .link, .meta, .head, .title, .button, .input, .select, .textarea, .svg,
+        .canvas, .object, .embed, .dialog,
+    ])
+    static let tagsToScore = ArticleTagSet([.section, .h2, .h3, .h4, .h5, .h6, .p, .td, .pre])
+    static let removedWhenEmpty = ArticleTagSet([.div, .section, .header, .h1, .h2, .h3, .h4, .h5, .h6])
+    static let blockElements = ArticleTagSet([.blockquote, .dl, .div, .img, .ol, .p, .pre, .table, .ul, .figure])
     static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
 
     // Readability's patterns: alternations of fragments, matched in any case.
@@ -167,40 +169,44 @@ struct ArticleGrabber {
     static let bylinePattern = Keywords(fragments: ["byline", "author", "dateline", "writtenby", "p-author"])
     static let sharePattern = Keywords(fragments: [], wordsBetweenPunctuation: ["share", "sharedaddy"])
 
-    private func matchString(_ node: ArticleDocument.Node) -> String {
-        (node.value(of: "class") ?? "") + " " + (node.value(of: "id") ?? "")
-    }
-
     private func isHidden(_ node: ArticleDocument.Node) -> Bool {
+        if node.attributes.isEmpty { return false }
         if node.value(of: "hidden") != nil { return true }
         if node.value(of: "aria-hidden") == "true", !(node.value(of: "class") ?? "").contains("fallback-image") { return true }
-        if let style = node.value(of: "style")?.lowercased().replacingOccurrences(of: " ", with: "") {
-            return style.contains("display:none") || style.contains("visibility:hidden")
+        if let style = node.value(of: "style") {
+            // ASCII lowercased, spaces out, as bytes (Foundation's replacing was a fiftieth of the
+            // time); no other character lowercases into these ASCII words.
+            var squeezed: [UInt8] = []
+            squeezed.reserveCapacity(style.utf8.count)
+            for byte in style.utf8 where byte != 0x20 { squeezed.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+            return Keywords.contains(squeezed, Self.displayNone) || Keywords.contains(squeezed, Self.visibilityHidden)
         }
         return false
     }
 
-    private func isByline(_ node: ArticleDocument.Node, match: String) -> Bool {
+    private static let displayNone = Array("display:none".utf8)
+    private static let visibilityHidden = Array("visibility:hidden".utf8)
+
+    private func isByline(_ node: ArticleDocument.Node, _ className: String, _ id: String) -> Bool {
         if node.value(of: "rel") == "author" { return true }
         if let itemprop = node.value(of: "itemprop"), itemprop.contains("author") { return true }
-        return Self.bylinePattern.matches(match)
+        return Self.bylinePattern.matches(className, id)
     }
 
     private func isWithoutContent(_ index: Int) -> Bool {
         guard stats[index].text == 0 else { return false }
         let children = document.elementChildren(of: index)
-        return children.allSatisfy { document[$0].name == "br" || document[$0].name == "hr" }
+        return children.allSatisfy { document.nodes[$0].tag == .br || document.nodes[$0].tag == .hr }
     }
 
     /// The one `p` a div holds, with no text of its own around it.
     private func singleParagraph(in index: Int) -> Int? {
-        let children = document.children(of: index)
         var paragraph: Int?
-        for child in children {
-            let node = document[child]
-            if node.isText {
-                if !ArticleDocument.collapse(node.text).isEmpty { return nil }
-            } else if node.name == "p", paragraph == nil {
+        for child in document.nodes[index].children where !document.nodes[child].removed {
+            let tag = document.nodes[child].tag
+            if tag == .text {
+                if document.nodes[child].textLength > 0 { return nil }
+            } else if tag == .p, paragraph == nil {
                 paragraph = child
             } else {
                 return nil
@@ -212,7 +218,7 @@ struct ArticleGrabber {
     // MARK: - Scoring
 
     private mutating func score(_ element: Int) {
-        let parent = document[element].parent
+        let parent = document.nodes[element].parent
         guard parent > ArticleDocument.root else { return }
         let counts = stats[element]
         let length = counts.text
@@ -222,7 +228,7 @@ struct ArticleGrabber {
         var contentScore = 1.0
         contentScore += Double(counts.commas + 1)
         contentScore += Double(min(length / 100, 3))
-        for (level, ancestor) in ancestors.enumerated() where document[ancestor].parent > ArticleDocument.root {
+        for (level, ancestor) in ancestors.enumerated() where document.nodes[ancestor].parent > ArticleDocument.root {
             if scores[ancestor] == nil { scores[ancestor] = initialScore(ancestor) }
             let divider = level == 0 ? 1.0 : level == 1 ? 2.0 : Double(level) * 3
             scores[ancestor, default: 0] += contentScore / divider
@@ -239,11 +245,11 @@ struct ArticleGrabber {
 
     private func initialScore(_ index: Int) -> Double {
         var score: Double
-        switch document[index].name {
-        case "div": score = 5
-        case "pre", "td", "blockquote": score = 3
-        case "address", "ol", "ul", "dl", "dd", "dt", "li", "form": score = -3
-        case "h1", "h2", "h3", "h4", "h5", "h6", "th": score = -5
+        switch document.nodes[index].tag {
+        case .div: score = 5
+        case .pre, .td, .blockquote: score = 3
+        case .address, .ol, .ul, .dl, .dd, .dt, .li, .form: score = -3
+        case .h1, .h2, .h3, .h4, .h5, .h6, .th: score = -5
         default: score = 0
         }
         return score + Double(classWeight(index))
@@ -252,7 +258,7 @@ struct ArticleGrabber {
     private func classWeight(_ index: Int) -> Int {
         guard flags.weightClasses else { return 0 }
         var weight = 0
-        let node = document[index]
+        let node = document.nodes[index]
         if let className = node.value(of: "class"), !className.isEmpty {
             if Self.negative.matches(className) { weight -= 25 }
             if Self.positive.matches(className) { weight += 25 }
@@ -278,7 +284,7 @@ struct ArticleGrabber {
         }
         ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
         let top5 = Array(ranked.prefix(5))
-        let body = document.first("body") ?? ArticleDocument.root
+        let body = document.first(.body) ?? ArticleDocument.root
         guard var top = top5.first?.index, top != body else {
             return document.children(of: body).isEmpty ? nil : body
         }
@@ -287,23 +293,23 @@ struct ArticleGrabber {
         let alternatives = top5.dropFirst().filter { topScore > 0 && $0.score / topScore >= 0.75 }
             .map { Set(document.ancestors(of: $0.index)) }
         if alternatives.count >= 3 {
-            var parent = document[top].parent
+            var parent = document.nodes[top].parent
             while parent > ArticleDocument.root, parent != body {
                 if alternatives.filter({ $0.contains(parent) }).count >= 3 {
                     top = parent
                     break
                 }
-                parent = document[parent].parent
+                parent = document.nodes[parent].parent
             }
         }
         if scores[top] == nil { scores[top] = initialScore(top) }
         // A parent scoring higher than its best child is a better article.
-        var parent = document[top].parent
+        var parent = document.nodes[top].parent
         var lastScore = scores[top] ?? 0
         let threshold = lastScore / 3
         while parent > ArticleDocument.root, parent != body {
             guard let parentScore = scores[parent] else {
-                parent = document[parent].parent
+                parent = document.nodes[parent].parent
                 continue
             }
             if parentScore < threshold { break }
@@ -312,13 +318,13 @@ struct ArticleGrabber {
                 break
             }
             lastScore = parentScore
-            parent = document[parent].parent
+            parent = document.nodes[parent].parent
         }
         // The only child of its parent: the parent is the same article with its frame.
-        parent = document[top].parent
+        parent = document.nodes[top].parent
         while parent > ArticleDocument.root, parent != body, document.elementChildren(of: parent).count == 1 {
             top = parent
-            parent = document[top].parent
+            parent = document.nodes[top].parent
         }
         if scores[top] == nil { scores[top] = initialScore(top) }
         return top
@@ -326,19 +332,19 @@ struct ArticleGrabber {
 
     /// The top candidate and those of its siblings that belong with it.
     private mutating func siblings(of top: Int) -> [Int] {
-        let parent = document[top].parent
+        let parent = document.nodes[top].parent
         guard parent >= ArticleDocument.root, top != ArticleDocument.root else { return [top] }
         let topScore = scores[top] ?? 0
         let threshold = max(10, topScore * 0.2)
-        let topClass = document[top].value(of: "class") ?? ""
+        let topClass = document.nodes[top].value(of: "class") ?? ""
         var kept: [Int] = []
         for sibling in document.elementChildren(of: parent) {
             var append = sibling == top
             if !append {
-                let bonus = !topClass.isEmpty && document[sibling].value(of: "class") == topClass ? topScore * 0.2 : 0
+                let bonus = !topClass.isEmpty && document.nodes[sibling].value(of: "class") == topClass ? topScore * 0.2 : 0
                 if let score = scores[sibling], score + bonus >= threshold {
                     append = true
-                } else if document[sibling].name == "p" {
+                } else if document.nodes[sibling].tag == .p {
                     let density = linkDensity(sibling)
                     let length = stats[sibling].text
                     if length > 80, density < 0.25 {
@@ -359,23 +365,26 @@ struct ArticleGrabber {
     /// Cuts the article down: what is never read (forms, embeds, share bars), link lists and
     /// image walls judged by their content, empty paragraphs.
     private mutating func clean(_ root: Int) {
-        for name in ["form", "fieldset"] { cleanConditionally(root, name) }
-        for index in document.descendants(of: root, where: { Self.cleanedAlways.contains($0.name) }) {
+        for name in [ArticleTag.form, .fieldset] { cleanConditionally(root, name) }
+        for index in document.descendants(of: root, tagged: Self.cleanedAlways) {
             remove(index)
         }
         for child in document.elementChildren(of: root) {
-            for index in document.descendants(of: child) where Self.sharePattern.matches(matchString(document[index])) {
+            for index in document.descendants(of: child) {
+                let node = document.nodes[index]
+                guard !node.attributes.isEmpty,
+                    Self.sharePattern.matches(node.value(of: "class") ?? "", node.value(of: "id") ?? "")
+                else { continue }
                 if Int(stats[index].text) < Self.characterThreshold { remove(index) }
             }
         }
         // Headings that read as anything but the article's (weighted negative).
-        for index in document.descendants(of: root, where: { $0.name == "h1" || $0.name == "h2" })
-        where classWeight(index) < 0 {
+        for index in document.descendants(of: root, tagged: ArticleTagSet([.h1, .h2])) where classWeight(index) < 0 {
             remove(index)
         }
-        for name in ["table", "ul", "div"] { cleanConditionally(root, name) }
-        for index in document.descendants(of: root, where: { $0.name == "h1" }) { document.rename(index, to: "h2") }
-        for index in document.descendants(of: root, where: { $0.name == "p" })
+        for name in [ArticleTag.table, .ul, .div] { cleanConditionally(root, name) }
+        for index in document.descendants(of: root, tagged: .h1) { document.rename(index, to: .h2) }
+        for index in document.descendants(of: root, tagged: .p)
         where stats[index].media == 0 && stats[index].text == 0 {
             remove(index)
         }
@@ -383,27 +392,29 @@ struct ArticleGrabber {
 
     /// Takes `index` out of the tree and its counts out of its ancestors'.
     private mutating func remove(_ index: Int) {
-        guard !document[index].removed else { return }
+        guard !document.nodes[index].removed else { return }
         document.remove(index)
         stats.subtract(index, in: document)
     }
 
-    static let cleanedAlways: Set<String> = ["object", "embed", "footer", "link", "aside", "iframe", "input", "textarea", "select", "button", "nav"]
+    static let cleanedAlways = ArticleTagSet([
+        .object, .embed, .footer, .link, .aside, .iframe, .input, .textarea, .select, .button, .nav,
+    ])
 
     /// Readability's `_cleanConditionally`: elements named `name` whose content reads as
     /// anything but the article (more links than text, more images than paragraphs, inputs,
     /// embeds...) go, deepest first, data tables and code kept.
-    private mutating func cleanConditionally(_ root: Int, _ name: String) {
+    private mutating func cleanConditionally(_ root: Int, _ name: ArticleTag) {
         guard flags.cleanConditionally else { return }
         // Deepest first: an element is judged with what is left inside it.
-        for index in document.descendants(of: root, where: { $0.name == name }).reversed() where !document[index].removed {
+        for index in document.descendants(of: root, tagged: name).reversed() where !document.nodes[index].removed {
             let counts = stats[index]
-            if name == "table", stats.isDataTable(index, in: document) { continue }
+            if name == .table, stats.isDataTable(index, in: document) { continue }
             if counts.dataTables > 0 { continue }
-            if document.hasAncestor(index, named: "code") { continue }
+            if document.hasAncestor(index, tagged: .code) { continue }
             if hasDataTableAncestor(index) { continue }
             let length = counts.text
-            var isList = name == "ul" || name == "ol"
+            var isList = name == .ul || name == .ol
             if !isList, length > 0, Double(counts.listText) / Double(length) > 0.9 { isList = true }
             let weight = classWeight(index)
             if Double(weight) + (scores[index] ?? 0) < 0 {
@@ -415,7 +426,7 @@ struct ArticleGrabber {
             let images = counts.images
             let items = counts.items - 100
             let density = linkDensity(index)
-            let inFigure = document.hasAncestor(index, named: "figure")
+            let inFigure = document.hasAncestor(index, tagged: .figure)
             let headingDensity = length > 0 ? Double(counts.headingText) / Double(length) : 0
             var remove = false
             if images > 1, Double(paragraphs) / Double(images) < 0.5, !inFigure { remove = true }
@@ -432,7 +443,7 @@ struct ArticleGrabber {
     }
 
     private func hasDataTableAncestor(_ index: Int) -> Bool {
-        document.ancestors(of: index).contains { document[$0].name == "table" && stats.isDataTable($0, in: document) }
+        document.ancestors(of: index).contains { document.nodes[$0].tag == .table && stats.isDataTable($0, in: document) }
     }
 }
 
@@ -447,30 +458,91 @@ struct Keywords: Sendable {
     /// The fragments as lowercase ASCII bytes, searched without Foundation (its `contains` was a
     /// tenth of the extractor's time).
     private let fragmentBytes: [[UInt8]]
+    /// The fragments' first bytes, a bit each.
+    private let firstBytes: [UInt64]
+    private let hasEmptyFragment: Bool
+    private let spaceWordBytes: [[UInt8]]
+    private let punctuationWordBytes: [[UInt8]]
 
     init(fragments: [String], spaceSeparatedWords: Set<String> = [], wordsBetweenPunctuation: Set<String> = []) {
         self.fragments = fragments
         self.spaceSeparatedWords = spaceSeparatedWords
         self.wordsBetweenPunctuation = wordsBetweenPunctuation
-        fragmentBytes = fragments.map { Array($0.lowercased().utf8) }
+        let lowered = fragments.map { Array($0.lowercased().utf8) }
+        hasEmptyFragment = lowered.contains { $0.isEmpty }
+        fragmentBytes = lowered.filter { !$0.isEmpty }
+        var firstBytes: [UInt64] = [0, 0, 0, 0]
+        for fragment in fragmentBytes { firstBytes[Int(fragment[0] >> 6)] |= 1 << UInt64(fragment[0] & 63) }
+        self.firstBytes = firstBytes
+        spaceWordBytes = spaceSeparatedWords.map { Array($0.utf8) }
+        punctuationWordBytes = wordsBetweenPunctuation.map { Array($0.utf8) }
+    }
+
+    /// Whether `className + " " + id` matches (no keyword holds a space, so none can match
+    /// across the two: each is searched alone, without joining them).
+    func matches(_ className: String, _ id: String) -> Bool {
+        matches(className) || matches(id)
     }
 
     func matches(_ text: String) -> Bool {
         guard !text.isEmpty else { return false }
-        // ASCII letters lowered byte by byte; other bytes kept (fragments are ASCII).
-        let lower = text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        if fragmentBytes.contains(where: { Self.contains(lower, $0) }) { return true }
-        if !spaceSeparatedWords.isEmpty,
-            lower.split(separator: 0x20).contains(where: { spaceSeparatedWords.contains(String(decoding: $0, as: UTF8.self)) })
-        {
-            return true
+        // Searched in place, ASCII letters lowered byte by byte as they are compared (fragments
+        // are ASCII): a lowered copy per question was a twentieth of the time.
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            if containsFragment(bytes) { return true }
+            if !spaceWordBytes.isEmpty, Self.anyWord(of: bytes, separatedBy: { $0 == 0x20 }, in: spaceWordBytes) {
+                return true
+            }
+            if !punctuationWordBytes.isEmpty,
+                Self.anyWord(of: bytes, separatedBy: { !Self.isWordByte(Self.lowered($0)) }, in: punctuationWordBytes)
+            {
+                return true
+            }
+            return false
         }
-        if !wordsBetweenPunctuation.isEmpty,
-            lower.split(whereSeparator: { !Self.isWordByte($0) }).contains(where: {
-                wordsBetweenPunctuation.contains(String(decoding: $0, as: UTF8.self))
-            })
-        {
-            return true
+    }
+
+    @inline(__always) private static func lowered(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    /// Whether a run of `bytes` between separators, lowered, is one of `words`.
+    private static func anyWord(
+        of bytes: UnsafeBufferPointer<UInt8>, separatedBy isSeparator: (UInt8) -> Bool, in words: [[UInt8]]
+    ) -> Bool {
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, !isSeparator(bytes[end]) { end += 1 }
+            if end > start {
+                let length = end - start
+                for word in words where word.count == length {
+                    var offset = 0
+                    while offset < length, lowered(bytes[start + offset]) == word[offset] { offset += 1 }
+                    if offset == length { return true }
+                }
+            }
+            start = end + 1
+        }
+        return false
+    }
+
+    /// Whether any fragment occurs in `haystack` (lowered as it is read): one pass over the
+    /// text, trying only the fragments that start with the byte at hand (a pass per fragment
+    /// was 7% of the time).
+    private func containsFragment(_ haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        if hasEmptyFragment { return true }
+        let count = haystack.count
+        for start in 0..<count {
+            let byte = Self.lowered(haystack[start])
+            let (word, bit) = (Int(byte >> 6), UInt64(byte & 63))
+            guard firstBytes[word] & (1 << bit) != 0 else { continue }
+            for fragment in fragmentBytes where fragment[0] == byte && fragment.count <= count - start {
+                var matched = 1
+                while matched < fragment.count, Self.lowered(haystack[start + matched]) == fragment[matched] { matched += 1 }
+                if matched == fragment.count { return true }
+            }
         }
         return false
     }
@@ -480,7 +552,7 @@ struct Keywords: Sendable {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte >= 0x80
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
         var start = 0
         let last = haystack.count - needle.count

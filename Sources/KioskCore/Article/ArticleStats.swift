@@ -55,17 +55,20 @@ struct ArticleStats {
         // Post-order without recursion: a node is summed once all its children are.
         var pending: [(index: Int, expanded: Bool)] = [(ArticleDocument.root, false)]
         while let (index, expanded) = pending.popLast() {
-            let node = document[index]
-            if node.isText {
-                counts[index] = Self.textCounts(node.text)
+            let tag = document.nodes[index].tag
+            if tag == .text {
+                counts[index].text = document.nodes[index].textLength
+                counts[index].commas = document.nodes[index].commas
                 continue
             }
-            if ArticleDocument.noText.contains(node.name) { continue }
+            if ArticleDocument.noText.contains(tag) { continue }
             if expanded {
                 recount(index, in: document)
             } else {
                 pending.append((index, true))
-                for child in node.children.reversed() where !document[child].removed { pending.append((child, false)) }
+                for child in document.nodes[index].children.reversed() where !document.nodes[child].removed {
+                    pending.append((child, false))
+                }
             }
         }
     }
@@ -79,29 +82,32 @@ struct ArticleStats {
             counts.append(contentsOf: repeatElement(Counts(), count: document.nodes.count - counts.count))
         }
         var total = Counts()
-        for child in document[index].children where !document[child].removed {
-            let node = document[child]
+        let nodes = document.nodes
+        for child in nodes[index].children where !nodes[child].removed {
             let own = counts[child]
             total.text += own.text
             total.commas += own.commas
-            if node.isText { continue }
-            let name = node.name
-            total.link += name == "a" ? Float(own.text) * Self.linkWeight(node) : own.link
-            total.headingText += ArticleDocument.headings.contains(name) ? own.text : own.headingText
-            total.listText += name == "ul" || name == "ol" ? own.text : own.listText
-            total.paragraphs += own.paragraphs + (name == "p" ? 1 : 0)
-            total.images += own.images + (name == "img" ? 1 : 0)
-            total.items += own.items + (name == "li" ? 1 : 0)
-            total.inputs += own.inputs + (name == "input" ? 1 : 0)
-            total.embeds += own.embeds + (Self.embedNames.contains(name) && !Self.isVideo(node) ? 1 : 0)
-            total.media += own.media + (Self.mediaNames.contains(name) ? 1 : 0)
-            total.blocks += own.blocks + (ArticleGrabber.blockElements.contains(name) ? 1 : 0)
-            total.tables += own.tables + (name == "table" ? 1 : 0)
-            total.rows += own.rows + (name == "tr" ? 1 : 0)
-            total.tableMarks += own.tableMarks + (Self.tableMarkNames.contains(name) ? 1 : 0)
-            let columns: Int32 = name == "tr" ? Int32(clamping: node.children.filter { !document[$0].removed && !document[$0].isText }.count) : 0
+            let tag = nodes[child].tag
+            if tag == .text { continue }
+            total.link += tag == .a ? Float(own.text) * Self.linkWeight(nodes[child]) : own.link
+            total.headingText += ArticleDocument.headings.contains(tag) ? own.text : own.headingText
+            total.listText += tag == .ul || tag == .ol ? own.text : own.listText
+            total.paragraphs += own.paragraphs + (tag == .p ? 1 : 0)
+            total.images += own.images + (tag == .img ? 1 : 0)
+            total.items += own.items + (tag == .li ? 1 : 0)
+            total.inputs += own.inputs + (tag == .input ? 1 : 0)
+            total.embeds += own.embeds + (Self.embedNames.contains(tag) && !Self.isVideo(nodes[child]) ? 1 : 0)
+            total.media += own.media + (Self.mediaNames.contains(tag) ? 1 : 0)
+            total.blocks += own.blocks + (ArticleGrabber.blockElements.contains(tag) ? 1 : 0)
+            total.tables += own.tables + (tag == .table ? 1 : 0)
+            total.rows += own.rows + (tag == .tr ? 1 : 0)
+            total.tableMarks += own.tableMarks + (Self.tableMarkNames.contains(tag) ? 1 : 0)
+            var columns: Int32 = 0
+            if tag == .tr {
+                for cell in nodes[child].children where !nodes[cell].removed && !nodes[cell].isText { columns += 1 }
+            }
             total.maxColumns = max(total.maxColumns, own.maxColumns, columns)
-            total.dataTables += own.dataTables + (name == "table" && isDataTable(child, in: document) ? 1 : 0)
+            total.dataTables += own.dataTables + (tag == .table && isDataTable(child, in: document) ? 1 : 0)
         }
         counts[index] = total
     }
@@ -109,25 +115,26 @@ struct ArticleStats {
     /// Takes a removed element's counts out of its ancestors' (`index` already marked removed).
     mutating func subtract(_ index: Int, in document: ArticleDocument) {
         guard index < counts.count else { return }
-        let node = document[index]
+        let nodes = document.nodes
+        let tag = nodes[index].tag
         let own = counts[index]
         var delta = own
-        if !node.isText {
-            delta.link = node.name == "a" ? Float(own.text) * Self.linkWeight(node) : own.link
-            delta.headingText = ArticleDocument.headings.contains(node.name) ? own.text : own.headingText
-            delta.listText = node.name == "ul" || node.name == "ol" ? own.text : own.listText
-            delta.paragraphs += node.name == "p" ? 1 : 0
-            delta.images += node.name == "img" ? 1 : 0
-            delta.items += node.name == "li" ? 1 : 0
-            delta.inputs += node.name == "input" ? 1 : 0
-            delta.embeds += Self.embedNames.contains(node.name) && !Self.isVideo(node) ? 1 : 0
-            delta.media += Self.mediaNames.contains(node.name) ? 1 : 0
-            delta.blocks += ArticleGrabber.blockElements.contains(node.name) ? 1 : 0
-            delta.tables += node.name == "table" ? 1 : 0
-            delta.rows += node.name == "tr" ? 1 : 0
-            delta.tableMarks += Self.tableMarkNames.contains(node.name) ? 1 : 0
+        if tag != .text {
+            delta.link = tag == .a ? Float(own.text) * Self.linkWeight(nodes[index]) : own.link
+            delta.headingText = ArticleDocument.headings.contains(tag) ? own.text : own.headingText
+            delta.listText = tag == .ul || tag == .ol ? own.text : own.listText
+            delta.paragraphs += tag == .p ? 1 : 0
+            delta.images += tag == .img ? 1 : 0
+            delta.items += tag == .li ? 1 : 0
+            delta.inputs += tag == .input ? 1 : 0
+            delta.embeds += Self.embedNames.contains(tag) && !Self.isVideo(nodes[index]) ? 1 : 0
+            delta.media += Self.mediaNames.contains(tag) ? 1 : 0
+            delta.blocks += ArticleGrabber.blockElements.contains(tag) ? 1 : 0
+            delta.tables += tag == .table ? 1 : 0
+            delta.rows += tag == .tr ? 1 : 0
+            delta.tableMarks += Self.tableMarkNames.contains(tag) ? 1 : 0
         }
-        var ancestor = node.parent
+        var ancestor = nodes[index].parent
         while ancestor >= 0, ancestor < counts.count {
             var counts = self.counts[ancestor]
             counts.text -= delta.text
@@ -147,11 +154,11 @@ struct ArticleStats {
             counts.tableMarks -= delta.tableMarks
             self.counts[ancestor] = counts
             // Above a link or a heading, what was removed counted as link or heading text.
-            let name = document[ancestor].name
-            if name == "a" { delta.link = Float(delta.text) * Self.linkWeight(document[ancestor]) }
+            let name = nodes[ancestor].tag
+            if name == .a { delta.link = Float(delta.text) * Self.linkWeight(nodes[ancestor]) }
             if ArticleDocument.headings.contains(name) { delta.headingText = delta.text }
-            if name == "ul" || name == "ol" { delta.listText = delta.text }
-            ancestor = document[ancestor].parent
+            if name == .ul || name == .ol { delta.listText = delta.text }
+            ancestor = nodes[ancestor].parent
         }
     }
 
@@ -163,7 +170,7 @@ struct ArticleStats {
 
     /// A table of data (kept whole), not one used for layout: Readability's rules.
     func isDataTable(_ index: Int, in document: ArticleDocument) -> Bool {
-        let node = document[index]
+        let node = document.nodes[index]
         if node.value(of: "role") == "presentation" || node.value(of: "datatable") == "0" { return false }
         if node.value(of: "summary") != nil { return true }
         let counts = self[index]
@@ -172,9 +179,9 @@ struct ArticleStats {
         return counts.rows >= 10 || counts.maxColumns > 4 || counts.rows * counts.maxColumns > 10
     }
 
-    static let embedNames: Set<String> = ["object", "embed", "iframe"]
-    static let mediaNames: Set<String> = ["img", "embed", "object", "iframe", "picture", "video"]
-    static let tableMarkNames: Set<String> = ["caption", "col", "colgroup", "thead", "tfoot", "th"]
+    static let embedNames = ArticleTagSet([.object, .embed, .iframe])
+    static let mediaNames = ArticleTagSet([.img, .embed, .object, .iframe, .picture, .video])
+    static let tableMarkNames = ArticleTagSet([.caption, .col, .colgroup, .thead, .tfoot, .th])
 
     static func isVideo(_ node: ArticleDocument.Node) -> Bool {
         let source = (node.value(of: "src") ?? "") + (node.value(of: "data") ?? "")
@@ -188,20 +195,40 @@ struct ArticleStats {
     }
 
     /// A text node's characters (a run of whitespace between words as one, none at the ends)
-    /// and commas, in one pass.
-    static func textCounts(_ text: String) -> Counts {
-        var counts = Counts()
-        var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if ArticleDocument.isWhitespace(scalar) {
-                pendingSpace = counts.text > 0
-                continue
+    /// and commas, in one pass over its UTF-8 (ASCII answered without decoding).
+    static func textCounts(_ text: String) -> (text: Int32, commas: Int32) {
+        var text = text
+        return text.withUTF8 { bytes in
+            var length: Int32 = 0
+            var commas: Int32 = 0
+            var pendingSpace = false
+            var position = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte < 0x80 {
+                    position += 1
+                    if ASCIIWhitespace.contains(byte) {
+                        pendingSpace = length > 0
+                        continue
+                    }
+                    if pendingSpace { length += 1 }
+                    pendingSpace = false
+                    length += 1
+                    if byte == 0x2C { commas += 1 }
+                    continue
+                }
+                let (scalar, size) = ArticleDocument.scalar(in: bytes, at: position)
+                position += size
+                if scalar.properties.isWhitespace {
+                    pendingSpace = length > 0
+                    continue
+                }
+                if pendingSpace { length += 1 }
+                pendingSpace = false
+                length += 1
+                if ArticleGrabber.isComma(scalar) { commas += 1 }
             }
-            if pendingSpace { counts.text += 1 }
-            pendingSpace = false
-            counts.text += 1
-            if ArticleGrabber.isComma(scalar) { counts.commas += 1 }
+            return (length, commas)
         }
-        return counts
     }
 }

@@ -77,6 +77,13 @@ struct HTMLTokenizer {
         self.mode = mode
     }
 
+    /// A tokenizer over `utf8`, which must be valid UTF-8 (as `TextDecoding.utf8Bytes` gives):
+    /// the bytes are read where they are, not copied.
+    init(utf8: [UInt8], mode: Mode = .document) {
+        bytes = utf8
+        self.mode = mode
+    }
+
     /// The next token, or nil at the end of the input.
     mutating func next() -> Token? {
         while position < bytes.count {

@@ -53,8 +53,26 @@ public enum TextDecoding {
         mostlyUTF8(bytes) ? mixedToUTF8(bytes) : windows1252ToUTF8(bytes)
     }
 
+    /// Checked in place (`String(validating:)` made a copy of the whole page to throw away),
+    /// ASCII eight bytes at a time.
     public static func isValidUTF8(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) != nil }
+        bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeRawBufferPointer(buffer)
+            let count = buffer.count
+            var i = 0
+            while i < count {
+                if buffer[i] < 0x80 {
+                    i += 1
+                    while i + 8 <= count, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                        i += 8
+                    }
+                    continue
+                }
+                guard let length = utf8SequenceLength(bytes, at: i) else { return false }
+                i += length
+            }
+            return true
+        }
     }
 
     /// Reads every byte as Windows-1252 (bytes 0x80–0x9F as its printable characters, the rest

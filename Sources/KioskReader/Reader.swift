@@ -37,11 +37,18 @@ public actor Reader {
     /// reader knowing, and a badge must not lag its list).
     private var cachedCounts: [UserID: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant, newest: Int64)] = [:]
     private let countsLifetime: Duration = .seconds(2)
+    private let limits: ReaderLimits
+    private let now: @Sendable () -> Date
+    /// When each user's recent imports were made (this process's count).
+    private var imports: [UserID: [Date]] = [:]
 
     public init(
         store: any SubscriptionStore & ReadingStore, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
+        limits: ReaderLimits = ReaderLimits(), now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "kiosk.reader"), onChange: @escaping ChangeHandler = { _ in }
     ) {
+        self.limits = limits
+        self.now = now
         self.store = store
         self.scheduler = scheduler
         self.finder = finder
@@ -179,9 +186,11 @@ public actor Reader {
         url: URL, feedTitle: String?, siteURL: String?, title: String? = nil, folder: String? = nil, user: UserID
     ) async throws(ReaderError) -> Subscription {
         if let refusal = policy.refusal(for: url) { throw .refused(refusal) }
-        if let existing = try await list(for: user).first(where: { $0.url == url }) {
+        let followed = try await list(for: user)
+        if let existing = followed.first(where: { $0.url == url }) {
             throw .alreadySubscribed(existing.id)
         }
+        guard followed.count < limits.subscriptionsPerAccount else { throw .limit(Self.feedLimit(limits)) }
         let feeds = try await storing { try await self.store.feeds() }
         let known = feeds.first { $0.url == url }
         let subscription = Subscription(
@@ -260,10 +269,20 @@ public actor Reader {
         } catch {
             throw .opml(error)
         }
+        let now = now()
+        let recent = (imports[user] ?? []).filter { now.timeIntervalSince($0) < 3_600 }
+        guard recent.count < limits.importsPerHour else {
+            let wait = max(1, Int((3_600 - now.timeIntervalSince(recent[0])) / 60 + 0.999))
+            imports[user] = recent
+            throw .limit(
+                "One account may import \(limits.importsPerHour) OPML files an hour; try again in \(wait) minute\(wait == 1 ? "" : "s").")
+        }
+        imports[user] = recent + [now]
         var report = ImportReport(skipped: document.duplicates)
-        var known = Set(try await list(for: user).map(\.url))
+        let followed = try await list(for: user)
+        var room = max(0, limits.subscriptionsPerAccount - followed.count)
+        var known = Set(followed.map(\.url))
         let feeds = try await storing { try await self.store.feeds() }
-        let now = Date()
         for item in document.subscriptions {
             guard let url = URL(string: item.feedURL), let scheme = url.scheme?.lowercased(),
                 scheme == "http" || scheme == "https", url.host?.isEmpty == false
@@ -279,6 +298,11 @@ public actor Reader {
                 report.skipped.append(item)
                 continue
             }
+            guard room > 0 else {
+                report.failed.append((item, Self.feedLimit(limits)))
+                continue
+            }
+            room -= 1
             let existing = feeds.first { $0.url == url }
             report.added.append(
                 Subscription(
@@ -402,5 +426,10 @@ public actor Reader {
             throw .invalidName("Names cannot contain control characters.")
         }
         return trimmed
+    }
+
+    /// The sentence for an account at its feed limit.
+    static func feedLimit(_ limits: ReaderLimits) -> String {
+        "One account may follow \(limits.subscriptionsPerAccount) feeds, and this one does: unsubscribe from some to add others."
     }
 }

@@ -13,6 +13,8 @@ public enum ReaderError: Error, Sendable, Hashable {
     case opml(OPMLError)
     case storage(String)
     case undoExpired
+    /// An account's limit (feeds followed, imports an hour), said as a sentence.
+    case limit(String)
 
     public var message: String {
         switch self {
@@ -25,6 +27,7 @@ public enum ReaderError: Error, Sendable, Hashable {
         case .opml(let error): error.message
         case .storage(let why): "Kiosk could not save that: \(why)"
         case .undoExpired: "That can no longer be undone."
+        case .limit(let why): why
         }
     }
 }

@@ -29,6 +29,8 @@ public struct PartialSettings: Codable, Sendable, Equatable {
     public var checksPerHost: Int?
     public var metricsPort: Int?
     public var siteRules: String?
+    public var subscriptionsPerAccount: Int?
+    public var importsPerHour: Int?
     public var demo: Bool?
 
     public init() {}
@@ -99,6 +101,8 @@ extension Settings {
         if let value = layer.checksPerHost { checksPerHost = value }
         if let value = layer.metricsPort { metricsPort = value }
         if let value = layer.siteRules { siteRules = value }
+        if let value = layer.subscriptionsPerAccount { subscriptionsPerAccount = value }
+        if let value = layer.importsPerHour { importsPerHour = value }
         if let value = layer.demo { demo = value }
     }
 
@@ -107,6 +111,8 @@ extension Settings {
     mutating func check() throws(SettingsError) {
         retentionDays = min(max(retentionDays, 1), 3_650)
         retentionPerFeed = min(max(retentionPerFeed, 10), 100_000)
+        subscriptionsPerAccount = min(max(subscriptionsPerAccount, 1), 100_000)
+        importsPerHour = min(max(importsPerHour, 1), 1_000)
         guard (0...65_535).contains(port) else { throw SettingsError("port \(port) is not a TCP port") }
         if let metricsPort, !(1...65_535).contains(metricsPort) || metricsPort == port {
             throw SettingsError("the metrics port (--metrics-port) must be a TCP port other than --port")

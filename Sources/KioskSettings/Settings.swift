@@ -48,6 +48,10 @@ public struct Settings: Sendable, Equatable {
     public var checksPerHost = HTTPFetcher.defaultConnectionsPerHost
     /// The loopback port `/metrics` (Prometheus) is served on; nil, none.
     public var metricsPort: Int?
+    /// Feeds one account may follow (1 to 100,000).
+    public var subscriptionsPerAccount = 2_500
+    /// OPML imports one account may make in an hour (1 to 1,000).
+    public var importsPerHour = 10
     /// A JSON file of per-site rules for the reader view (selectors to keep and drop, by host:
     /// `SiteRules`), read at start; nil, none.
     public var siteRules: String?

@@ -64,6 +64,12 @@ extension Settings {
                 "checks of one host in flight at once, across every replica (1 to 10000)"),
             row("metricsPort", flag: "--metrics-port", "none", "serve Prometheus metrics on `127.0.0.1:PORT/metrics`"),
             row(
+                "subscriptionsPerAccount", "`\(defaults.subscriptionsPerAccount)`",
+                "feeds one account may follow, the News sources included (1 to 100000); beyond, a sentence says so"),
+            row(
+                "importsPerHour", "`\(defaults.importsPerHour)`",
+                "OPML imports one account may make in an hour (1 to 1000); beyond, a sentence says when to try again"),
+            row(
                 "siteRules", flag: "--site-rules", "none",
                 "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),
             row(

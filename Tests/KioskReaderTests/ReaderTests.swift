@@ -15,14 +15,17 @@ import Testing
         let log: ChangeLog
     }
 
-    private func makeReader(web: [String: (body: String, contentType: String)] = [:]) throws -> Setup {
+    private func makeReader(
+        web: [String: (body: String, contentType: String)] = [:], limits: ReaderLimits = ReaderLimits(),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> Setup {
         let store = try SQLiteStore.inMemoryDatabase()
         let scheduler = RecordingScheduler()
         let log = ChangeLog()
         let policy = AddressPolicy()
         let reader = Reader(
             store: store, scheduler: scheduler, finder: FeedFinder(fetcher: CannedWeb(pages: web), policy: policy),
-            policy: policy, onChange: { await log.append($0) })
+            policy: policy, limits: limits, now: now, onChange: { await log.append($0) })
         return Setup(reader: reader, store: store, scheduler: scheduler, log: log)
     }
 
@@ -110,6 +113,42 @@ import Testing
         let entries = (1...21).map { Entry(id: "e\($0)", title: "Entry \($0)") }
         try await setup.store.saveSourceState(SourceState(entries: entries), for: subscription.id)
         #expect(try await setup.reader.counts(user: .owner).unread[subscription.id] == 21)
+    }
+
+    /// main: one OPML import took an account from 4 to 10,003 subscriptions in a second, and
+    /// imports repeated without end.
+    @Test func anAccountsFeedsAndImportsHaveLimitsSaidPlainly() async throws {
+        let clock = ReaderTestDate(Date(timeIntervalSince1970: 1_760_000_000))
+        let setup = try makeReader(
+            web: ["https://example.com/feed.xml": Pages.rss("Example")],
+            limits: ReaderLimits(subscriptionsPerAccount: 5, importsPerHour: 2), now: { clock.now })
+        try await setup.reader.start(builtIn: [], configured: [])
+        let outlines = (1...8).map { #"<outline text="F\#($0)" xmlUrl="https://feeds.example/\#($0).xml"/>"# }.joined()
+        let opml = Array(#"<?xml version="1.0"?><opml version="2.0"><body>\#(outlines)</body></opml>"#.utf8)
+        let report = try await setup.reader.importOPML(opml, user: .owner)
+        #expect(report.added.count == 5)
+        #expect(report.failed.count == 3)
+        #expect(report.failed.allSatisfy { $0.1.contains("One account may follow 5 feeds") })
+        #expect(try await setup.reader.subscriptions(user: .owner).count == 5)
+
+        // At the limit, one more subscription is refused with the same sentence.
+        let found = try #require(try await setup.reader.find("https://example.com/feed.xml").feeds.first)
+        await #expect(throws: ReaderError.limit(Reader.feedLimit(ReaderLimits(subscriptionsPerAccount: 5)))) {
+            try await setup.reader.subscribe(to: found, user: .owner)
+        }
+        // Another account has its own five.
+        #expect(try await setup.reader.subscribe(to: found, user: UserID(2)).displayName == "Example")
+
+        // Two imports an hour: the third is refused and says when to try again; an hour later, fine.
+        _ = try await setup.reader.importOPML(opml, user: .owner)
+        do {
+            _ = try await setup.reader.importOPML(opml, user: .owner)
+            Issue.record("a third import within the hour was taken")
+        } catch {
+            #expect(error.message.contains("One account may import 2 OPML files an hour; try again in 60 minutes"))
+        }
+        clock.advance(by: 3_601)
+        #expect(try await setup.reader.importOPML(opml, user: .owner).skipped.count == 5)
     }
 
     @Test func opmlImportFilesFeedsInFoldersSkipsDuplicatesAndReportsFailures() async throws {
@@ -203,4 +242,16 @@ import Testing
         #expect(await setup.scheduler.polled[mine.id] == nil)
         #expect(try await setup.store.feeds().isEmpty)
     }
+}
+
+/// A settable clock for the reader's hourly counts, without waiting.
+final class ReaderTestDate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Date
+
+    init(_ value: Date) { self.value = value }
+
+    var now: Date { lock.withLock { value } }
+
+    func advance(by seconds: TimeInterval) { lock.withLock { value = value.addingTimeInterval(seconds) } }
 }

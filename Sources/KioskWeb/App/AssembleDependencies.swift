@@ -64,7 +64,10 @@ extension WebDependencies {
             allowsPrivateHosts: config.allowsPrivateFeeds, trusting: catalogue.trustedSources)
         let reader = Reader(
             store: store, scheduler: parts.scheduler, finder: FeedFinder(fetcher: parts.fetcher, policy: policy),
-            policy: policy, logger: logger, onChange: { await changes.publish($0) })
+            policy: policy,
+            limits: ReaderLimits(
+                subscriptionsPerAccount: config.settings.subscriptionsPerAccount, importsPerHour: config.settings.importsPerHour),
+            logger: logger, onChange: { await changes.publish($0) })
         do {
             try await reader.start(
                 builtIn: catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) },

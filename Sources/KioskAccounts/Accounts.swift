@@ -21,7 +21,14 @@ public struct Accounts: Sendable {
     public static let webSessionLifetime: Duration = .seconds(30 * 24 * 3_600)
     public static let apiSessionLifetime: Duration = .seconds(365 * 24 * 3_600)
 
-    public init(store: any AccountStore, hasher: PasswordHasher, throttle: SignInThrottle = SignInThrottle()) {
+    /// Waits out the throttle's slowdown (tests pass one that records instead of waiting).
+    private let pause: @Sendable (Duration) async -> Void
+
+    public init(
+        store: any AccountStore, hasher: PasswordHasher, throttle: SignInThrottle = SignInThrottle(),
+        pause: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
+        self.pause = pause
         self.store = store
         self.hasher = hasher
         self.throttle = throttle
@@ -95,16 +102,19 @@ public struct Accounts: Sendable {
         if let wait = await throttle.wait(account: name, address: address) { throw .throttled(retryAfter: wait) }
         let found = try await storing { try await store.credentials(name: name) }
         if let found {
+            // An app password first: others' guesses never slow or refuse a device that has one.
             if appPasswords,
                 let app = try await storing({
                     try await store.useAppPassword(secretHash: Secret.hash(password), user: found.account.id)
                 })
             {
-                await throttle.succeeded(account: name)
+                await throttle.succeeded(account: name, address: address)
                 return (found.account, app)
             }
+            let delay = await throttle.slowdown(account: name)
+            if delay > .zero { await pause(delay) }
             if try await storing({ try await hasher.verify(password, found.passwordHash) }) {
-                await throttle.succeeded(account: name)
+                await throttle.succeeded(account: name, address: address)
                 return (found.account, nil)
             }
         } else {

@@ -245,6 +245,48 @@ import Testing
         }
     }
 
+    /// main: five wrong passwords from anywhere locked the real user out for 15 minutes, an app
+    /// with a valid app password included. The guesser is throttled, not the owner.
+    @Test func theGuesserIsThrottledNotTheOwner() async throws {
+        try await withAccounts(["ada"]) { kiosk in
+            let ada = try await account(kiosk, "ada")
+            let app = try await kiosk.accounts.createAppPassword(name: "iPhone", user: ada.id)
+            var trusting = kiosk.config
+            trusting.trustedProxies = ["127.0.0.1", "::1"]
+            try await kiosk.runApp(.live, config: trusting) { client in
+                func attempt(_ password: String, from address: String) async throws -> TestResponse {
+                    var headers = SignInForm.headers
+                    headers[.xForwardedFor] = address
+                    return try await client.execute(
+                        uri: "/login", method: .post, headers: headers, body: SignInForm.body(["name": "ada", "password": password]))
+                }
+                for number in 1...5 { #expect(try await attempt("guess \(number)", from: "203.0.113.7").status == .unauthorized) }
+                // The guesser's address is refused for this account, even with the right password...
+                #expect(try await attempt(Self.password, from: "203.0.113.7").status == .tooManyRequests)
+                // ...the owner, elsewhere, signs in at once, and so does an app with its app password.
+                #expect(try await attempt(Self.password, from: "198.51.100.20").status == .seeOther)
+                var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .xForwardedFor: "198.51.100.21"]
+                headers[.accept] = "text/plain"
+                let login = try await client.execute(
+                    uri: "/api/greader/accounts/ClientLogin", method: .post, headers: headers,
+                    body: ByteBuffer(string: "Email=ada&Passwd=\(app.secret)"))
+                #expect(login.status == .ok)
+            }
+        }
+    }
+
+    @Test func guessesFromEverywhereSlowTheAccountDownButNeverLockIt() async throws {
+        let throttle = SignInThrottle(limits: .init(slowAccountAfter: 10, slowdownStep: .milliseconds(250), slowdownCap: .seconds(5)))
+        for number in 0..<12 { await throttle.failed(account: "ada", address: "203.0.113.\(number)") }
+        // Three past the threshold: each password check of the account waits 750 ms...
+        #expect(await throttle.slowdown(account: "ADA") == .milliseconds(750))
+        // ...but nobody is refused it: a new address may still try.
+        #expect(await throttle.wait(account: "ada", address: "198.51.100.1") == nil)
+        for number in 0..<100 { await throttle.failed(account: "ada", address: "192.0.2.\(number % 250)") }
+        #expect(await throttle.slowdown(account: "ada") == .seconds(5), "the slowdown has a cap")
+        #expect(await throttle.slowdown(account: "bob") == .zero)
+    }
+
     /// From a peer that is not a trusted proxy, `X-Forwarded-For` is what the client claims: a
     /// guesser cannot dodge the throttle by claiming a new address each time.
     @Test func fromAnUntrustedPeerAForgedForwardedForIsIgnored() async throws {

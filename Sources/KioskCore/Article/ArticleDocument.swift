@@ -485,7 +485,7 @@ struct ArticleDocument {
                 continue
             }
             let (scalar, length) = scalar(in: bytes, at: position)
-            if scalar.properties.isWhitespace {
+            if Self.isNonASCIIWhitespace(scalar) {
                 pendingSpace = wrote
             } else {
                 if pendingSpace { out.append(0x20) }
@@ -517,7 +517,7 @@ struct ArticleDocument {
                 continue
             }
             let (scalar, length) = scalar(in: bytes, at: position)
-            if scalar.properties.isWhitespace { return false }
+            if Self.isNonASCIIWhitespace(scalar) { return false }
             previousWasSpace = false
             position += length
         }
@@ -551,7 +551,17 @@ struct ArticleDocument {
     /// table lookup was the extractor's largest cost).
     @inline(__always) static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return ASCIIWhitespace.contains(UInt8(truncatingIfNeeded: scalar.value)) }
-        return scalar.properties.isWhitespace
+        return isNonASCIIWhitespace(scalar)
+    }
+
+    /// Unicode's White_Space property above ASCII (`properties.isWhitespace`), answered without
+    /// the property tables (their lookups were 2.6% of the time on pages not in English). The
+    /// list has been stable since Unicode 6.3 (U+180E left it then).
+    @inline(__always) static func isNonASCIIWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }
 

@@ -57,7 +57,7 @@ public enum ArticleExtractor {
 
         var markup: [UInt8] = []
         for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
-        let sanitized = HTMLSanitizer(baseURL: url).sanitize(String(decoding: markup, as: UTF8.self))
+        let sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
         let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
         let wordCount = ArticleDocument.wordCount(text)

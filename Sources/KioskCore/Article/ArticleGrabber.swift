@@ -460,6 +460,8 @@ struct Keywords: Sendable {
     private let fragmentBytes: [[UInt8]]
     /// The fragments' first bytes, a bit each.
     private let firstBytes: [UInt64]
+    /// Where in `fragmentBytes` (sorted by first byte) the fragments starting with each byte are.
+    private let fragmentsByFirstByte: [Range<Int>]
     private let hasEmptyFragment: Bool
     private let spaceWordBytes: [[UInt8]]
     private let punctuationWordBytes: [[UInt8]]
@@ -470,10 +472,18 @@ struct Keywords: Sendable {
         self.wordsBetweenPunctuation = wordsBetweenPunctuation
         let lowered = fragments.map { Array($0.lowercased().utf8) }
         hasEmptyFragment = lowered.contains { $0.isEmpty }
-        fragmentBytes = lowered.filter { !$0.isEmpty }
+        // Sorted by first byte only, keeping the list's order within each byte (stable).
+        let sorted = lowered.filter { !$0.isEmpty }.enumerated().sorted { ($0.element[0], $0.offset) < ($1.element[0], $1.offset) }
+        fragmentBytes = sorted.map(\.element)
         var firstBytes: [UInt64] = [0, 0, 0, 0]
-        for fragment in fragmentBytes { firstBytes[Int(fragment[0] >> 6)] |= 1 << UInt64(fragment[0] & 63) }
+        var ranges = Array(repeating: 0..<0, count: 256)
+        for (position, fragment) in fragmentBytes.enumerated() {
+            let first = Int(fragment[0])
+            firstBytes[first >> 6] |= 1 << UInt64(first & 63)
+            ranges[first] = ranges[first].isEmpty ? position..<position + 1 : ranges[first].lowerBound..<position + 1
+        }
         self.firstBytes = firstBytes
+        fragmentsByFirstByte = ranges
         spaceWordBytes = spaceSeparatedWords.map { Array($0.utf8) }
         punctuationWordBytes = wordsBetweenPunctuation.map { Array($0.utf8) }
     }
@@ -538,7 +548,7 @@ struct Keywords: Sendable {
             let byte = Self.lowered(haystack[start])
             let (word, bit) = (Int(byte >> 6), UInt64(byte & 63))
             guard firstBytes[word] & (1 << bit) != 0 else { continue }
-            for fragment in fragmentBytes where fragment[0] == byte && fragment.count <= count - start {
+            for fragment in fragmentBytes[fragmentsByFirstByte[Int(byte)]] where fragment.count <= count - start {
                 var matched = 1
                 while matched < fragment.count, Self.lowered(haystack[start + matched]) == fragment[matched] { matched += 1 }
                 if matched == fragment.count { return true }

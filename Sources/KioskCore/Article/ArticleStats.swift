@@ -219,7 +219,7 @@ struct ArticleStats {
                 }
                 let (scalar, size) = ArticleDocument.scalar(in: bytes, at: position)
                 position += size
-                if scalar.properties.isWhitespace {
+                if ArticleDocument.isNonASCIIWhitespace(scalar) {
                     pendingSpace = length > 0
                     continue
                 }

@@ -48,9 +48,19 @@ public struct HTMLSanitizer: Sendable {
 
     /// Safe HTML for the given (hostile) HTML.
     public func sanitize(_ html: String) -> String {
-        var tokenizer = HTMLTokenizer(html)
+        sanitize(tokenizer: HTMLTokenizer(html))
+    }
+
+    /// Safe HTML for the given (hostile) HTML, as valid UTF-8 bytes read in place (the reader
+    /// view's article, written as bytes: no `String` of it made only to be copied back).
+    func sanitize(utf8: [UInt8]) -> String {
+        sanitize(tokenizer: HTMLTokenizer(utf8: utf8))
+    }
+
+    private func sanitize(tokenizer: consuming HTMLTokenizer) -> String {
+        var tokenizer = tokenizer
         var writer = Writer()
-        writer.out.reserveCapacity(html.utf8.count)
+        writer.out.reserveCapacity(tokenizer.bytes.count)
         var scratch: [UInt8] = []
         var pending: HTMLTokenizer.Token?
         while let token = pending ?? tokenizer.next() {

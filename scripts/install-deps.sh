@@ -23,6 +23,9 @@ esac
 # Versions of the Python packages the browser tests run on (.venv-e2e/).
 selenium_version="4.51.0"
 pytest_version="8.3.5"
+# axe-core 4.12.1, for the accessibility tests: its axe.min.js ships in this package (installed
+# without its Playwright dependency; the tests inject the script with Selenium).
+axe_package_version="0.1.8"
 venv=".venv-e2e"
 
 installed() {  # Debian package name
@@ -86,4 +89,13 @@ PY
     echo "installing into $venv: selenium==$selenium_version pytest==$pytest_version"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check \
         "selenium==$selenium_version" "pytest==$pytest_version"
+fi
+if ! "$venv/bin/python" - "$axe_package_version" >/dev/null 2>&1 <<'PY'; then
+import sys
+from importlib.metadata import version
+sys.exit(0 if version("axe-playwright-python") == sys.argv[1] else 1)
+PY
+    echo "installing into $venv: axe-playwright-python==$axe_package_version (axe-core's axe.min.js)"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+        "axe-playwright-python==$axe_package_version"
 fi

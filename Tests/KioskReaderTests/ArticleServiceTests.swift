@@ -251,6 +251,44 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
         try? await running.value
     }
 
+    /// A site whose pages keep failing is left alone for a while (1, 2, 4... passes after each
+    /// failure in a row), while other sites' pages go on being read.
+    @Test func aHostThatKeepsFailingIsLeftAloneForAWhile() async throws {
+        actor HostPages: Fetching {
+            private(set) var requests: [URL] = []
+            func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+                requests.append(request.url)
+                if request.url.host == "down.example" { throw .status(code: 503, message: nil, retryAfter: nil) }
+                return try ArticleServiceTests.page("A page.", at: request.url.absoluteString).get()
+            }
+            func count(_ host: String) -> Int { requests.filter { $0.host == host }.count }
+        }
+        let store = try SQLiteStore.inMemoryDatabase()
+        let feed = try #require(URL(string: "https://mixed.example/feed.xml"))
+        try await store.saveSubscriptions([Subscription(id: "mixed", url: feed, fullArticles: true)], user: .owner)
+        var entries: [Entry] = []
+        func arrive(_ round: Int) async throws {
+            entries = [
+                Entry(id: "down\(round)", title: "D\(round)", link: "https://down.example/\(round)"),
+                Entry(id: "up\(round)", title: "U\(round)", link: "https://up.example/\(round)"),
+            ] + entries
+            try await store.saveSourceState(SourceState(entries: entries), for: "mixed")
+        }
+        let pages = HostPages()
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles)
+        // Pass 1: both hosts asked; the down one fails. Pass 2: it rests. Pass 3: asked again,
+        // fails again. Passes 4 and 5: it rests. Pass 6: asked again.
+        var downAsked: [Int] = []
+        for round in 1...6 {
+            try await arrive(round)
+            _ = await prefetcher.pass()
+            downAsked.append(await pages.count("down.example"))
+        }
+        #expect(downAsked == [1, 1, 2, 2, 2, 3])
+        #expect(await pages.count("up.example") == 6, "the other host's pages were all read")
+    }
+
     @Test func aSignalEndsThePasses() async throws {
         // Before, the loop never heard the group's graceful shutdown: SIGTERM left `kiosk`
         // running, its web server closed and everything else still going.

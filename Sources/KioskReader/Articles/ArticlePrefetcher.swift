@@ -30,6 +30,37 @@ public struct ArticlePrefetcher: Service {
     private let perFeedPerPass: Int
     private let logger: Logger
     private let wake: Wake
+    private let pacing = Pacing()
+
+    /// What the passes remember: which hosts keep failing, and for how many passes to leave
+    /// them be (1, 2, 4... up to 64 passes, about an hour, after each failure in a row; a page
+    /// read resets it).
+    actor Pacing {
+        private var pass = 0
+        private var failures: [String: (count: Int, skipUntil: Int)] = [:]
+
+        func nextPass() -> Int {
+            pass += 1
+            return pass
+        }
+
+        func isResting(_ host: String, at pass: Int) -> Bool {
+            (failures[host]?.skipUntil ?? 0) > pass
+        }
+
+        /// Whether the host's last page failed: one page of it a pass, as a probe.
+        func isFailing(_ host: String) -> Bool { failures[host] != nil }
+
+        func record(_ host: String, failed: Bool, at pass: Int) {
+            guard failed else {
+                failures[host] = nil
+                return
+            }
+            // After n failures in a row, the next 2^(n-1) passes leave the host be.
+            let count = (failures[host]?.count ?? 0) + 1
+            failures[host] = (count, pass + 1 + min(64, 1 << min(count - 1, 6)))
+        }
+    }
 
     public init(
         store: any ArticleStore, articles: ArticleService, clock: any Clock<Duration> = ContinuousClock(),
@@ -67,9 +98,12 @@ public struct ArticlePrefetcher: Service {
         }
     }
 
-    /// One pass over the feeds read as full articles; returns how many pages it fetched.
+    /// One pass over the feeds read as full articles; returns how many pages it fetched: at most
+    /// `perFeedPerPass` of each feed (so a burst of new entries is read over the following
+    /// passes), and none of a host whose pages keep failing, for a while.
     @discardableResult
     public func pass() async -> Int {
+        let number = await pacing.nextPass()
         let feeds: [SourceID]
         do {
             feeds = try await store.fullArticleFeeds()
@@ -78,19 +112,38 @@ public struct ArticlePrefetcher: Service {
             return 0
         }
         var wanted: [ArticleWanted] = []
+        var probed: Set<String> = []
         for feed in feeds {
             do {
-                wanted += try await store.entriesWithoutArticles(of: feed, limit: perFeedPerPass)
+                let waiting = try await store.entriesWithoutArticles(of: feed, limit: perFeedPerPass * 4)
+                var taken = 0
+                for entry in waiting where taken < perFeedPerPass {
+                    // An entry with no link to a page is read too: its failure is kept, once.
+                    if let host = Self.host(entry.link) {
+                        if await pacing.isResting(host, at: number) { continue }
+                        if await pacing.isFailing(host), !probed.insert(host).inserted { continue }
+                    }
+                    wanted.append(entry)
+                    taken += 1
+                }
             } catch {
                 logger.warning("cannot list a feed's entries", metadata: ["source": "\(feed)", "error": "\(error)"])
             }
         }
         let articles = articles
+        let pacing = pacing
         await withTaskGroup(of: Void.self) { group in
             for entry in wanted {
-                group.addTask { _ = await articles.article(entry: entry.entry, link: entry.link) }
+                group.addTask {
+                    let outcome = await articles.article(entry: entry.entry, link: entry.link)
+                    if let host = Self.host(entry.link) { await pacing.record(host, failed: outcome.article == nil, at: number) }
+                }
             }
         }
         return wanted.count
+    }
+
+    static func host(_ link: String?) -> String? {
+        link.flatMap(URL.init(string:))?.host?.lowercased()
     }
 }

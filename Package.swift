@@ -314,7 +314,7 @@ let package = Package(
         .testTarget(
             name: "KioskReaderTests",
             dependencies: [
-                "KioskReader", "KioskStore", "KioskSQLite", "KioskSources", "KioskCore",
+                "KioskReader", "KioskStore", "KioskSQLite", "KioskSources", "KioskCore", "KioskTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -4,6 +4,7 @@ import KioskReader
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import Logging
 import ServiceLifecycle
 import Testing
@@ -189,7 +190,7 @@ import Testing
     @Test func aFailureStandsForAnHourThenThePageIsTriedAgain() async throws {
         let (store, ids) = try await Self.store(entries: 1)
         let id = try #require(ids.first)
-        let clock = TestNow(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = ManualDate(Date(timeIntervalSince1970: 1_800_000_000))
         let pages = Pages(.failure(.timeout))
         let service = ArticleService(store: store, fetcher: pages, extract: Self.extract, now: { clock.now })
         #expect(await service.article(entry: id, link: "https://example.com/s").article == nil)
@@ -203,16 +204,6 @@ import Testing
     }
 }
 
-/// A settable "now" for the service's clock.
-final class TestNow: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Date
-    init(_ value: Date) { self.value = value }
-    var now: Date {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-}
 
 /// Polls `condition` until it holds (generous deadline).
 private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {

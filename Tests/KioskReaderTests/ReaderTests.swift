@@ -3,6 +3,7 @@ import KioskCore
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import Testing
 @testable import KioskReader
 
@@ -118,7 +119,7 @@ import Testing
     /// main: one OPML import took an account from 4 to 10,003 subscriptions in a second, and
     /// imports repeated without end.
     @Test func anAccountsFeedsAndImportsHaveLimitsSaidPlainly() async throws {
-        let clock = ReaderTestDate(Date(timeIntervalSince1970: 1_760_000_000))
+        let clock = ManualDate(Date(timeIntervalSince1970: 1_760_000_000))
         let setup = try makeReader(
             web: ["https://example.com/feed.xml": Pages.rss("Example")],
             limits: ReaderLimits(subscriptionsPerAccount: 5, importsPerHour: 2), now: { clock.now })
@@ -147,7 +148,7 @@ import Testing
         } catch {
             #expect(error.message.contains("One account may import 2 OPML files an hour; try again in 60 minutes"))
         }
-        clock.advance(by: 3_601)
+        clock.now += 3_601
         #expect(try await setup.reader.importOPML(opml, user: .owner).skipped.count == 5)
     }
 
@@ -244,14 +245,3 @@ import Testing
     }
 }
 
-/// A settable clock for the reader's hourly counts, without waiting.
-final class ReaderTestDate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Date
-
-    init(_ value: Date) { self.value = value }
-
-    var now: Date { lock.withLock { value } }
-
-    func advance(by seconds: TimeInterval) { lock.withLock { value = value.addingTimeInterval(seconds) } }
-}

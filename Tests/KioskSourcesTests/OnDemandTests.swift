@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import KioskCore
 import KioskDemo
+import KioskTesting
 import ServiceLifecycle
 import Testing
 @testable import KioskSources
@@ -82,7 +83,7 @@ import Testing
     /// main: every new query was a call to the API (30 queries, 30 calls), spending the key's quota.
     @Test func discoverKeepsAnswersAndLimitsEachAccountsCalls() async throws {
         try await withSampleSources { server, catalogue, fetcher in
-            let clock = TestDate(Date(timeIntervalSince1970: 1_760_000_000))
+            let clock = ManualDate(Date(timeIntervalSince1970: 1_760_000_000))
             var budget = DiscoverService.Budget()
             budget.callsPerAccount = 3
             let discover = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher, budget: budget, now: { clock.now })
@@ -113,7 +114,7 @@ import Testing
             #expect(await calls() == 4)
 
             // Ten minutes later: answers asked anew, and Ada may call again.
-            clock.advance(by: 601)
+            clock.now += 601
             #expect((try? await discover.search("markets", client: "a", account: "ada").get()) != nil)
             _ = try await discover.search("climate", client: "a", account: "ada").get()
             #expect(await calls() == 6)
@@ -242,14 +243,3 @@ import Testing
     }
 }
 
-/// A settable clock for the tests that count time, without waiting.
-final class TestDate: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Date
-
-    init(_ value: Date) { self.value = value }
-
-    var now: Date { lock.withLock { value } }
-
-    func advance(by seconds: TimeInterval) { lock.withLock { value = value.addingTimeInterval(seconds) } }
-}

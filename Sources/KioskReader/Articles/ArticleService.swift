@@ -85,6 +85,10 @@ public actor ArticleService {
         // the others wait for what it keeps.
         if await !claim(id) {
             if let theirs = await waitForClaimed(id) { return theirs }
+        } else if let kept = await kept(id), !isStale(kept) {
+            // Another replica kept it between this one's first look and its claim (keeping
+            // ends a claim): nothing to fetch.
+            return kept
         }
         let outcome = await read(link)
         do {

@@ -278,6 +278,20 @@ struct ArticleDocument {
         return result
     }
 
+    /// Every element under `index` still in the tree, with its tag, in document order.
+    func elements(under index: Int) -> [(index: Int, tag: ArticleTag)] {
+        var result: [(index: Int, tag: ArticleTag)] = []
+        var pending: [Int] = []
+        pushChildren(of: index, to: &pending)
+        while let next = pending.popLast() {
+            let tag = nodes[next].tag
+            if tag == .text { continue }
+            result.append((next, tag))
+            pushChildren(of: next, to: &pending)
+        }
+        return result
+    }
+
     /// Every element tagged `tag` under `index` still in the tree, in document order.
     func descendants(of index: Int, tagged tag: ArticleTag) -> [Int] {
         descendants(of: index, tagged: ArticleTagSet([tag]))
@@ -318,10 +332,15 @@ struct ArticleDocument {
 
     /// The first element tagged `tag` under `index`, in document order.
     func first(_ tag: ArticleTag, under index: Int = root) -> Int? {
+        first(tag, under: index) { _ in true }
+    }
+
+    /// The first element tagged `tag` under `index`, in document order, that `accept` takes.
+    func first(_ tag: ArticleTag, under index: Int, where accept: (Int) -> Bool) -> Int? {
         var pending: [Int] = []
         pushChildren(of: index, to: &pending)
         while let next = pending.popLast() {
-            if nodes[next].tag == tag { return next }
+            if nodes[next].tag == tag, accept(next) { return next }
             pushChildren(of: next, to: &pending)
         }
         return nil
@@ -436,14 +455,29 @@ struct ArticleDocument {
 
     /// Words in `text`: runs of anything but white space.
     static func wordCount(_ text: String) -> Int {
-        var count = 0
-        var inWord = false
-        for scalar in text.unicodeScalars {
-            let space = isWhitespace(scalar)
-            if !space, !inWord { count += 1 }
-            inWord = !space
+        // Read as UTF-8 bytes, ASCII without decoding (scalar by scalar it was 2.6% of a
+        // 10 MB page's extraction).
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            var count = 0
+            var inWord = false
+            var position = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                let space: Bool
+                if byte < 0x80 {
+                    space = ASCIIWhitespace.contains(byte)
+                    position += 1
+                } else {
+                    let (scalar, length) = scalar(in: bytes, at: position)
+                    space = isNonASCIIWhitespace(scalar)
+                    position += length
+                }
+                if !space, !inWord { count += 1 }
+                inWord = !space
+            }
+            return count
         }
-        return count
     }
 
     /// The text under `index` with whitespace runs made one space and the ends trimmed.

@@ -20,6 +20,8 @@ struct ArticleGrabber {
     private let flags: Flags
     /// The article's title, whose repetition as the first heading is dropped.
     private let title: String?
+    /// `title`'s words, split once for every heading compared with it.
+    private let titleWords: TextSimilarity?
     private var scores: [Int: Double] = [:]
     /// Per-element text and element counts, kept true as elements are removed.
     private var stats: ArticleStats
@@ -30,6 +32,7 @@ struct ArticleGrabber {
         self.document = document
         self.flags = flags
         self.title = title
+        titleWords = title.map(TextSimilarity.init)
         stats = ArticleStats()
     }
 
@@ -84,9 +87,9 @@ struct ArticleGrabber {
             }
             let className = node.value(of: "class") ?? ""
             let id = node.value(of: "id") ?? ""
-            if !titleRemoved, let title, tag == .h1 || tag == .h2,
+            if !titleRemoved, let title, let titleWords, tag == .h1 || tag == .h2,
                 Int(stats[index].text) <= title.count * 2 + 20,
-                ArticleMetadata.similarity(title, document.normalizedText(of: index)) > 0.75
+                titleWords.similarity(to: document.normalizedText(of: index)) > 0.75
             {
                 // The headline above the article repeats the title shown anyway.
                 titleRemoved = true
@@ -364,29 +367,82 @@ struct ArticleGrabber {
 
     /// Cuts the article down: what is never read (forms, embeds, share bars), link lists and
     /// image walls judged by their content, empty paragraphs.
+    ///
+    /// The article's elements are listed once; each pass takes those of its tags still in the
+    /// tree when it starts (ten walks of the whole article were a tenth of a 10 MB page's time).
     private mutating func clean(_ root: Int) {
-        for name in [ArticleTag.form, .fieldset] { cleanConditionally(root, name) }
-        for index in document.descendants(of: root, tagged: Self.cleanedAlways) {
+        var passes = CleaningPasses(root: root, elements: document.elements(under: root), nodeCount: document.nodes.count)
+        for name in [ArticleTag.form, .fieldset] { cleanConditionally(passes.attached(ArticleTagSet([name]), in: document), name) }
+        for index in passes.attached(Self.cleanedAlways, in: document) {
             remove(index)
         }
-        for child in document.elementChildren(of: root) {
-            for index in document.descendants(of: child) {
-                let node = document.nodes[index]
-                guard !node.attributes.isEmpty,
-                    Self.sharePattern.matches(node.value(of: "class") ?? "", node.value(of: "id") ?? "")
-                else { continue }
-                if Int(stats[index].text) < Self.characterThreshold { remove(index) }
-            }
+        // Below the article's own children (they are judged as the article's parts, not as bars).
+        for index in passes.attached(nil, in: document)
+        where document.nodes[index].parent != root && !document.nodes[index].attributes.isEmpty {
+            let node = document.nodes[index]
+            guard Self.sharePattern.matches(node.value(of: "class") ?? "", node.value(of: "id") ?? "") else { continue }
+            if Int(stats[index].text) < Self.characterThreshold { remove(index) }
         }
         // Headings that read as anything but the article's (weighted negative).
-        for index in document.descendants(of: root, tagged: ArticleTagSet([.h1, .h2])) where classWeight(index) < 0 {
+        for index in passes.attached(ArticleTagSet([.h1, .h2]), in: document) where classWeight(index) < 0 {
             remove(index)
         }
-        for name in [ArticleTag.table, .ul, .div] { cleanConditionally(root, name) }
-        for index in document.descendants(of: root, tagged: .h1) { document.rename(index, to: .h2) }
-        for index in document.descendants(of: root, tagged: .p)
+        for name in [ArticleTag.table, .ul, .div] { cleanConditionally(passes.attached(ArticleTagSet([name]), in: document), name) }
+        // Renamed last: no pass after this one asks for `h1` or `h2` (the list keeps the old tags).
+        for index in passes.attached(ArticleTagSet([.h1]), in: document) { document.rename(index, to: .h2) }
+        for index in passes.attached(ArticleTagSet([.p]), in: document)
         where stats[index].media == 0 && stats[index].text == 0 {
             remove(index)
+        }
+    }
+
+    /// The article's elements, listed once, and those of a pass's tags still in the tree when the
+    /// pass starts (whether an element is still in is found by walking up to the nearest
+    /// element already known, so a pass costs the article's length, not its length times its depth).
+    private struct CleaningPasses {
+        let root: Int
+        let elements: [(index: Int, tag: ArticleTag)]
+        /// Per node, for the current pass: 0 not known yet, 1 in the tree, 2 out.
+        private var known: [UInt8]
+        private var path: [Int] = []
+
+        init(root: Int, elements: [(index: Int, tag: ArticleTag)], nodeCount: Int) {
+            self.root = root
+            self.elements = elements
+            known = [UInt8](repeating: 0, count: nodeCount)
+        }
+
+        /// The listed elements tagged one of `tags` (nil: all) still in the tree, in document order.
+        mutating func attached(_ tags: ArticleTagSet?, in document: ArticleDocument) -> [Int] {
+            for position in known.indices { known[position] = 0 }
+            // The walks stop at the article (what is above it is not the passes' to judge).
+            if root < known.count { known[root] = 1 }
+            var result: [Int] = []
+            for element in elements where tags?.contains(element.tag) ?? true {
+                if isAttached(element.index, in: document) { result.append(element.index) }
+            }
+            return result
+        }
+
+        private mutating func isAttached(_ index: Int, in document: ArticleDocument) -> Bool {
+            path.removeAll(keepingCapacity: true)
+            var current = index
+            var answer: UInt8 = 1
+            while current >= 0 {
+                if current < known.count, known[current] != 0 {
+                    answer = known[current]
+                    break
+                }
+                if document.nodes[current].removed {
+                    answer = 2
+                    path.append(current)
+                    break
+                }
+                path.append(current)
+                current = document.nodes[current].parent
+            }
+            for node in path where node < known.count { known[node] = answer }
+            return answer == 1
         }
     }
 
@@ -401,13 +457,13 @@ struct ArticleGrabber {
         .object, .embed, .footer, .link, .aside, .iframe, .input, .textarea, .select, .button, .nav,
     ])
 
-    /// Readability's `_cleanConditionally`: elements named `name` whose content reads as
+    /// Readability's `_cleanConditionally`: `elements` (those named `name`, in document order) whose content reads as
     /// anything but the article (more links than text, more images than paragraphs, inputs,
     /// embeds...) go, deepest first, data tables and code kept.
-    private mutating func cleanConditionally(_ root: Int, _ name: ArticleTag) {
+    private mutating func cleanConditionally(_ elements: [Int], _ name: ArticleTag) {
         guard flags.cleanConditionally else { return }
         // Deepest first: an element is judged with what is left inside it.
-        for index in document.descendants(of: root, tagged: name).reversed() where !document.nodes[index].removed {
+        for index in elements.reversed() where !document.nodes[index].removed {
             let counts = stats[index]
             if name == .table, stats.isDataTable(index, in: document) { continue }
             if counts.dataTables > 0 { continue }

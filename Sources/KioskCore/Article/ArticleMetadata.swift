@@ -226,15 +226,7 @@ struct ArticleMetadata {
     /// How alike two texts read (Readability's `_textSimilarity`): 1 minus the share of `b`'s
     /// words (by length) that `a` does not have.
     static func similarity(_ a: String, _ b: String) -> Double {
-        func tokens(_ text: String) -> [Substring] {
-            text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-        }
-        let tokensA = Set(tokens(a))
-        let tokensB = tokens(b)
-        guard !tokensA.isEmpty, !tokensB.isEmpty else { return 0 }
-        let unique = tokensB.filter { !tokensA.contains($0) }
-        let distance = Double(unique.joined(separator: " ").count) / Double(tokensB.joined(separator: " ").count)
-        return 1 - distance
+        TextSimilarity(a).similarity(to: b)
     }
 
     // MARK: - The title

@@ -15,17 +15,54 @@ enum ArticleTag: UInt8, CaseIterable {
     case tr, track, tt, u, ul, `var`, video, wbr
 
     /// The tag of an element named `name` (lowercase), `.other` when it is not listed.
+    ///
+    /// Found by the name's bytes packed into two integers, searched in a sorted list (hashing
+    /// the name as a `String` for a dictionary was 2% of a large page's extraction).
     init(name: String) {
-        self = Self.byName[name] ?? .other
+        var contiguous = name
+        guard let key = contiguous.withUTF8(Self.key) else {
+            self = .other
+            return
+        }
+        let keys = Self.sortedKeys
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle].key < key { low = middle + 1 } else { high = middle }
+        }
+        self = low < keys.count && keys[low].key == key ? keys[low].tag : .other
     }
 
-    private static let byName: [String: ArticleTag] = {
-        var byName: [String: ArticleTag] = [:]
-        for tag in allCases where tag != .other && tag != .text && tag != .document {
-            byName[String(describing: tag)] = tag
+    /// A name of at most 16 bytes as two big-endian integers (so their order is the names'
+    /// byte order); nil for a longer name, which no listed tag has.
+    private static func key(_ bytes: UnsafeBufferPointer<UInt8>) -> Key? {
+        guard !bytes.isEmpty, bytes.count <= 16 else { return nil }
+        var first: UInt64 = 0
+        var second: UInt64 = 0
+        for position in 0..<16 {
+            let byte = position < bytes.count ? UInt64(bytes[position]) : 0
+            if position < 8 { first = first << 8 | byte } else { second = second << 8 | byte }
         }
-        return byName
-    }()
+        return Key(first: first, second: second)
+    }
+
+    private struct Key: Comparable {
+        let first: UInt64
+        let second: UInt64
+
+        static func < (lhs: Key, rhs: Key) -> Bool {
+            lhs.first < rhs.first || (lhs.first == rhs.first && lhs.second < rhs.second)
+        }
+    }
+
+    private static let sortedKeys: [(key: Key, tag: ArticleTag)] = allCases
+        .filter { $0 != .other && $0 != .text && $0 != .document }
+        .compactMap { tag in
+            var name = String(describing: tag)
+            return name.withUTF8(key).map { (key: $0, tag: tag) }
+        }
+        .sorted { $0.key < $1.key }
 }
 
 /// A set of `ArticleTag`s as a bit mask.

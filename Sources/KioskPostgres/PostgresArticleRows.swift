@@ -26,9 +26,15 @@ enum PostgresArticleRows {
         return found
     }
 
-    static func fullArticleFeeds(in session: PostgresSession) async throws -> [SourceID] {
-        try await session.rows("SELECT DISTINCT source FROM user_feeds WHERE full_articles ORDER BY source") {
-            SourceID(rawValue: try $0.get("source"))
+    static func fullArticleFeeds(in session: PostgresSession) async throws -> [FullArticleFeed] {
+        try await session.rows(
+            """
+            SELECT DISTINCT s.id, s.interval_seconds FROM user_feeds f JOIN subscriptions s ON s.id = f.source
+            WHERE f.full_articles ORDER BY s.id
+            """
+        ) { row in
+            let seconds: Double = try row.get("interval_seconds")
+            return FullArticleFeed(id: SourceID(rawValue: try row.get("id")), interval: .milliseconds(Int64(seconds * 1000)))
         }
     }
 

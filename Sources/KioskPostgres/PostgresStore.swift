@@ -351,7 +351,7 @@ public final class PostgresStore: KioskStore {
         }
     }
 
-    public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
+    public func fullArticleFeeds() async throws(StoreError) -> [FullArticleFeed] {
         try await connection { session in try await PostgresArticleRows.fullArticleFeeds(in: session) }
     }
 

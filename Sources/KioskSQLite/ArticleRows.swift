@@ -33,9 +33,17 @@ enum ArticleRows {
         return found
     }
 
-    static func fullArticleFeeds(in db: Database) throws -> [SourceID] {
-        try String.fetchAll(db, sql: "SELECT DISTINCT source FROM user_feeds WHERE full_articles ORDER BY source")
-            .map(SourceID.init(rawValue:))
+    static func fullArticleFeeds(in db: Database) throws -> [FullArticleFeed] {
+        try Row.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT s.id, s.interval_seconds FROM user_feeds f JOIN subscriptions s ON s.id = f.source
+                WHERE f.full_articles ORDER BY s.id
+                """
+        ).map { row in
+            let seconds: Double = row["interval_seconds"]
+            return FullArticleFeed(id: SourceID(rawValue: row["id"]), interval: .milliseconds(Int64(seconds * 1000)))
+        }
     }
 
     static func entriesWithoutArticles(of source: SourceID, limit: Int, in db: Database) throws -> [ArticleWanted] {

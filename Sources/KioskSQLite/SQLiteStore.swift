@@ -341,7 +341,7 @@ public final class SQLiteStore: KioskStore {
         try await write { db in try ArticleRows.claim(entry: entry, until: until, now: now, in: db) }
     }
 
-    public func fullArticleFeeds() async throws(StoreError) -> [SourceID] {
+    public func fullArticleFeeds() async throws(StoreError) -> [FullArticleFeed] {
         try await read { db in try ArticleRows.fullArticleFeeds(in: db) }
     }
 

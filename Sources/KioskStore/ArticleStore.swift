@@ -38,6 +38,17 @@ public struct StoredArticle: Sendable, Hashable {
     }
 }
 
+/// A feed read as full articles, with its interval: its new entries' pages are fetched over it.
+public struct FullArticleFeed: Sendable, Hashable {
+    public var id: SourceID
+    public var interval: Duration
+
+    public init(id: SourceID, interval: Duration) {
+        self.id = id
+        self.interval = interval
+    }
+}
+
 /// An entry whose article is wanted and not kept yet.
 public struct ArticleWanted: Sendable, Hashable {
     public var entry: Int64
@@ -51,8 +62,8 @@ public struct ArticleWanted: Sendable, Hashable {
 
 /// Where fetched articles are kept, by entry (`StoredEntry.id`).
 public protocol ArticleStore: Sendable {
-    /// Feeds at least one follower reads as full articles ("Show full articles").
-    func fullArticleFeeds() async throws -> [SourceID]
+    /// Feeds at least one follower reads as full articles ("Show full articles"), by id.
+    func fullArticleFeeds() async throws -> [FullArticleFeed]
     /// Up to `limit` of `source`'s entries still in its feed with no article kept (found or
     /// failed), newest first.
     func entriesWithoutArticles(of source: SourceID, limit: Int) async throws -> [ArticleWanted]

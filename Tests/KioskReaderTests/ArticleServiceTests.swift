@@ -256,7 +256,9 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
         }
         let store = try SQLiteStore.inMemoryDatabase()
         let feed = try #require(URL(string: "https://mixed.example/feed.xml"))
-        try await store.saveSubscriptions([Subscription(id: "mixed", url: feed, fullArticles: true)], user: .owner)
+        // Checked every minute, so each pass may read all of its waiting pages.
+        try await store.saveSubscriptions(
+            [Subscription(id: "mixed", url: feed, interval: .seconds(60), fullArticles: true)], user: .owner)
         var entries: [Entry] = []
         func arrive(_ round: Int) async throws {
             entries = [
@@ -313,7 +315,9 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
         let wanted = try #require(URL(string: "https://wanted.example/feed.xml"))
         let plain = try #require(URL(string: "https://plain.example/feed.xml"))
         try await store.saveSubscriptions(
-            [Subscription(id: "wanted", url: wanted, fullArticles: true), Subscription(id: "plain", url: plain)], user: .owner)
+            // Checked every minute: a pass (a minute) may read all its waiting pages.
+            [Subscription(id: "wanted", url: wanted, interval: .seconds(60), fullArticles: true), Subscription(id: "plain", url: plain)],
+            user: .owner)
         let entries = (0..<3).map { Entry(id: "w\($0)", title: "W\($0)", link: "https://wanted.example/\($0)") }
         try await store.saveSourceState(SourceState(entries: entries), for: "wanted")
         try await store.saveSourceState(
@@ -333,6 +337,41 @@ private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
             SourceState(entries: [Entry(id: "w9", title: "W9", link: "https://wanted.example/9")] + entries), for: "wanted")
         #expect(await prefetcher.pass() == 1)
         #expect(await pages.requests.last?.absoluteString == "https://wanted.example/9")
+    }
+
+    /// A burst of new entries is read over the feed's interval, not at once: twenty on a feed
+    /// checked every ten minutes are read two a pass (a minute) for ten passes, the first at once;
+    /// one on an hourly feed is read at the first pass.
+    @Test func aBurstIsSpreadOverTheFeedsInterval() async throws {
+        let store = try SQLiteStore.inMemoryDatabase()
+        let busy = try #require(URL(string: "https://busy.example/feed.xml"))
+        let quiet = try #require(URL(string: "https://quiet.example/feed.xml"))
+        try await store.saveSubscriptions(
+            [
+                Subscription(id: "busy", url: busy, interval: .seconds(600), fullArticles: true),
+                Subscription(id: "quiet", url: quiet, interval: .seconds(3_600), fullArticles: true),
+            ], user: .owner)
+        let burst = (0..<20).map { Entry(id: "b\($0)", title: "B\($0)", link: "https://busy.example/\($0)") }
+        try await store.saveSourceState(SourceState(entries: burst), for: "busy")
+        try await store.saveSourceState(
+            SourceState(entries: [Entry(id: "q", title: "Q", link: "https://quiet.example/q")]), for: "quiet")
+        let pages = ArticleServiceTests.Pages(ArticleServiceTests.page("A whole article."))
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles, pause: .seconds(60))
+
+        var perPass: [Int] = []
+        for _ in 0..<11 { perPass.append(await prefetcher.pass()) }
+        // Pass 1: two of the burst and the quiet feed's one; then two a pass until the tenth.
+        #expect(perPass == [3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0])
+        #expect(await pages.requests.count == 21)
+
+        // Before, every pass read up to ten of a feed: the burst went in two passes.
+        // A later burst starts a spread of its own.
+        let second = (20..<25).map { Entry(id: "b\($0)", title: "B\($0)", link: "https://busy.example/\($0)") }
+        try await store.saveSourceState(SourceState(entries: second + burst), for: "busy")
+        perPass = []
+        for _ in 0..<6 { perPass.append(await prefetcher.pass()) }
+        #expect(perPass == [1, 1, 1, 1, 1, 0])
     }
 
     @Test func summariesUnderAFifthOfTheirArticlesAreSuggestedFullArticles() {

@@ -99,9 +99,11 @@ import Testing
             let url = try #require(URL(string: "https://a.example/feed.xml"))
             let other = try #require(URL(string: "https://b.example/feed.xml"))
             try await store.saveSubscriptions(
-                [Subscription(id: "a", url: url, fullArticles: true), Subscription(id: "b", url: other)], user: .owner)
+                [Subscription(id: "a", url: url, interval: .seconds(600), fullArticles: true), Subscription(id: "b", url: other)],
+                user: .owner)
             #expect(try await store.subscriptions(user: .owner).map(\.fullArticles) == [true, false])
-            #expect(try await store.fullArticleFeeds() == ["a"])
+            // With its interval, over which its new pages are fetched.
+            #expect(try await store.fullArticleFeeds() == [FullArticleFeed(id: "a", interval: .seconds(600))])
 
             try await store.saveSourceState(
                 SourceState(entries: [

@@ -388,7 +388,7 @@ actor PlainModelStore: KioskStore {
 
     func articles(entries: [Int64]) -> [Int64: StoredArticle] { articles.filter { entries.contains($0.key) } }
 
-    func fullArticleFeeds() -> [SourceID] { [] }
+    func fullArticleFeeds() -> [FullArticleFeed] { [] }
 
     func entriesWithoutArticles(of source: SourceID, limit: Int) -> [ArticleWanted] { [] }
 

@@ -146,7 +146,7 @@ import Testing
                     body: ByteBuffer(string: "title=&folder=News&fullArticles=on"))
                 #expect(saved.status == .seeOther)
                 #expect(try await kiosk.store.subscriptions(user: .owner).first { $0.id == .business }?.fullArticles == true)
-                #expect(try await kiosk.store.fullArticleFeeds() == [.business])
+                #expect(try await kiosk.store.fullArticleFeeds().map(\.id) == [.business])
                 let after = try await client.text("/reader/feed/business/settings")
                 #expect(after.contains(#"name="fullArticles" checked"#))
                 #expect(!after.contains("full-articles-suggestion"))

@@ -6,9 +6,10 @@ import ServiceLifecycle
 
 /// "Show full articles": every pass (a minute by default), the newest entries of each feed a
 /// follower reads as full articles that have no article kept yet are fetched through
-/// `ArticleService`, so they are ready when opened and when apps sync. Politely: a few per feed
-/// per pass (spread over passes, not all at once), at most two pages of a host at once (the
-/// service's rule), each entry once (a failure is kept too, so it is not fetched again by this).
+/// `ArticleService`, so they are ready when opened and when apps sync. Politely: a feed's new
+/// pages are spread over its interval (a burst of twenty on a ten-minute feed: two a pass for
+/// ten passes, at most `perFeedPerPass`), at most two pages of a host at once (the service's
+/// rule), each entry once (a failure is kept too, so it is not fetched again by this).
 public struct ArticlePrefetcher: Service {
     /// Asks for a pass now rather than at the next minute (a feed was just set to "Show full
     /// articles"); asks made while a pass runs make one more pass, not one each.
@@ -34,10 +35,26 @@ public struct ArticlePrefetcher: Service {
 
     /// What the passes remember: which hosts keep failing, and for how many passes to leave
     /// them be (1, 2, 4... up to 64 passes, about an hour, after each failure in a row; a page
-    /// read resets it).
+    /// read resets it); and by which pass each feed's waiting pages are to be read.
     actor Pacing {
         private var pass = 0
         private var failures: [String: (count: Int, skipUntil: Int)] = [:]
+        private var deadlines: [SourceID: Int] = [:]
+
+        /// How many of `feed`'s `waiting` pages this pass reads: the waiting pages shared out
+        /// over the passes left until the feed's deadline, one interval (`passesPerInterval`)
+        /// after its backlog began; at least one (the first page at once), at most `cap`.
+        func share(of feed: SourceID, waiting: Int, passesPerInterval: Int, cap: Int, at pass: Int) -> Int {
+            guard waiting > 0 else {
+                deadlines[feed] = nil
+                return 0
+            }
+            var deadline = deadlines[feed] ?? 0
+            if deadline < pass { deadline = pass + max(1, passesPerInterval) - 1 }
+            deadlines[feed] = deadline
+            let left = deadline - pass + 1
+            return min(cap, max(1, (waiting + left - 1) / left))
+        }
 
         func nextPass() -> Int {
             pass += 1
@@ -98,13 +115,13 @@ public struct ArticlePrefetcher: Service {
         }
     }
 
-    /// One pass over the feeds read as full articles; returns how many pages it fetched: at most
-    /// `perFeedPerPass` of each feed (so a burst of new entries is read over the following
-    /// passes), and none of a host whose pages keep failing, for a while.
+    /// One pass over the feeds read as full articles; returns how many pages it fetched: each
+    /// feed's share (its waiting pages spread over its interval, at most `perFeedPerPass`), and
+    /// none of a host whose pages keep failing, for a while.
     @discardableResult
     public func pass() async -> Int {
         let number = await pacing.nextPass()
-        let feeds: [SourceID]
+        let feeds: [FullArticleFeed]
         do {
             feeds = try await store.fullArticleFeeds()
         } catch {
@@ -115,9 +132,12 @@ public struct ArticlePrefetcher: Service {
         var probed: Set<String> = []
         for feed in feeds {
             do {
-                let waiting = try await store.entriesWithoutArticles(of: feed, limit: perFeedPerPass * 4)
+                let waiting = try await store.entriesWithoutArticles(of: feed.id, limit: perFeedPerPass * 4)
+                let share = await pacing.share(
+                    of: feed.id, waiting: waiting.count, passesPerInterval: Self.passes(in: feed.interval, each: pause),
+                    cap: perFeedPerPass, at: number)
                 var taken = 0
-                for entry in waiting where taken < perFeedPerPass {
+                for entry in waiting where taken < share {
                     // An entry with no link to a page is read too: its failure is kept, once.
                     if let host = Self.host(entry.link) {
                         if await pacing.isResting(host, at: number) { continue }
@@ -127,7 +147,7 @@ public struct ArticlePrefetcher: Service {
                     taken += 1
                 }
             } catch {
-                logger.warning("cannot list a feed's entries", metadata: ["source": "\(feed)", "error": "\(error)"])
+                logger.warning("cannot list a feed's entries", metadata: ["source": "\(feed.id)", "error": "\(error)"])
             }
         }
         let articles = articles
@@ -141,6 +161,12 @@ public struct ArticlePrefetcher: Service {
             }
         }
         return wanted.count
+    }
+
+    /// How many passes, `each` apart, an interval spans (at least one).
+    static func passes(in interval: Duration, each pause: Duration) -> Int {
+        guard pause > .zero else { return 1 }
+        return max(1, Int((interval / pause).rounded(.up)))
     }
 
     static func host(_ link: String?) -> String? {

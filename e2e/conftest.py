@@ -91,8 +91,8 @@ def browser(request: pytest.FixtureRequest) -> Iterator[Callable[[str], WebDrive
     drivers: list[WebDriver] = []
     request.node._kiosk_drivers = drivers  # read by the failure hook below
 
-    def make(size: str = "phone") -> WebDriver:
-        driver = harness.make_driver(size)
+    def make(size: str = "phone", profile: Path | None = None) -> WebDriver:
+        driver = harness.make_driver(size, profile=profile)
         drivers.append(driver)
         return driver
 

@@ -282,11 +282,15 @@ def start_server(name: str, workdir: Path, *, frozen: bool = False, **config: An
 # The browser
 
 
-def make_driver(size: str = "phone", *, scale: float = 1.0) -> WebDriver:
-    """Headless Chromium emulating a touch device of `size` (a key of SIZES)."""
+def make_driver(size: str = "phone", *, scale: float = 1.0, profile: Path | None = None) -> WebDriver:
+    """Headless Chromium emulating a touch device of `size` (a key of SIZES); with `profile`, its
+    data (storage, caches, service workers) kept in that directory, so a browser quit and started
+    again on it is the same app closed and opened again."""
     width, height = SIZES[size]
     options = Options()
     options.binary_location = CHROMIUM
+    if profile is not None:
+        options.add_argument(f"--user-data-dir={profile}")
     for argument in (
         "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
         f"--window-size={max(width, 400)},{max(height, 400)}", "--lang=en-US",

@@ -95,11 +95,13 @@ async function refresh(force) {
   }
   saveQueue(queue().filter((action) => action.account === bundle.account));
   await keepBundle(bundle);
-  await keepImages(bundle);
-  localStorage.setItem(SAVED_AT, String(Date.now()));
+  // An image missed (its site slow or down) is tried again at the next page rather than in a
+  // minute: the copy counts as fresh only once it is whole.
+  if (await keepImages(bundle)) localStorage.setItem(SAVED_AT, String(Date.now()));
   return bundle;
 }
 
+/// Keeps the images `bundle` names (and drops those it no longer does); whether all are kept.
 async function keepImages(bundle) {
   const cache = await caches.open(OFFLINE_CACHE);
   const wanted = new Set(bundle.entries.flatMap((entry) => entry.images || []));
@@ -107,15 +109,19 @@ async function keepImages(bundle) {
     const url = new URL(request.url);
     if (url.pathname === "/img" && !wanted.has(url.pathname + url.search)) await cache.delete(request);
   }
+  let whole = true;
   for (const address of wanted) {
     if (await cache.match(address)) continue;
     try {
       const response = await fetch(address, { credentials: "same-origin" });
       if (response.ok) await cache.put(address, response);
+      else whole = false;
     } catch {
       // An image that cannot be had now is tried again on the next refresh.
+      whole = false;
     }
   }
+  return whole;
 }
 
 /// Sends the queued actions of `account`, in order; returns how many the server took.

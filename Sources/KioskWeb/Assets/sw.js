@@ -7,7 +7,8 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v3";
+const SHELL = "kiosk-shell-v4";
+// v4: offline.js tries a missed image again at the next page.
 // v3: the offline reader joined the shell.
 // v2: v1 kept pages of accounts past their sign-out; the activate step deletes it.
 const PAGES = "kiosk-pages-v2";

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -338,3 +339,116 @@ def test_postgresql_restarted_under_load_loses_nothing_committed(cluster):
     cluster.advance(after)
     for n in (1, 2):
         wait_for(lambda: after in http("GET", cluster.replica(n) + "/news").text, f"replica {n} missed {after}", 40, 0.5)
+
+
+class EventStream(threading.Thread):
+    """A page's EventSource through haproxy: reads frames, and when the connection ends,
+    reconnects after half a second with its Last-Event-ID, as a browser does."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True)
+        self.port = port
+        self.ids: list[str] = []  # numbered events, in the order they came
+        self.events: list[str] = []
+        self.connections = 0
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        last = ""
+        while not self.stopping.is_set():
+            connection = HTTPConnection("127.0.0.1", self.port, timeout=5)
+            try:
+                headers = {"Accept": "text/event-stream"}
+                if last:
+                    headers["Last-Event-ID"] = last
+                connection.request("GET", "/events", headers=headers)
+                response = connection.getresponse()
+                if response.status != 200:
+                    raise OSError(f"HTTP {response.status}")
+                self.connections += 1
+                current: dict[str, str] = {}
+                while not self.stopping.is_set():
+                    try:
+                        raw = response.fp.readline()
+                    except TimeoutError:
+                        continue  # quiet between heartbeats: still open
+                    if not raw:
+                        break  # the connection ended
+                    line = raw.decode().rstrip("\n")
+                    if line == "":
+                        if "event" in current:
+                            self.events.append(current["event"])
+                            if current.get("id"):
+                                last = current["id"]
+                                if not self.ids or self.ids[-1] != last:  # a merged frame shares its part's id
+                                    self.ids.append(last)
+                        current = {}
+                        continue
+                    field, _, value = line.partition(": ")
+                    current[field] = value
+            except OSError:
+                pass
+            finally:
+                connection.close()
+            self.stopping.wait(0.5)
+
+
+def test_a_replica_killed_under_load_fails_no_request_and_its_pages_miss_nothing(cluster):
+    # Runs last: it kills one of the two replicas still running (replica-3 went above).
+    proxy = cluster.port
+    streams = [EventStream(proxy) for _ in range(6)]
+    for stream in streams:
+        stream.start()
+    wait_for(lambda: all(s.connections == 1 for s in streams), "the pages' streams did not open", 30, 0.2)
+
+    failures: list[str] = []
+    done = [0]
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            try:
+                reply = http("GET", f"http://127.0.0.1:{proxy}/news", timeout=15)
+                if reply.status != 200:
+                    failures.append(f"HTTP {reply.status}")
+            except Exception as error:  # noqa: BLE001 - every kind of failure is counted
+                failures.append(repr(error))
+            done[0] += 1
+
+    workers = [threading.Thread(target=load, daemon=True) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    try:
+        time.sleep(5)
+        first_change = f"Before the kill {token()}"
+        cluster.advance(first_change)
+        time.sleep(5)
+        os.kill(cluster.pid("replica-2"), 9)
+        killed_at = done[0]
+        time.sleep(5)
+        title = f"After the kill {token()}"
+        cluster.advance(title)
+        # Every page hears of it, those that were on the dead replica through another.
+        wait_for(lambda: title in http("GET", f"http://127.0.0.1:{proxy}/news").text, "the change never arrived", 30, 0.3)
+        # Held past haproxy's 30 s client and server timeouts: heartbeats keep open streams open.
+        time.sleep(22)
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join(timeout=20)
+        for stream in streams:
+            stream.stopping.set()
+    assert done[0] > killed_at > 0, "no load ran across the kill"
+    assert not failures, f"{len(failures)} of {done[0]} requests failed: {failures[:5]}"
+
+    cut = [s for s in streams if s.connections > 1]
+    kept = [s for s in streams if s.connections == 1]
+    assert cut, "no page was on the killed replica"
+    assert kept, "no page stayed on the living replica"
+    for stream in streams:
+        assert "resync" not in stream.events, "a page was resynced instead of replayed"
+        # Exactly the log's events from the first this page heard, none missed, none twice.
+        expected = cluster.sql(
+            f"SELECT string_agg(id::text, ' ' ORDER BY id) FROM live_log WHERE id >= {stream.ids[0]}").split()
+        assert stream.ids[:len(expected)] == expected, f"expected {expected}, got {stream.ids}"
+        assert len(stream.ids) >= 2, f"the page heard only {stream.ids}"

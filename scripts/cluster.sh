@@ -131,27 +131,12 @@ case "$command" in
             wait_for "http://127.0.0.1:$((port + i))/readyz" "replica $i" "${replica_pids[$((i - 1))]}"
         done
 
-        cat >"$dir/haproxy.cfg" <<EOF
-global
-    maxconn $maxconn
-defaults
-    mode http
-    timeout connect 5s
-    timeout client 1h
-    timeout server 1h
-    # Event streams are long requests: held open, never buffered.
-    timeout tunnel 1h
-    timeout http-keep-alive 30s
-    option http-server-close
-frontend kiosk
-    bind 127.0.0.1:$port
-    default_backend replicas
-backend replicas
-    balance roundrobin
-    option httpchk GET /readyz
-    http-check expect status 200
-$servers
-EOF
+        # The configuration to copy (docs/haproxy.cfg), with this cluster's port, limit and servers.
+        PORT="$port" MAXCONN="$maxconn" SERVERS="$servers" awk '
+            /^#/ { next }
+            /@SERVERS@/ { printf "%s", ENVIRON["SERVERS"]; next }
+            { gsub(/@PORT@/, ENVIRON["PORT"]); gsub(/@MAXCONN@/, ENVIRON["MAXCONN"]); print }
+        ' docs/haproxy.cfg >"$dir/haproxy.cfg"
         haproxy -f "$dir/haproxy.cfg" -db >"$dir/haproxy.log" 2>&1 &
         haproxy_pid=$!
         echo "haproxy $haproxy_pid" >>"$dir/pids"

@@ -25,13 +25,13 @@ public struct Accounts: Sendable {
     private let pause: @Sendable (Duration) async -> Void
 
     public init(
-        store: any AccountStore, hasher: PasswordHasher, throttle: SignInThrottle = SignInThrottle(),
+        store: any AccountStore, hasher: PasswordHasher, throttle: SignInThrottle? = nil,
         pause: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     ) {
         self.pause = pause
         self.store = store
         self.hasher = hasher
-        self.throttle = throttle
+        self.throttle = throttle ?? SignInThrottle(store: store)
         let decoy = DecoyHash(hasher: hasher)
         self.decoyHash = { try await decoy.value() }
     }
@@ -99,7 +99,9 @@ public struct Accounts: Sendable {
     public func verify(name: String, password: String, address: String, appPasswords: Bool = false)
         async throws(AccountError) -> (account: Account, appPassword: AppPassword?)
     {
-        if let wait = await throttle.wait(account: name, address: address) { throw .throttled(retryAfter: wait) }
+        if let wait = try await storing({ try await throttle.wait(account: name, address: address) }) {
+            throw .throttled(retryAfter: wait)
+        }
         let found = try await storing { try await store.credentials(name: name) }
         if let found {
             // An app password first: others' guesses never slow or refuse a device that has one.
@@ -108,19 +110,19 @@ public struct Accounts: Sendable {
                     try await store.useAppPassword(secretHash: Secret.hash(password), user: found.account.id)
                 })
             {
-                await throttle.succeeded(account: name, address: address)
+                try await storing { try await throttle.succeeded(account: name, address: address) }
                 return (found.account, app)
             }
-            let delay = await throttle.slowdown(account: name)
+            let delay = try await storing { try await throttle.slowdown(account: name) }
             if delay > .zero { await pause(delay) }
             if try await storing({ try await hasher.verify(password, found.passwordHash) }) {
-                await throttle.succeeded(account: name, address: address)
+                try await storing { try await throttle.succeeded(account: name, address: address) }
                 return (found.account, nil)
             }
         } else {
             _ = try? await hasher.verify(password, try await decoyHash())
         }
-        await throttle.failed(account: name, address: address)
+        try await storing { try await throttle.failed(account: name, address: address) }
         throw .wrongCredentials
     }
 
@@ -132,11 +134,13 @@ public struct Accounts: Sendable {
     public func verifyFever(apiKey: String, address: String) async throws(AccountError)
         -> (account: Account, appPassword: AppPassword?)
     {
-        if let wait = await throttle.wait(account: "fever:" + address, address: address) { throw .throttled(retryAfter: wait) }
+        if let wait = try await storing({ try await throttle.wait(account: "fever:" + address, address: address) }) {
+            throw .throttled(retryAfter: wait)
+        }
         let key = apiKey.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard key.count == 32, let found = try await storing({ try await store.feverCredentials(keyHash: Secret.hash(key)) })
         else {
-            await throttle.failed(account: "fever:" + address, address: address)
+            try await storing { try await throttle.failed(account: "fever:" + address, address: address) }
             throw .wrongCredentials
         }
         return found

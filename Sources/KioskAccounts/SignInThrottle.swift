@@ -1,3 +1,6 @@
+import Foundation
+import KioskStore
+
 /// Failed sign-ins counted over a sliding window, so that the guesser is throttled and not the
 /// owner: past the limit for one address, or for one account from one address, that address
 /// (or that address on that account) is refused until the oldest failure leaves the window. The
@@ -5,8 +8,9 @@
 /// owner signing in from elsewhere still gets in, an app password is checked before any delay,
 /// and sessions already open are never touched. A success clears its own address's failures on
 /// the account (not the address's other failures: one address guessing many names stays
-/// throttled).
-public actor SignInThrottle {
+/// throttled). The failures are counted in the store (`AccountStore`), so N replicas on one
+/// database allow what one does, and a restart forgets nothing.
+public struct SignInThrottle: Sendable {
     public struct Limits: Sendable {
         /// Failures on one account from one address before that address is refused for it.
         public var perAccount: Int
@@ -32,65 +36,56 @@ public actor SignInThrottle {
         }
     }
 
+    private let store: any AccountStore
     private let limits: Limits
-    private let start: ContinuousClock.Instant
-    private let clock: @Sendable () -> ContinuousClock.Instant
-    /// By account and address together.
-    private var pairs: [String: [Duration]] = [:]
-    private var addresses: [String: [Duration]] = [:]
-    /// By account, from everywhere: for the slowdown only.
-    private var accounts: [String: [Duration]] = [:]
+    private let now: @Sendable () -> Date
 
-    public init(limits: Limits = Limits(), clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+    /// - Parameter store: where failures are counted (the database: every replica and every
+    ///   restart see the same ones).
+    public init(store: any AccountStore, limits: Limits = Limits(), now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
         self.limits = limits
-        self.clock = clock
-        self.start = clock()
+        self.now = now
     }
 
-    private var now: Duration { clock() - start }
+    private var window: TimeInterval { Self.seconds(limits.window) }
 
-    private static func pair(_ account: String, _ address: String) -> String { account.lowercased() + "\u{1F}" + address }
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
 
     /// How long `account` from `address` must wait before trying again; nil: it may try now.
-    public func wait(account: String, address: String) -> Duration? {
-        let now = now
-        let byPair = recent(&pairs, key: Self.pair(account, address), now: now)
-        let byAddress = recent(&addresses, key: address, now: now)
-        var waits: [Duration] = []
-        if byPair.count >= limits.perAccount, let oldest = byPair.first { waits.append(oldest + limits.window - now) }
-        if byAddress.count >= limits.perAddress, let oldest = byAddress.first { waits.append(oldest + limits.window - now) }
-        return waits.max()
+    public func wait(account: String, address: String) async throws -> Duration? {
+        let now = now()
+        let failures = try await store.signInFailures(account: account, address: address, since: now - window)
+        var waits: [TimeInterval] = []
+        if failures.pair >= limits.perAccount, let oldest = failures.pairOldest {
+            waits.append(oldest.timeIntervalSince(now) + window)
+        }
+        if failures.address >= limits.perAddress, let oldest = failures.addressOldest {
+            waits.append(oldest.timeIntervalSince(now) + window)
+        }
+        // Whole milliseconds, at least one: a wait is never nothing.
+        return waits.max().map { .milliseconds(max(1, Int64(($0 * 1000).rounded(.up)))) }
     }
 
     /// How long a password check of `account` waits first: nothing until many failures from
     /// everywhere, then growing with them, never more than the cap.
-    public func slowdown(account: String) -> Duration {
-        let failures = recent(&accounts, key: account.lowercased(), now: now).count
+    public func slowdown(account: String) async throws -> Duration {
+        let now = now()
+        // The address matters not here: a name no address uses.
+        let failures = try await store.signInFailures(account: account, address: "", since: now - window).account
         guard failures >= limits.slowAccountAfter else { return .zero }
         return min(limits.slowdownCap, limits.slowdownStep * (failures - limits.slowAccountAfter + 1))
     }
 
-    public func failed(account: String, address: String) {
-        let now = now
-        pairs[Self.pair(account, address), default: []].append(now)
-        addresses[address, default: []].append(now)
-        accounts[account.lowercased(), default: []].append(now)
-        if pairs.count > 10_000 || addresses.count > 10_000 || accounts.count > 10_000 { forgetOld(now: now) }
+    public func failed(account: String, address: String) async throws {
+        let now = now()
+        try await store.recordSignInFailure(account: account, address: address, at: now, forgetBefore: now - window)
     }
 
-    public func succeeded(account: String, address: String) {
-        pairs[Self.pair(account, address)] = nil
-    }
-
-    private func recent(_ table: inout [String: [Duration]], key: String, now: Duration) -> [Duration] {
-        let kept = (table[key] ?? []).filter { now - $0 < limits.window }
-        table[key] = kept.isEmpty ? nil : kept
-        return kept
-    }
-
-    private func forgetOld(now: Duration) {
-        pairs = pairs.filter { $0.value.contains { now - $0 < limits.window } }
-        addresses = addresses.filter { $0.value.contains { now - $0 < limits.window } }
-        accounts = accounts.filter { $0.value.contains { now - $0 < limits.window } }
+    public func succeeded(account: String, address: String) async throws {
+        try await store.clearSignInFailures(account: account, address: address)
     }
 }

@@ -29,6 +29,8 @@ enum PostgresMigrations {
         Step(name: "article_claims", statements: PostgresSchema.articleClaims),
         // Sync validators change with every change of a user's subscriptions, even one undone.
         Step(name: "list_versions", statements: ["CREATE TABLE list_versions (user_id bigint PRIMARY KEY, version bigint NOT NULL)"]),
+        // Failed sign-ins counted in the database: N replicas, or a restart, no longer multiply them.
+        Step(name: "sign_in_failures", statements: PostgresSchema.signInFailures),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -209,4 +209,20 @@ enum PostgresSchema {
     static let entriesByReceived: [String] = [
         "CREATE INDEX entries_by_received ON entries (received_at)"
     ]
+
+    /// Failed sign-ins (account lowercased), for the throttle; `cleared` once the account signed
+    /// in from that address.
+    static let signInFailures = [
+        """
+        CREATE TABLE sign_in_failures (
+            account text NOT NULL,
+            address text NOT NULL,
+            at double precision NOT NULL,
+            cleared boolean NOT NULL DEFAULT false
+        )
+        """,
+        "CREATE INDEX sign_in_failures_account ON sign_in_failures (account, at)",
+        "CREATE INDEX sign_in_failures_address ON sign_in_failures (address, at)",
+        "CREATE INDEX sign_in_failures_at ON sign_in_failures (at)",
+    ]
 }

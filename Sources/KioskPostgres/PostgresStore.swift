@@ -309,6 +309,23 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await session.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)") }
     }
 
+    public func recordSignInFailure(account: String, address: String, at: Date, forgetBefore: Date) async throws(StoreError) {
+        try await connection { session in
+            try await PostgresSignInFailureRows.record(
+                account: account, address: address, at: at, forgetBefore: forgetBefore, in: session)
+        }
+    }
+
+    public func signInFailures(account: String, address: String, since: Date) async throws(StoreError) -> SignInFailures {
+        try await connection { session in
+            try await PostgresSignInFailureRows.failures(account: account, address: address, since: since, in: session)
+        }
+    }
+
+    public func clearSignInFailures(account: String, address: String) async throws(StoreError) {
+        try await connection { session in try await PostgresSignInFailureRows.clear(account: account, address: address, in: session) }
+    }
+
     // MARK: - App state
 
     public func lastOpened(user: UserID) async throws(StoreError) -> OpenedHeadline? {

@@ -39,6 +39,8 @@ enum Migrations {
         migrator.registerMigration("list_versions") { db in
             try db.execute(sql: "CREATE TABLE list_versions (user_id INTEGER PRIMARY KEY, version INTEGER NOT NULL)")
         }
+        // Failed sign-ins in the database: a restart (or another process) no longer forgets them.
+        migrator.registerMigration("sign_in_failures") { db in try db.execute(sql: Schema.signInFailures) }
         return migrator
     }
 }

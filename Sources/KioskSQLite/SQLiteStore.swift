@@ -302,6 +302,20 @@ public final class SQLiteStore: KioskStore {
         }
     }
 
+    public func recordSignInFailure(account: String, address: String, at: Date, forgetBefore: Date) async throws(StoreError) {
+        try await write { db in
+            try SignInFailureRows.record(account: account, address: address, at: at, forgetBefore: forgetBefore, in: db)
+        }
+    }
+
+    public func signInFailures(account: String, address: String, since: Date) async throws(StoreError) -> SignInFailures {
+        try await read { db in try SignInFailureRows.failures(account: account, address: address, since: since, in: db) }
+    }
+
+    public func clearSignInFailures(account: String, address: String) async throws(StoreError) {
+        try await write { db in try SignInFailureRows.clear(account: account, address: address, in: db) }
+    }
+
     // MARK: - App state
 
     public func lastOpened(user: UserID) async throws(StoreError) -> OpenedHeadline? {

@@ -284,4 +284,18 @@ extension Schema {
         ALTER TABLE subscriptions DROP COLUMN title;
         ALTER TABLE subscriptions DROP COLUMN folder;
         """
+
+    /// Failed sign-ins (account lowercased), for the throttle; `cleared` once the account signed
+    /// in from that address (no longer counted for the pair, still for the address and account).
+    static let signInFailures = """
+        CREATE TABLE sign_in_failures (
+            account TEXT NOT NULL,
+            address TEXT NOT NULL,
+            at REAL NOT NULL,
+            cleared INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX sign_in_failures_account ON sign_in_failures (account, at);
+        CREATE INDEX sign_in_failures_address ON sign_in_failures (address, at);
+        CREATE INDEX sign_in_failures_at ON sign_in_failures (at);
+        """
 }

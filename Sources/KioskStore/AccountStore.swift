@@ -97,4 +97,35 @@ public protocol AccountStore: Sendable {
     /// The session with this token hash, unless expired.
     func session(tokenHash: String) async throws -> StoredSession?
     func removeSession(tokenHash: String) async throws
+
+    /// Records a failed sign-in as `account` (any case) from `address` at `at`, and forgets the
+    /// failures from before `forgetBefore`. Kept in the database, so every replica, and the next
+    /// run, counts the same failures.
+    func recordSignInFailure(account: String, address: String, at: Date, forgetBefore: Date) async throws
+    /// The failures since `since`: as `account` from `address`, from `address` as anyone, and as
+    /// `account` from anywhere.
+    func signInFailures(account: String, address: String, since: Date) async throws -> SignInFailures
+    /// `account` signed in from `address`: its failures from there no longer count against that
+    /// pair (they still count for the address and the account as a whole).
+    func clearSignInFailures(account: String, address: String) async throws
+}
+
+/// Failed sign-ins in a window, as the throttle asks for them.
+public struct SignInFailures: Sendable, Hashable {
+    /// As one account from one address (not counting those a success since cleared).
+    public var pair: Int
+    public var pairOldest: Date?
+    /// From one address, as any account.
+    public var address: Int
+    public var addressOldest: Date?
+    /// As one account, from anywhere.
+    public var account: Int
+
+    public init(pair: Int = 0, pairOldest: Date? = nil, address: Int = 0, addressOldest: Date? = nil, account: Int = 0) {
+        self.pair = pair
+        self.pairOldest = pairOldest
+        self.address = address
+        self.addressOldest = addressOldest
+        self.account = account
+    }
 }

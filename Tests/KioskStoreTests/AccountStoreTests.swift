@@ -355,4 +355,35 @@ import Testing
             #expect(try await store.removeAccount(ada.id).isEmpty, "removing again is nothing")
         }
     }
+
+    /// The sign-in throttle's failures: counted per account and address, per address, per
+    /// account (any case); a success clears only its pair; old ones are forgotten.
+    @Test(arguments: StoreKind.allCases)
+    func signInFailuresAreCountedClearedAndForgotten(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+            try await store.recordSignInFailure(account: "Ada", address: "203.0.113.7", at: at(0), forgetBefore: at(-900))
+            try await store.recordSignInFailure(account: "ada", address: "203.0.113.7", at: at(10), forgetBefore: at(-890))
+            try await store.recordSignInFailure(account: "bob", address: "203.0.113.7", at: at(20), forgetBefore: at(-880))
+            try await store.recordSignInFailure(account: "ada", address: "198.51.100.1", at: at(30), forgetBefore: at(-870))
+            #expect(
+                try await store.signInFailures(account: "ADA", address: "203.0.113.7", since: at(-1))
+                    == SignInFailures(pair: 2, pairOldest: at(0), address: 3, addressOldest: at(0), account: 3))
+            // Since a later time, the older ones do not count.
+            #expect(
+                try await store.signInFailures(account: "ada", address: "203.0.113.7", since: at(5))
+                    == SignInFailures(pair: 1, pairOldest: at(10), address: 2, addressOldest: at(10), account: 2))
+            // Ada signs in from there: the pair starts again, the address and the account do not.
+            try await store.clearSignInFailures(account: "ADA", address: "203.0.113.7")
+            #expect(
+                try await store.signInFailures(account: "ada", address: "203.0.113.7", since: at(-1))
+                    == SignInFailures(pair: 0, pairOldest: nil, address: 3, addressOldest: at(0), account: 3))
+            // A failure much later forgets those before its window.
+            try await store.recordSignInFailure(account: "ada", address: "203.0.113.7", at: at(2_000), forgetBefore: at(1_100))
+            #expect(
+                try await store.signInFailures(account: "ada", address: "203.0.113.7", since: at(-1))
+                    == SignInFailures(pair: 1, pairOldest: at(2_000), address: 1, addressOldest: at(2_000), account: 1))
+        }
+    }
 }

@@ -25,6 +25,7 @@ actor PlainModelStore: KioskStore {
     private var nextAppPassword: Int64 = 1
     private var sessionList: [String: StoredSession] = [:]
     private var feverKeys: [String: (user: UserID, appPassword: Int64?)] = [:]
+    private var signInFailureList: [(account: String, address: String, at: Date, cleared: Bool)] = []
 
     /// A store remembering `states` (as if each had been saved).
     init(states: [SourceID: SourceState] = [:]) {
@@ -353,6 +354,29 @@ actor PlainModelStore: KioskStore {
 
     func removeSession(tokenHash: String) {
         sessionList[tokenHash] = nil
+    }
+
+    func recordSignInFailure(account: String, address: String, at: Date, forgetBefore: Date) {
+        signInFailureList.removeAll { $0.at < forgetBefore }
+        signInFailureList.append((account.lowercased(), address, at, false))
+    }
+
+    func signInFailures(account: String, address: String, since: Date) -> SignInFailures {
+        let account = account.lowercased()
+        let recent = signInFailureList.filter { $0.at > since }
+        let pair = recent.filter { $0.account == account && $0.address == address && !$0.cleared }
+        let byAddress = recent.filter { $0.address == address }
+        return SignInFailures(
+            pair: pair.count, pairOldest: pair.map(\.at).min(), address: byAddress.count,
+            addressOldest: byAddress.map(\.at).min(), account: recent.filter { $0.account == account }.count)
+    }
+
+    func clearSignInFailures(account: String, address: String) {
+        let account = account.lowercased()
+        for index in signInFailureList.indices
+        where signInFailureList[index].account == account && signInFailureList[index].address == address {
+            signInFailureList[index].cleared = true
+        }
     }
 
     // MARK: - App state

@@ -10,7 +10,7 @@ import Testing
 @Suite struct SQLiteStoreTests {
     private static let migrations = [
         "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading", "drop_images", "read_marks",
-        "accounts", "validators_request", "articles", "full_articles", "article_claims", "list_versions",
+        "accounts", "validators_request", "articles", "full_articles", "article_claims", "list_versions", "sign_in_failures",
     ]
 
     /// Runs `body` with the path of a database file in a fresh temporary directory.

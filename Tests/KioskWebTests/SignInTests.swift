@@ -4,8 +4,10 @@ import Hummingbird
 import HummingbirdTesting
 import KioskAccounts
 import KioskCore
+import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import Logging
 import Testing
 
@@ -276,15 +278,54 @@ import Testing
     }
 
     @Test func guessesFromEverywhereSlowTheAccountDownButNeverLockIt() async throws {
-        let throttle = SignInThrottle(limits: .init(slowAccountAfter: 10, slowdownStep: .milliseconds(250), slowdownCap: .seconds(5)))
-        for number in 0..<12 { await throttle.failed(account: "ada", address: "203.0.113.\(number)") }
+        let throttle = SignInThrottle(
+            store: try SQLiteStore.inMemoryDatabase(),
+            limits: .init(slowAccountAfter: 10, slowdownStep: .milliseconds(250), slowdownCap: .seconds(5)))
+        for number in 0..<12 { try await throttle.failed(account: "ada", address: "203.0.113.\(number)") }
         // Three past the threshold: each password check of the account waits 750 ms...
-        #expect(await throttle.slowdown(account: "ADA") == .milliseconds(750))
+        #expect(try await throttle.slowdown(account: "ADA") == .milliseconds(750))
         // ...but nobody is refused it: a new address may still try.
-        #expect(await throttle.wait(account: "ada", address: "198.51.100.1") == nil)
-        for number in 0..<100 { await throttle.failed(account: "ada", address: "192.0.2.\(number % 250)") }
-        #expect(await throttle.slowdown(account: "ada") == .seconds(5), "the slowdown has a cap")
-        #expect(await throttle.slowdown(account: "bob") == .zero)
+        #expect(try await throttle.wait(account: "ada", address: "198.51.100.1") == nil)
+        for number in 0..<100 { try await throttle.failed(account: "ada", address: "192.0.2.\(number % 250)") }
+        #expect(try await throttle.slowdown(account: "ada") == .seconds(5), "the slowdown has a cap")
+        #expect(try await throttle.slowdown(account: "bob") == .zero)
+    }
+
+    /// Failures are counted in the database: two Kiosks on one database file (replicas) allow
+    /// what one does, and one opened afterwards (a restart) still counts them; they leave the
+    /// window on time. (On PostgreSQL: the store contract, and the cluster's browser tests.)
+    @Test func theThrottleCountsAcrossReplicasAndRestarts() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("throttle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("kiosk.sqlite")
+        let clock = ManualDate(Date(timeIntervalSince1970: 1_000_000))
+        let limits = SignInThrottle.Limits(perAccount: 5, window: .seconds(900))
+        let firstStore = try SQLiteStore(path: path)
+        let secondStore = try SQLiteStore(path: path)
+        let first = SignInThrottle(store: firstStore, limits: limits, now: { clock.now })
+        let second = SignInThrottle(store: secondStore, limits: limits, now: { clock.now })
+        for attempt in 0..<5 {
+            let replica = attempt.isMultiple(of: 2) ? first : second
+            #expect(try await replica.wait(account: "ada", address: "203.0.113.7") == nil)
+            try await replica.failed(account: "ada", address: "203.0.113.7")
+            clock.now += 1
+        }
+        // Five failures, split over two replicas: both refuse the sixth, until the first leaves
+        // the window (900 s after it, 895 s from now)...
+        #expect(try await first.wait(account: "Ada", address: "203.0.113.7") == .seconds(895))
+        #expect(try await second.wait(account: "ada", address: "203.0.113.7") == .seconds(895))
+        try firstStore.close()
+        try secondStore.close()
+        // ...and so does one started afterwards (a restart).
+        let reopened = try SQLiteStore(path: path)
+        defer { try? reopened.close() }
+        let restarted = SignInThrottle(store: reopened, limits: limits, now: { clock.now })
+        #expect(try await restarted.wait(account: "ada", address: "203.0.113.7") == .seconds(895))
+        // Another address is not refused; the window ends the refusal.
+        #expect(try await restarted.wait(account: "ada", address: "198.51.100.1") == nil)
+        clock.now += 896
+        #expect(try await restarted.wait(account: "ada", address: "203.0.113.7") == nil)
     }
 
     /// From a peer that is not a trusted proxy, `X-Forwarded-For` is what the client claims: a

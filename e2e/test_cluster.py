@@ -5,7 +5,9 @@ What a user of a cluster counts on: no feed fetched twice within its interval; a
 with SIGKILL loses nothing (its feeds are taken over once its leases expire); a change found by
 any replica reaches a page on another within a second; a page that reconnects to another replica
 with its Last-Event-ID gets exactly what it missed; PostgreSQL restarted under load costs nothing
-committed, and the replicas serve what they have meanwhile.
+committed, and the replicas serve what they have meanwhile; sign-in failures are counted across
+replicas; a replica killed while pages are requested through haproxy (docs/haproxy.cfg) fails no
+request, and its open pages reconnect elsewhere and miss nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -341,6 +347,30 @@ def test_postgresql_restarted_under_load_loses_nothing_committed(cluster):
         wait_for(lambda: after in http("GET", cluster.replica(n) + "/news").text, f"replica {n} missed {after}", 40, 0.5)
 
 
+def _client_login(base: str, name: str, password: str) -> int:
+    """A sync client's sign-in (Google Reader's ClientLogin) straight to one replica: its status."""
+    request = urllib.request.Request(
+        base + "/api/greader/accounts/ClientLogin", method="POST",
+        data=urllib.parse.urlencode({"Email": name, "Passwd": password}).encode(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_sign_in_failures_are_counted_across_replicas(cluster):
+    # Five wrong passwords for one name from one address, alternating between two replicas:
+    # each replica saw only two or three, yet both refuse the sixth (the count is the database's).
+    name = f"guess-{token()}"
+    statuses = [_client_login(cluster.replica(1 + attempt % 2), name, "wrong") for attempt in range(5)]
+    assert statuses == [401] * 5, statuses
+    assert _client_login(cluster.replica(1), name, "wrong") == 429
+    assert _client_login(cluster.replica(2), name, "wrong") == 429
+    assert int(cluster.sql(f"SELECT count(*) FROM sign_in_failures WHERE account = '{name}'")) == 5
+
+
 class EventStream(threading.Thread):
     """A page's EventSource through haproxy: reads frames, and when the connection ends,
     reconnects after half a second with its Last-Event-ID, as a browser does."""
@@ -418,6 +448,22 @@ def test_a_replica_killed_under_load_fails_no_request_and_its_pages_miss_nothing
     workers = [threading.Thread(target=load, daemon=True) for _ in range(4)]
     for worker in workers:
         worker.start()
+    # Meanwhile a client that never finishes its request: haproxy answers 408 and closes after
+    # 10 s (`timeout http-request`), rather than letting it hold the connection.
+    slow = socket.create_connection(("127.0.0.1", proxy), timeout=60)
+    slow.sendall(b"GET /news HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    slow_started = time.monotonic()
+    slow_answer: list[tuple[float, bytes]] = []
+
+    def wait_for_slow() -> None:
+        try:
+            data = slow.recv(4096)
+        except OSError:
+            data = b""
+        slow_answer.append((time.monotonic() - slow_started, data))
+
+    slow_reader = threading.Thread(target=wait_for_slow, daemon=True)
+    slow_reader.start()
     try:
         time.sleep(5)
         first_change = f"Before the kill {token()}"
@@ -438,6 +484,11 @@ def test_a_replica_killed_under_load_fails_no_request_and_its_pages_miss_nothing
             worker.join(timeout=20)
         for stream in streams:
             stream.stopping.set()
+    slow_reader.join(timeout=5)
+    slow.close()
+    assert slow_answer, "a request left unfinished still held its connection after 40 s"
+    waited, answer = slow_answer[0]
+    assert answer.startswith(b"HTTP/1.1 408") and 9 < waited < 20, (waited, answer[:40])
     assert done[0] > killed_at > 0, "no load ran across the kill"
     assert not failures, f"{len(failures)} of {done[0]} requests failed: {failures[:5]}"
 

@@ -120,8 +120,9 @@ import Testing
         #expect(article.text.contains(Self.paragraphs[2]))
     }
 
-    /// A page just under the 10 MB limit (nested sections, links, line breaks, tables): read
-    /// whole, with an answer, not a trap.
+    /// A page just under the 10 MB limit (nested sections, links, line breaks, tables), all of it
+    /// article: read whole, and refused as too long for a reader view (a typed error that says
+    /// so), not a trap.
     @Test(.timeLimit(.minutes(2))) func aLargePageFinishesWithATypedResult() throws {
         var body = ""
         var index = 0
@@ -135,9 +136,29 @@ import Testing
         let html = "<html><head><title>A long page of many parts</title></head><body>\(body)</body></html>"
         let bytes = Array(html.utf8)
         #expect(bytes.count <= ArticleLimits().maxBytes)
-        let article = try ArticleExtractor.extract(bytes)
+        let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(bytes) }
+        guard case .failure(.tooLong(let characters, let limit)) = result else {
+            Issue.record("expected the article to be too long, got \(result)")
+            return
+        }
+        #expect(characters > limit && limit == 1_000_000)
+        #expect(ArticleError.tooLong(characters: characters, limit: limit).description.hasPrefix("the article is too long"))
+        // With a higher limit, the same page is an article.
+        let article = try ArticleExtractor.extract(bytes, limits: ArticleLimits(maxArticleCharacters: 20_000_000))
         #expect(article.text.contains(Self.paragraphs[3]))
         #expect(article.wordCount > 1_000)
+    }
+
+    /// The limit counts the article's text, not the page's: a long article under it is whole.
+    @Test func anArticleUpToTheLimitIsKeptAndOneBeyondIsRefused() throws {
+        let body = Self.paragraphs.map { "<p>\($0)</p>" }.joined()
+        let article = try ArticleExtractor.extract(Self.page(article: body))
+        let length = article.text.count
+        #expect(try ArticleExtractor.extract(Self.page(article: body), limits: ArticleLimits(maxArticleCharacters: length + 10)).text
+            == article.text)
+        #expect(throws: ArticleError.self) {
+            try ArticleExtractor.extract(Self.page(article: body), limits: ArticleLimits(maxArticleCharacters: length / 2))
+        }
     }
 
     /// Pages with nothing to read end in a typed error whose reason a person can read.

@@ -54,6 +54,9 @@ public enum ArticleExtractor {
             if length >= ArticleGrabber.characterThreshold { break }
         }
         guard let best, best.length > 0 else { throw .notAnArticle }
+        guard best.length <= limits.maxArticleCharacters else {
+            throw .tooLong(characters: best.length, limit: limits.maxArticleCharacters)
+        }
 
         var markup: [UInt8] = []
         for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }

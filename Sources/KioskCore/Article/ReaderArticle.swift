@@ -44,6 +44,9 @@ public enum ArticleError: Error, Sendable, Hashable, CustomStringConvertible {
     case emptyPage
     /// Text, but nothing shaped like an article (a list of links, a form, a gallery...).
     case notAnArticle
+    /// An article longer than a reader view holds (and than is worth keeping with an entry,
+    /// syncing to apps and saving on a phone): a book, or a page made to be hostile.
+    case tooLong(characters: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -51,6 +54,8 @@ public enum ArticleError: Error, Sendable, Hashable, CustomStringConvertible {
             "the page is too large to read (\(bytes / 1_048_576) MB; at most \(limit / 1_048_576) MB)"
         case .emptyPage: "the page has no text"
         case .notAnArticle: "the page is not an article"
+        case .tooLong(let characters, let limit):
+            "the article is too long for the reader view (\(characters / 1_000) thousand characters; at most \(limit / 1_000) thousand)"
         }
     }
 }
@@ -61,9 +66,14 @@ public struct ArticleLimits: Sendable, Hashable {
     public var maxBytes: Int
     /// Elements nested deeper than this are flattened into their ancestor at this depth.
     public var maxDepth: Int
+    /// Longest article kept, in characters of text (a million: some 170,000 words, twice the
+    /// longest Wikipedia article); a longer one is an error, found before it is sanitized, turned
+    /// into text and stored.
+    public var maxArticleCharacters: Int
 
-    public init(maxBytes: Int = 10 * 1_048_576, maxDepth: Int = 256) {
+    public init(maxBytes: Int = 10 * 1_048_576, maxDepth: Int = 256, maxArticleCharacters: Int = 1_000_000) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
+        self.maxArticleCharacters = maxArticleCharacters
     }
 }

@@ -7,8 +7,13 @@ haproxy, one sample-sources server), and prints figures for docs/PERFORMANCE.md:
            transactions/s
   fanout   PAGES event streams spread evenly over the replicas: the time from a change entering
            the live log until every page has it
+  burst    RECORDS changes of feeds no open page's user follows appended to the live log at once
+           (as a burst of first checks appends them), then one change of Business: how long each
+           replica takes to read the burst, and the time from that change entering the log until
+           an open page on every replica has it
 
 Usage: scripts/bench-cluster.py [--feeds 100000] [--interval 300] [--seconds 300] [--pages 10000]
+                               [--records 100000] [--only polling|fanout|burst]
 KIOSK_BIN names the kiosk binary (build a release one: swift build -c release --product kiosk
 --scratch-path .build-bench); the cluster lives in /tmp/kiosk-bench-cluster and is stopped at the end.
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import re
@@ -24,6 +30,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -194,13 +201,77 @@ async def fanout(pages: int) -> None:
           f"median {delays[len(delays) // 2] * 1000:.0f} ms, last {delays[-1] * 1000:.0f} ms")
 
 
+def log_reached(replica: int, newest: int) -> bool:
+    seq = re.search(rb'data-seq="(\d+)"', get(f"http://127.0.0.1:{PORT + replica}/news"))
+    return bool(seq) and int(seq.group(1)) >= newest
+
+
+def burst(records: int) -> None:
+    print(f"== burst: {records} records appended to the live log at once, then one change of Business")
+    newest = int(sql("SELECT COALESCE(max(id), 0) FROM live_log"))
+    started = time.monotonic()
+    for replica in (1, 2, 3):
+        while not log_reached(replica, newest) and time.monotonic() - started < 900:
+            time.sleep(1)
+    title = f"After the burst {time.time_ns()}"
+    needle = title.encode()
+    arrived: dict[int, float] = {}
+    opened = threading.Barrier(4)
+
+    def page(replica: int) -> None:
+        # One open page per replica, straight to it: reads its event stream until the title.
+        connection = http.client.HTTPConnection("127.0.0.1", PORT + replica, timeout=900)
+        connection.request("GET", "/events", headers={"Accept": "text/event-stream"})
+        response = connection.getresponse()
+        opened.wait()
+        tail = b""
+        while True:
+            chunk = response.read1(65536)
+            if not chunk:
+                return
+            tail = (tail + chunk)[-(len(needle) + 65536):]
+            if needle in tail:
+                arrived[replica] = time.time()
+                return
+
+    readers = [threading.Thread(target=page, args=(replica,), daemon=True) for replica in (1, 2, 3)]
+    for reader in readers:
+        reader.start()
+    opened.wait()
+    # Feeds only other users follow (none of the open pages' user), as a burst of first checks
+    # of a large installation mostly is; each record says how many entries were new.
+    sql(f"INSERT INTO live_log (at, origin, kind, source, json) SELECT extract(epoch FROM now()), 'bench', "
+        f"'changed', 'burst-' || g, '{{\"added\":5}}' FROM generate_series(1, {records}) g")
+    sql("SELECT pg_notify('kiosk_live', '')")
+    appended = time.monotonic()
+    burst_end = int(sql("SELECT max(id) FROM live_log"))
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{DEMO_PORT}/_demo/advance?source=business&title={title.replace(' ', '%20')}", method="POST")
+    urllib.request.urlopen(req, timeout=10).read()
+    drained: dict[int, float] = {}
+    while len(drained) < 3 and time.monotonic() - appended < 900:
+        for replica in (1, 2, 3):
+            if replica not in drained and log_reached(replica, burst_end):
+                drained[replica] = time.monotonic() - appended
+        time.sleep(0.2)
+    for reader in readers:
+        reader.join(timeout=max(1, 900 - (time.monotonic() - appended)))
+    logged = float(sql(
+        f"SELECT at FROM live_log WHERE kind = 'changed' AND source = 'business' ORDER BY id DESC LIMIT 1") or 0)
+    for replica in (1, 2, 3):
+        read = f"{drained[replica]:.1f} s" if replica in drained else "not within 900 s"
+        got = f"{(arrived[replica] - logged) * 1000:.0f} ms" if replica in arrived else "never"
+        print(f"   replica-{replica}: read the burst in {read}; its page had the change {got} after it was logged")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--feeds", type=int, default=100_000)
     parser.add_argument("--interval", type=int, default=300)
     parser.add_argument("--seconds", type=int, default=300)
     parser.add_argument("--pages", type=int, default=10_000)
-    parser.add_argument("--only", choices=["polling", "fanout"])
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--only", choices=["polling", "fanout", "burst"])
     args = parser.parse_args()
     if "KIOSK_BIN" not in os.environ:
         sys.exit("set KIOSK_BIN to a release kiosk binary (swift build -c release --product kiosk --scratch-path .build-bench)")
@@ -225,6 +296,8 @@ def main() -> None:
             polling(args.feeds, args.interval, args.seconds)
         if args.only in (None, "fanout"):
             asyncio.run(fanout(args.pages))
+        if args.only in (None, "burst"):
+            burst(args.records)
     finally:
         cluster("stop")
 

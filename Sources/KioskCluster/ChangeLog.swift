@@ -42,12 +42,14 @@ public struct ChangeLog: SharedLog {
         var json: String?
         var audience: [Int64]?
         switch record {
-        case .changed(let id):
+        case .changed(let id, let added):
             kind = "changed"
             source = id.rawValue
-        case .failed(let id):
+            json = added.flatMap { Note(added: $0).json }
+        case .failed(let id, let message):
             kind = "failed"
             source = id.rawValue
+            json = message.flatMap { Note(message: $0).json }
         case .frame(let name, let body, let users):
             kind = "frame"
             event = name
@@ -74,7 +76,9 @@ public struct ChangeLog: SharedLog {
         return newest
     }
 
-    public func follow(_ deliver: @escaping @Sendable (SharedLogItem) async -> Void) async {
+    public func follow(
+        needsState: @escaping @Sendable (SourceID) async -> Bool, _ deliver: @escaping @Sendable (SharedLogItem) async -> Void
+    ) async {
         var last: Int64?
         var failures = 0
         var pruned: Int64 = 0
@@ -90,7 +94,7 @@ public struct ChangeLog: SharedLog {
                     try await connection.listen(on: Self.channel) { notifications in
                         failures = 0
                         // Whatever was appended while nobody listened (a reconnect) comes first.
-                        last = try await deliverAfter(last ?? 0, to: deliver)
+                        last = try await deliverAfter(last ?? 0, needsState: needsState, to: deliver)
                         try await withThrowingTaskGroup(of: Void.self) { group in
                             let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
                             group.addTask {
@@ -108,7 +112,7 @@ public struct ChangeLog: SharedLog {
                                 }
                             }
                             for await _ in wakes {
-                                last = try await deliverAfter(last ?? 0, to: deliver)
+                                last = try await deliverAfter(last ?? 0, needsState: needsState, to: deliver)
                                 if let newest = last, newest - pruned >= 1_000 {
                                     pruned = newest
                                     await prune(before: newest - keep)
@@ -137,7 +141,9 @@ public struct ChangeLog: SharedLog {
     /// Delivers every record after `last`, in order; returns the last id delivered. A record
     /// whose source cannot be read throws before `last` moves past it: it is read again after
     /// the reconnect, so every replica delivers the same records.
-    private func deliverAfter(_ last: Int64, to deliver: @Sendable (SharedLogItem) async -> Void) async throws -> Int64 {
+    private func deliverAfter(
+        _ last: Int64, needsState: @Sendable (SourceID) async -> Bool, to deliver: @Sendable (SharedLogItem) async -> Void
+    ) async throws -> Int64 {
         var last = last
         while true {
             let rows = try await client.query(
@@ -148,7 +154,9 @@ public struct ChangeLog: SharedLog {
             var records: [(Int64, String, String?, String?, String?, [Int64]?)] = []
             for try await row in rows.decode((Int64, String, String?, String?, String?, [Int64]?).self) { records.append(row) }
             for (id, kind, source, event, json, audience) in records {
-                if let item = try await item(id: id, kind: kind, source: source, event: event, json: json, audience: audience) {
+                if let item = try await item(
+                    id: id, kind: kind, source: source, event: event, json: json, audience: audience, needsState: needsState)
+                {
                     await deliver(item)
                 }
                 last = id
@@ -158,14 +166,21 @@ public struct ChangeLog: SharedLog {
         return last
     }
 
-    /// A record as pages need it: a source's entries or error read from the store.
-    private func item(id: Int64, kind: String, source: String?, event: String?, json: String?, audience: [Int64]?)
-        async throws -> SharedLogItem?
-    {
+    /// A record as pages need it: a source's entries or error read from the store when the
+    /// reader's pages draw it, else what the record says.
+    private func item(
+        id: Int64, kind: String, source: String?, event: String?, json: String?, audience: [Int64]?,
+        needsState: @Sendable (SourceID) async -> Bool
+    ) async throws -> SharedLogItem? {
         switch kind {
         case "changed", "failed":
             guard let source else { return nil }
             let sourceID = SourceID(source)
+            guard await needsState(sourceID) else {
+                let note = json.flatMap(Note.init(json:))
+                return .noted(
+                    id: id, sourceID, kind == "changed" ? .changed(added: note?.added) : .failed(message: note?.message))
+            }
             let state = try await loadState(sourceID)
             if kind == "changed" { return .changed(id: id, sourceID, state?.entries ?? []) }
             guard let error = state?.lastError else { return nil }
@@ -181,6 +196,27 @@ public struct ChangeLog: SharedLog {
     private func prune(before id: Int64) async {
         guard id > 0 else { return }
         _ = try? await client.query("DELETE FROM live_log WHERE id < \(id)", logger: logger)
+    }
+}
+
+/// What a change or failure record carries besides its source (in `live_log.json`), so a
+/// replica that does not draw the source needs nothing else.
+struct Note: Codable {
+    var added: Int?
+    var message: String?
+
+    init(added: Int? = nil, message: String? = nil) {
+        self.added = added
+        self.message = message
+    }
+
+    init?(json: String) {
+        guard let decoded = try? JSONDecoder().decode(Note.self, from: Data(json.utf8)) else { return nil }
+        self = decoded
+    }
+
+    var json: String? {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

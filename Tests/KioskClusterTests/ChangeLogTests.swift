@@ -19,6 +19,8 @@ import Testing
                 case .changed(let id, let source, let entries): "\(id) changed \(source) \(entries.count)"
                 case .failed(let id, let source, let error): "\(id) failed \(source) \(error)"
                 case .frame(let id, let event, let json, let audience): "\(id) \(event) \(json) \(audience ?? [])"
+                case .noted(let id, let source, .changed(let added)): "\(id) noted \(source) changed \(added.map(String.init) ?? "-")"
+                case .noted(let id, let source, .failed(let message)): "\(id) noted \(source) failed \(message ?? "-")"
                 }
             items.withLock { $0.append(line) }
         }
@@ -30,11 +32,19 @@ import Testing
         }
     }
 
-    private func log(_ client: PostgresClient, _ origin: String) -> ChangeLog {
+    /// Counts the reads of a source's state.
+    final class Reads: Sendable {
+        private let count = Mutex(0)
+        func add() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
+    private func log(_ client: PostgresClient, _ origin: String, reads: Reads = Reads()) -> ChangeLog {
         ChangeLog(
             client: client, origin: origin,
             loadState: { id in
-                SourceState(
+                reads.add()
+                return SourceState(
                     entries: [Entry(id: "\(id)-1"), Entry(id: "\(id)-2")], failures: 1,
                     lastError: .fetch(.status(code: 503, message: nil, retryAfter: nil)))
             }, logger: TestDatabase.logger)
@@ -63,6 +73,40 @@ import Testing
                     #expect(linesA == linesB)
                     #expect(linesA.dropFirst().map { $0.split(separator: " ")[1] } == ["changed", "reader", "failed"])
                     #expect(linesA[1].hasSuffix("changed business 2"))
+                }
+            }
+        }
+    }
+
+    /// A burst of records for feeds no page of the reader draws is read without their state:
+    /// each is delivered as the record says (new entries counted, the failure's sentence), so
+    /// 100,000 first checks cost a few reads of the log, not two reads of the store each.
+    @Test func recordsOfSourcesNotNeededAreDeliveredWithoutReadingTheirState() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let reads = Reads()
+                let writer = log(client, "writer")
+                let reader = log(client, "reader", reads: reads)
+                let received = Received()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await reader.follow(needsState: { $0 == "business" }) { received.add($0) } }
+                    _ = try await received.wait(for: 1)
+                    for number in 0..<1_000 { try await writer.append(.changed(SourceID("feed-\(number)"), added: number % 3)) }
+                    try await writer.append(.failed("feed-7", message: "HTTP 503"))
+                    try await writer.append(.changed("feed-8"))
+                    try await writer.append(.changed("business", added: 1))
+                    let lines = try await received.wait(for: 1_004)
+                    group.cancelAll()
+                    #expect(lines.count == 1_004)
+                    #expect(lines[1].hasSuffix("noted feed-0 changed 0"))
+                    #expect(lines[3].hasSuffix("noted feed-2 changed 2"))
+                    #expect(lines[1_001].hasSuffix("noted feed-7 failed HTTP 503"))
+                    // A record from before records counted what was new.
+                    #expect(lines[1_002].hasSuffix("noted feed-8 changed -"))
+                    // The one source pages draw is read with its state, and only it.
+                    #expect(lines[1_003].hasSuffix("changed business 2"))
+                    #expect(reads.value == 1)
                 }
             }
         }

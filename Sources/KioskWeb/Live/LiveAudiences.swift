@@ -8,6 +8,8 @@ actor LiveAudiences {
     /// Whether everyone may hear of a source (the News sources): asked without a hop.
     nonisolated let isPublic: @Sendable (SourceID) -> Bool
     private var followers: [SourceID: Set<UserID>] = [:]
+    /// Each user's feeds, as last read (for the feeds no page draws: one read per user).
+    private var followed: [UserID: Set<SourceID>] = [:]
     /// Bumped whenever anyone's subscriptions change: a follower list read before is not cached.
     private var generation: UInt64 = 0
 
@@ -26,9 +28,19 @@ actor LiveAudiences {
         return users
     }
 
+    /// Whether `user` follows `source`, from the user's feeds as last read.
+    func follows(_ user: UserID, _ source: SourceID) async -> Bool {
+        if let known = followed[user] { return known.contains(source) }
+        let before = generation
+        let feeds = Set(((try? await store.subscriptions(user: user)) ?? []).map(\.id))
+        if before == generation { followed[user] = feeds }
+        return feeds.contains(source)
+    }
+
     /// Subscriptions changed somewhere: who follows what is read again when next needed.
     func forget() {
         followers = [:]
+        followed = [:]
         generation += 1
     }
 }

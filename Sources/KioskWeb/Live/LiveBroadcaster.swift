@@ -253,6 +253,36 @@ public actor LiveBroadcaster: Service {
         }
     }
 
+    /// How many of `entries` are not among what this replica last had of `source`.
+    func newEntries(_ entries: [Entry], of source: SourceID) -> Int {
+        let previous = Set((state.entries[source] ?? []).map(EntryIdentity.key(of:)))
+        return entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
+    }
+
+    /// The users with a page open here who follow `source` (each user's feeds read once, not
+    /// per source).
+    func listeners(of source: SourceID) async -> Set<UserID> {
+        var listening = Set<UserID>()
+        for user in fanOut.users where await audiences.follows(user, source) { listening.insert(user) }
+        return listening
+    }
+
+    /// Tells `users` of a change or failure of a feed no page here draws, from the log's record.
+    func tell(_ note: SharedLogNote, of source: SourceID, to users: Set<UserID>, id: UInt64) {
+        let name = names[source] ?? source.rawValue
+        switch note {
+        case .changed(let added):
+            let message = ChangedMessage(
+                source: source.rawValue, diff: nil, count: 0, added: added ?? 0, name: name,
+                detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+            broadcast(.changed(message), to: users, id: id)
+        case .failed(let message):
+            broadcast(
+                .failed(FailedMessage(source: source.rawValue, name: name, message: message ?? "the last check failed")),
+                to: users, id: id)
+        }
+    }
+
     /// Folds an event into the state without telling any page (they draw it when they load).
     func takeQuietly(_ event: EngineEvent) {
         state.sources.apply(event)

@@ -36,7 +36,12 @@ struct SharedLogNumbering: LiveNumbering {
 
     func run(_ broadcaster: LiveBroadcaster) async {
         await withDiscardingTaskGroup { group in
-            group.addTask { await log.follow { item in await deliver(item, in: broadcaster) } }
+            // Only the News sources' state is read with their records (pages draw their lists);
+            // any other feed's change is told to its followers from the record alone.
+            let audiences = broadcaster.audiences
+            group.addTask {
+                await log.follow(needsState: { audiences.isPublic($0) }) { item in await deliver(item, in: broadcaster) }
+            }
             group.addTask { await drainOutbox() }
             group.addTask {
                 for await _ in reloads { await subscriptionsChanged() }
@@ -80,7 +85,19 @@ struct SharedLogNumbering: LiveNumbering {
                 return
             }
             guard broadcaster.state.checking.contains(id) else { return broadcaster.takeQuietly(event) }
-            let record: SharedLogRecord = if case .changed = event.kind { .changed(id) } else { .failed(id) }
+            let record: SharedLogRecord
+            switch event.kind {
+            case .changed(_, let entries, _):
+                // What is new, counted here against what this replica last had of the feed: other
+                // replicas do not read a followed feed's entries to tell its followers.
+                let added = broadcaster.newEntries(entries, of: id)
+                if !broadcaster.audiences.isPublic(id) { broadcaster.takeQuietly(event) }
+                record = .changed(id, added: added)
+            case .failed(_, let error):
+                record = .failed(id, message: error.description)
+            default:
+                return
+            }
             outboxInput.yield(record)
         }
     }
@@ -148,6 +165,14 @@ struct SharedLogNumbering: LiveNumbering {
             broadcaster.apply(
                 EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .failed(source, error)),
                 audience: audience, id: sequence)
+        case .noted(let id, let source, let note):
+            // A feed no page here draws: its followers with a page open hear of it, from the
+            // record alone (no read of its entries, nor of who follows it, per record).
+            let sequence = UInt64(max(0, id))
+            let listeners = await broadcaster.listeners(of: source)
+            broadcaster.state.sequence = sequence
+            guard !listeners.isEmpty else { return }
+            broadcaster.tell(note, of: source, to: listeners, id: sequence)
         case .frame(let id, let name, let json, let users):
             let sequence = UInt64(max(0, id))
             let audience = users.map { Set($0.map(UserID.init)) }

@@ -347,6 +347,51 @@ def test_postgresql_restarted_under_load_loses_nothing_committed(cluster):
         wait_for(lambda: after in http("GET", cluster.replica(n) + "/news").text, f"replica {n} missed {after}", 40, 0.5)
 
 
+def test_a_page_reconnecting_beyond_the_window_is_replayed_from_the_log(cluster):
+    # A page drawn by replica 1...
+    page = http("GET", cluster.replica(1) + "/news").text
+    since = re.search(r'data-seq="(\d+)"', page).group(1)
+
+    def change(title: str) -> None:
+        before = int(cluster.sql("SELECT COALESCE(max(id), 0) FROM live_log"))
+        cluster.advance(title)
+        wait_for(lambda: int(cluster.sql(
+            f"SELECT count(*) FROM live_log WHERE id > {before} AND kind = 'changed' AND source = 'business'")) > 0,
+                 "the change was not logged", 30, 0.2)
+
+    # ...misses a change, then 600 events for another account (more than a replica's window of
+    # 512), two for everyone among them, then another change...
+    change(f"Before the flood {token()}")
+    cluster.sql("INSERT INTO live_log (at, origin, kind, event, json, audience) SELECT extract(epoch FROM now()), 'test', "
+                "'frame', 'opened', '{\"title\":\"Elsewhere\",\"path\":\"/news\"}', ARRAY[987654]::bigint[] "
+                "FROM generate_series(1, 300)")
+    cluster.sql("INSERT INTO live_log (at, origin, kind, event, json) VALUES (extract(epoch FROM now()), 'test', "
+                "'frame', 'reader', '{\"kind\":\"read\",\"ids\":[],\"value\":true}'), "
+                "(extract(epoch FROM now()), 'test', 'frame', 'reader', '{\"kind\":\"read\",\"ids\":[],\"value\":false}')")
+    cluster.sql("INSERT INTO live_log (at, origin, kind, event, json, audience) SELECT extract(epoch FROM now()), 'test', "
+                "'frame', 'opened', '{\"title\":\"Elsewhere\",\"path\":\"/news\"}', ARRAY[987654]::bigint[] "
+                "FROM generate_series(1, 300)")
+    cluster.sql("SELECT pg_notify('kiosk_live', '')")
+    last_title = f"After the flood {token()}"
+    change(last_title)
+    newest = int(cluster.sql("SELECT max(id) FROM live_log"))
+    wait_for(lambda: int(re.search(r'data-seq="(\d+)"', http("GET", cluster.replica(2) + "/news").text).group(1)) >= newest,
+             "replica 2 did not read the log to its end", 30, 0.3)
+    news = "('business', 'entertainment', 'environment')"
+    expected = cluster.sql(
+        f"SELECT string_agg(id::text, ' ' ORDER BY id) FROM live_log WHERE id > {since} AND ("
+        f"(kind IN ('changed', 'failed') AND source IN {news}) OR (kind = 'frame' AND audience IS NULL))").split()
+    assert len(expected) >= 4, expected
+    # ...and reconnects to replica 2: exactly what it missed, from the log, no resync.
+    frames = _events(cluster.replica(2), since, 4)
+    assert all(e != "resync" for _, e in frames), frames
+    got = []
+    for i, _ in frames:
+        if i and (not got or got[-1] != i):
+            got.append(i)
+    assert got[:len(expected)] == expected, f"expected the log's {expected}, got {got}"
+
+
 def _client_login(base: str, name: str, password: str) -> int:
     """A sync client's sign-in (Google Reader's ClientLogin) straight to one replica: its status."""
     request = urllib.request.Request(

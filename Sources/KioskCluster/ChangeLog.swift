@@ -68,6 +68,32 @@ public struct ChangeLog: SharedLog {
         }
     }
 
+    public func records(after last: Int64, through: Int64, limit: Int) async throws -> [SharedLogItem]? {
+        // Pruned past `last`: the gap cannot be told exactly.
+        let oldestRows = try await client.query("SELECT COALESCE(min(id), 0)::int8 FROM live_log", logger: logger)
+        var oldest: Int64 = 0
+        for try await id in oldestRows.decode(Int64.self) { oldest = id }
+        guard oldest > 0, oldest <= last + 1 else { return nil }
+        let rows = try await client.query(
+            """
+            SELECT id, kind, source, event, json, audience FROM live_log
+            WHERE id > \(last) AND id <= \(through) ORDER BY id LIMIT \(limit + 1)
+            """, logger: logger)
+        var items: [SharedLogItem] = []
+        var count = 0
+        for try await (id, kind, source, event, json, audience) in rows.decode(
+            (Int64, String, String?, String?, String?, [Int64]?).self)
+        {
+            count += 1
+            if let item = try await item(
+                id: id, kind: kind, source: source, event: event, json: json, audience: audience, needsState: { _ in false })
+            {
+                items.append(item)
+            }
+        }
+        return count > limit ? nil : items
+    }
+
     /// The newest id (0 when the log is empty).
     public func newestID() async throws -> Int64 {
         let rows = try await client.query("SELECT COALESCE(max(id), 0)::int8 FROM live_log", logger: logger)
@@ -82,6 +108,7 @@ public struct ChangeLog: SharedLog {
         var last: Int64?
         var failures = 0
         var pruned: Int64 = 0
+        var nextPrune = Date().addingTimeInterval(3_600)
         while !Task.isCancelled {
             do {
                 if last == nil {
@@ -113,9 +140,14 @@ public struct ChangeLog: SharedLog {
                             }
                             for await _ in wakes {
                                 last = try await deliverAfter(last ?? 0, needsState: needsState, to: deliver)
-                                if let newest = last, newest - pruned >= 1_000 {
+                                // Every 1,000 records, and at least hourly: the newest `keep`
+                                // records of the last day stay (pages reconnecting within them
+                                // are replayed from here).
+                                if let newest = last, newest - pruned >= 1_000 || Date() >= nextPrune {
                                     pruned = newest
-                                    await prune(before: newest - keep)
+                                    nextPrune = Date().addingTimeInterval(3_600)
+                                    await prune(
+                                        before: newest - keep, olderThan: Date().addingTimeInterval(-Self.keepFor), newest: newest)
                                 }
                             }
                             group.cancelAll()
@@ -193,9 +225,15 @@ public struct ChangeLog: SharedLog {
         }
     }
 
-    private func prune(before id: Int64) async {
-        guard id > 0 else { return }
-        _ = try? await client.query("DELETE FROM live_log WHERE id < \(id)", logger: logger)
+    /// How long records are kept at most.
+    static let keepFor: TimeInterval = 24 * 3_600
+
+    /// Deletes what is past `keep` or older than `date`, never the newest record (its id is
+    /// where a replica starting later begins).
+    private func prune(before id: Int64, olderThan date: Date, newest: Int64) async {
+        let at = date.timeIntervalSince1970
+        _ = try? await client.query(
+            "DELETE FROM live_log WHERE (id < \(id) OR at < \(at)) AND id < \(newest)", logger: logger)
     }
 }
 

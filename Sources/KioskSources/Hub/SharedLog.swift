@@ -48,9 +48,16 @@ public protocol SharedLog: Sendable {
     func follow(
         needsState: @escaping @Sendable (SourceID) async -> Bool, _ deliver: @escaping @Sendable (SharedLogItem) async -> Void
     ) async
+    /// The records after `last` up to `through`, in order, each a `.frame` or `.noted` (no state
+    /// read): what a page that reconnects from beyond a replica's window missed. Nil when the log
+    /// no longer holds them all (pruned), or there are more than `limit`.
+    func records(after last: Int64, through: Int64, limit: Int) async throws -> [SharedLogItem]?
 }
 
 extension SharedLog {
+    /// No history kept: a page from before the replica's own window is resynced.
+    public func records(after last: Int64, through: Int64, limit: Int) async throws -> [SharedLogItem]? { nil }
+
     /// Every record with its source's state read.
     public func follow(_ deliver: @escaping @Sendable (SharedLogItem) async -> Void) async {
         await follow(needsState: { _ in true }, deliver)

@@ -105,16 +105,27 @@ public actor LiveBroadcaster: Service {
     {
         let lastOpened = await lastOpened(for: user)
         if let last = lastEventID { await numbering.prepareCatchUp(after: last, in: self) }
-        let id = UUID()
-        let (stream, continuation) = fanOut.makeStream()
-        continuation.yield(.preamble)
         let followed = await followedSources(of: user)
+        // Beyond this replica's window: the shared log's history, then what came since it was
+        // read (from the window; nothing suspends from here until the client is added).
+        var logged: (frames: [SSEFrame], through: UInt64)?
+        if let last = lastEventID, fanOut.missed(after: last, current: state.sequence, user: user) == nil {
+            logged = await numbering.history(after: last, for: user, in: self)
+        }
+        var catchUp: [SSEFrame] = []
         if let last = lastEventID {
-            let missed = fanOut.missed(after: last, current: state.sequence, user: user)
-            for frame in missed ?? [resyncFrame(opened: lastOpened, for: user, followed: followed)] {
-                continuation.yield(frame)
+            if let logged, let since = fanOut.missed(after: logged.through, current: state.sequence, user: user) {
+                catchUp = logged.frames + since
+            } else if let missed = fanOut.missed(after: last, current: state.sequence, user: user) {
+                catchUp = missed
+            } else {
+                catchUp = [resyncFrame(opened: lastOpened, for: user, followed: followed)]
             }
         }
+        let id = UUID()
+        let (stream, continuation) = fanOut.makeStream(room: catchUp.count)
+        continuation.yield(.preamble)
+        for frame in catchUp { continuation.yield(frame) }
         continuation.onTermination = { [weak self] _ in
             Task { await self?.unsubscribe(id) }
         }
@@ -269,18 +280,32 @@ public actor LiveBroadcaster: Service {
 
     /// Tells `users` of a change or failure of a feed no page here draws, from the log's record.
     func tell(_ note: SharedLogNote, of source: SourceID, to users: Set<UserID>, id: UInt64) {
+        broadcast(notice(note, of: source), to: users, id: id)
+    }
+
+    /// The event a log record makes of a change or failure, without the source's list.
+    func notice(_ note: SharedLogNote, of source: SourceID) -> LiveEvent {
         let name = names[source] ?? source.rawValue
         switch note {
         case .changed(let added):
-            let message = ChangedMessage(
-                source: source.rawValue, diff: nil, count: 0, added: added ?? 0, name: name,
-                detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-            broadcast(.changed(message), to: users, id: id)
+            return .changed(
+                ChangedMessage(
+                    source: source.rawValue, diff: nil, count: 0, added: added ?? 0, name: name,
+                    detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded())))
         case .failed(let message):
-            broadcast(
-                .failed(FailedMessage(source: source.rawValue, name: name, message: message ?? "the last check failed")),
-                to: users, id: id)
+            return .failed(FailedMessage(source: source.rawValue, name: name, message: message ?? "the last check failed"))
         }
+    }
+
+    /// A News source's change or failure replayed from the log: with `withList`, its whole list as
+    /// it is now (the page redraws every row); else numbered, without rows.
+    func replayed(_ note: SharedLogNote, of source: SourceID, withList: Bool, id: UInt64) -> SSEFrame {
+        guard case .changed(let added) = note, withList else { return SSEFrame(id: id, notice(note, of: source)) }
+        let list = state.lists[source]
+        let message = ChangedMessage(
+            source: source.rawValue, diff: list.map { $0.diff(from: nil) }, count: list?.rows.count ?? 0, added: added ?? 0,
+            name: names[source] ?? source.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+        return SSEFrame(id: id, .changed(message))
     }
 
     /// Folds an event into the state without telling any page (they draw it when they load).

@@ -25,9 +25,10 @@ struct LiveFanOut {
         self.replayLimit = replayLimit
     }
 
-    /// A new stream, with room for `clientBuffer` frames.
-    func makeStream() -> (AsyncStream<SSEFrame>, AsyncStream<SSEFrame>.Continuation) {
-        AsyncStream.makeStream(of: SSEFrame.self, bufferingPolicy: .bufferingOldest(clientBuffer))
+    /// A new stream, with room for `clientBuffer` frames beyond the `room` its catch-up takes
+    /// (a page replayed from the log may be sent more than a buffer's worth at once).
+    func makeStream(room: Int = 0) -> (AsyncStream<SSEFrame>, AsyncStream<SSEFrame>.Continuation) {
+        AsyncStream.makeStream(of: SSEFrame.self, bufferingPolicy: .bufferingOldest(clientBuffer + room))
     }
 
     mutating func add(_ client: Client, id: UUID) {

@@ -18,6 +18,10 @@ protocol LiveNumbering: Sendable {
     func publish(_ event: LiveEvent, to audience: Set<UserID>?, in broadcaster: isolated LiveBroadcaster) -> UInt64
     /// Called before a page that has seen up to `last` is caught up.
     func prepareCatchUp(after last: UInt64, in broadcaster: isolated LiveBroadcaster) async
+    /// What `user`'s page missed after `last`, from a history beyond the broadcaster's window
+    /// (the shared log), up to `through`; nil when there is none that far back.
+    func history(after last: UInt64, for user: UserID, in broadcaster: isolated LiveBroadcaster) async
+        -> (frames: [SSEFrame], through: UInt64)?
 }
 
 /// One Kiosk alone: every event is numbered here, the moment it happens.
@@ -38,4 +42,9 @@ struct LocalNumbering: LiveNumbering {
     }
 
     func prepareCatchUp(after last: UInt64, in broadcaster: isolated LiveBroadcaster) async {}
+
+    /// One Kiosk alone keeps no more than its window: older means a resync.
+    func history(after last: UInt64, for user: UserID, in broadcaster: isolated LiveBroadcaster) async
+        -> (frames: [SSEFrame], through: UInt64)?
+    { nil }
 }

@@ -115,6 +115,55 @@ struct SharedLogNumbering: LiveNumbering {
         for _ in 0..<40 where broadcaster.state.sequence < last { try? await Task.sleep(for: .milliseconds(50)) }
     }
 
+    /// Most records a page is replayed from the log; a longer gap is a resync.
+    static let historyLimit = 10_000
+
+    /// What a page missed beyond this replica's window, from the log: every event meant for
+    /// `user` under its log id (reader changes and opened headlines as they were; followed
+    /// feeds' changes and failures as their records say; a News list's changes with the list as
+    /// it is now on the last of them, the earlier ones numbered and without rows).
+    func history(after last: UInt64, for user: UserID, in broadcaster: isolated LiveBroadcaster) async
+        -> (frames: [SSEFrame], through: UInt64)?
+    {
+        let through = broadcaster.state.sequence
+        guard last < through,
+            let items = try? await log.records(after: Int64(last), through: Int64(through), limit: Self.historyLimit)
+        else { return nil }
+        let audiences = broadcaster.audiences
+        var lastChange: [SourceID: Int64] = [:]
+        for item in items {
+            if case .noted(let id, let source, .changed) = item, audiences.isPublic(source) { lastChange[source] = id }
+        }
+        var mergedLast: [Int64: [SourceID]] = [:]
+        for merge in merged {
+            if let id = merge.parts.compactMap({ lastChange[$0] }).max() { mergedLast[id, default: []].append(merge.id) }
+        }
+        var frames: [SSEFrame] = []
+        for item in items {
+            switch item {
+            case .frame(let id, let name, let json, let users):
+                guard users.map({ $0.contains(user.rawValue) }) ?? true, let event = LiveEvent(shared: name, json: json) else {
+                    continue
+                }
+                frames.append(SSEFrame(id: UInt64(max(0, id)), event, audience: users.map { Set($0.map(UserID.init)) }))
+            case .noted(let id, let source, let note):
+                let number = UInt64(max(0, id))
+                if audiences.isPublic(source) {
+                    let isLast = lastChange[source] == id
+                    frames.append(broadcaster.replayed(note, of: source, withList: isLast, id: number))
+                    for merge in mergedLast[id] ?? [] {
+                        frames.append(broadcaster.replayed(.changed(added: nil), of: merge, withList: true, id: number))
+                    }
+                } else if await audiences.follows(user, source) {
+                    frames.append(SSEFrame(id: number, broadcaster.notice(note, of: source), audience: [user]))
+                }
+            default:
+                continue
+            }
+        }
+        return (frames, through)
+    }
+
     // MARK: - The log
 
     /// Appends what this replica found, in order. An append that fails (the database is away)

@@ -519,8 +519,10 @@ def test_a_replica_killed_under_load_fails_no_request_and_its_pages_miss_nothing
         time.sleep(5)
         title = f"After the kill {token()}"
         cluster.advance(title)
-        # Every page hears of it, those that were on the dead replica through another.
-        wait_for(lambda: title in http("GET", f"http://127.0.0.1:{proxy}/news").text, "the change never arrived", 30, 0.3)
+        # Every page hears of it, those that were on the dead replica through another (when the
+        # dead replica held Business's lease, once the lease runs out: LEASE seconds).
+        wait_for(lambda: title in http("GET", f"http://127.0.0.1:{proxy}/news").text, "the change never arrived",
+                 LEASE + 40, 0.3)
         # Held past haproxy's 30 s client and server timeouts: heartbeats keep open streams open.
         time.sleep(22)
     finally:

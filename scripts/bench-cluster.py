@@ -7,13 +7,15 @@ haproxy, one sample-sources server), and prints figures for docs/PERFORMANCE.md:
            transactions/s
   fanout   PAGES event streams spread evenly over the replicas: the time from a change entering
            the live log until every page has it
+  fanout-nio  the same with SwiftNIO clients (`kiosk-bench sse-clients`, KIOSK_BENCH names the
+           binary, a release build)
   burst    RECORDS changes of feeds no open page's user follows appended to the live log at once
            (as a burst of first checks appends them), then one change of Business: how long each
            replica takes to read the burst, and the time from that change entering the log until
            an open page on every replica has it
 
 Usage: scripts/bench-cluster.py [--feeds 100000] [--interval 300] [--seconds 300] [--pages 10000]
-                               [--records 100000] [--only polling|fanout|burst]
+                               [--records 100000] [--only polling|fanout|fanout-nio|burst]
 KIOSK_BIN names the kiosk binary (build a release one: swift build -c release --product kiosk
 --scratch-path .build-bench); the cluster lives in /tmp/kiosk-bench-cluster and is stopped at the end.
 """
@@ -201,6 +203,59 @@ async def fanout(pages: int) -> None:
           f"median {delays[len(delays) // 2] * 1000:.0f} ms, last {delays[-1] * 1000:.0f} ms")
 
 
+def fanout_nio(pages: int) -> None:
+    """The fan-out with SwiftNIO clients (`kiosk-bench sse-clients`, a process of its own, the
+    streams spread over the three replicas): the time from the change's log row to each page."""
+    print(f"== fan-out (NIO clients): one change to {pages} pages spread evenly over 3 replicas")
+    # Past the start's first checks (each tells the owner's pages of a feed): every replica has
+    # read the log to its end, and it stays put.
+    started = time.monotonic()
+    newest = -1
+    while time.monotonic() - started < 900:
+        now = int(sql("SELECT COALESCE(max(id), 0) FROM live_log"))
+        if now == newest and all(log_reached(replica, now) for replica in (1, 2, 3)):
+            break
+        newest = now
+        time.sleep(3)
+    bench = os.environ.get("KIOSK_BENCH", str(REPO / ".build/release/kiosk-bench"))
+    folder = DIR / "nio-clients"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    ports = ",".join(str(PORT + replica) for replica in (1, 2, 3))
+    clients = subprocess.Popen([bench, "sse-clients", "--port", str(PORT + 1), "--ports", ports, "--clients", str(pages),
+                                "--rounds", "1", "--directory", str(folder), "--timeout", "300"])
+    try:
+        deadline = time.monotonic() + 600
+        while not (folder / "ready.json").exists() and time.monotonic() < deadline and clients.poll() is None:
+            time.sleep(0.5)
+        time.sleep(0.5)  # written whole
+        ready = json.loads((folder / "ready.json").read_text())
+        print(f"   {ready['subscribed']} pages connected in {ready['connectSeconds']:.1f} s"
+              + (f" ({ready['error']})" if ready.get("error") else ""))
+        title = f"Fanout NIO {time.time_ns()}"
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{DEMO_PORT}/_demo/advance?source=business&title={title.replace(' ', '%20')}", method="POST")
+        urllib.request.urlopen(req, timeout=10).read()
+        while not (folder / "round-0.json").exists() and time.monotonic() < deadline and clients.poll() is None:
+            time.sleep(0.5)
+        time.sleep(0.5)
+        arrivals = [a for a in json.loads((folder / "round-0.json").read_text())["arrivals"] if a]
+        # The clients stamp CLOCK_MONOTONIC, the log row the wall clock: one offset relates them.
+        offset = time.time() - time.monotonic()
+        logged = float(sql(
+            f"SELECT at FROM live_log WHERE kind = 'changed' AND source = 'business' ORDER BY id DESC LIMIT 1") or 0)
+        delays = sorted(a / 1e9 + offset - logged for a in arrivals)
+        if not delays:
+            print("   no page got the change")
+            return
+        print(f"   {len(delays)}/{ready['subscribed']} pages got it; after it was logged: first {delays[0] * 1000:.0f} ms, "
+              f"median {delays[len(delays) // 2] * 1000:.0f} ms, p99 {delays[int(len(delays) * 0.99)] * 1000:.0f} ms, "
+              f"last {delays[-1] * 1000:.0f} ms")
+    finally:
+        clients.terminate()
+        clients.wait(timeout=30)
+
+
 def log_reached(replica: int, newest: int) -> bool:
     seq = re.search(rb'data-seq="(\d+)"', get(f"http://127.0.0.1:{PORT + replica}/news"))
     return bool(seq) and int(seq.group(1)) >= newest
@@ -271,7 +326,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=300)
     parser.add_argument("--pages", type=int, default=10_000)
     parser.add_argument("--records", type=int, default=100_000)
-    parser.add_argument("--only", choices=["polling", "fanout", "burst"])
+    parser.add_argument("--only", choices=["polling", "fanout", "fanout-nio", "burst"])
     args = parser.parse_args()
     if "KIOSK_BIN" not in os.environ:
         sys.exit("set KIOSK_BIN to a release kiosk binary (swift build -c release --product kiosk --scratch-path .build-bench)")
@@ -296,6 +351,8 @@ def main() -> None:
             polling(args.feeds, args.interval, args.seconds)
         if args.only in (None, "fanout"):
             asyncio.run(fanout(args.pages))
+        if args.only in (None, "fanout-nio"):
+            fanout_nio(args.pages)
         if args.only in (None, "burst"):
             burst(args.records)
     finally:

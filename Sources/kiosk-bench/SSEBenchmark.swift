@@ -206,7 +206,7 @@ struct SSEBenchmark: AsyncParsableCommand {
     private func warmUp(port: Int, hub: EventHub, entries: [Entry]) async throws -> (first: Int, change: Int) {
         let count = 10
         let board = SSEArrivalBoard(clients: count, rounds: 1)
-        let fleet = SSEClientFleet(group: MultiThreadedEventLoopGroup.singleton, port: port, board: board)
+        let fleet = SSEClientFleet(group: MultiThreadedEventLoopGroup.singleton, ports: [port], board: board)
         let outcome = await fleet.connect(count: count, wave: count, timeout: .seconds(30))
         if let error = outcome.error {
             await fleet.closeAll()
@@ -264,7 +264,7 @@ private enum ClientSide {
     {
         if inProcess {
             let board = SSEArrivalBoard(clients: clients, rounds: rounds)
-            let fleet = SSEClientFleet(group: MultiThreadedEventLoopGroup.singleton, port: port, board: board)
+            let fleet = SSEClientFleet(group: MultiThreadedEventLoopGroup.singleton, ports: [port], board: board)
             let started = ContinuousClock.now
             let outcome = await fleet.connect(count: clients, wave: wave, timeout: .seconds(timeout))
             let ready = SSEHandshake.Ready(

@@ -17,6 +17,9 @@ struct SSEClientsCommand: AsyncParsableCommand {
     @Option(help: "The server's port on 127.0.0.1.")
     var port: Int
 
+    @Option(help: "Several servers' ports (replicas), comma-separated: the streams are spread over them in turn.")
+    var ports: String?
+
     @Option(help: "Event streams to open.")
     var clients: Int
 
@@ -37,7 +40,9 @@ struct SSEClientsCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: directory)
         let count = min(clients, SSEProcess.mostStreams(perStream: 1) ?? clients)
         let board = SSEArrivalBoard(clients: count, rounds: rounds)
-        let fleet = SSEClientFleet(group: MultiThreadedEventLoopGroup.singleton, port: port, board: board)
+        let spread = ports.map { $0.split(separator: ",").compactMap { Int($0) } } ?? []
+        let fleet = SSEClientFleet(
+            group: MultiThreadedEventLoopGroup.singleton, ports: spread.isEmpty ? [port] : spread, board: board)
         let before = SSEProcess.residentKiB() ?? 0
         let started = ContinuousClock.now
         let outcome = await fleet.connect(count: count, wave: wave, timeout: .seconds(timeout))
@@ -61,29 +66,31 @@ struct SSEClientsCommand: AsyncParsableCommand {
 /// each, then only a scan of the bytes for the lines that matter.
 final class SSEClientFleet: Sendable {
     private let group: any EventLoopGroup
-    private let port: Int
+    private let ports: [Int]
     private let board: SSEArrivalBoard
     private let channels = NIOLockedValueBox<[any Channel]>([])
 
-    init(group: any EventLoopGroup, port: Int, board: SSEArrivalBoard) {
+    init(group: any EventLoopGroup, ports: [Int], board: SSEArrivalBoard) {
         self.group = group
-        self.port = port
+        self.ports = ports
         self.board = board
     }
 
     /// Opens `count` streams, `wave` at a time, each wave subscribed before the next starts (the
     /// server's accept backlog is 256). Stops at the first failure (e.g. out of descriptors).
     func connect(count: Int, wave: Int, timeout: Duration) async -> (subscribed: Int, error: String?) {
-        let address: SocketAddress
+        let addresses: [SocketAddress]
         do {
-            address = try SocketAddress(ipAddress: "127.0.0.1", port: port)
+            addresses = try ports.map { try SocketAddress(ipAddress: "127.0.0.1", port: $0) }
         } catch {
             return (0, "\(error)")
         }
         var opened = 0
         while opened < count {
             let end = min(count, opened + max(1, wave))
-            let futures = (opened..<end).map { index in open(index: index, to: address) }
+            let futures = (opened..<end).map { index in
+                open(index: index, to: addresses[index % addresses.count], port: ports[index % ports.count])
+            }
             var failure: String?
             for (offset, future) in futures.enumerated() {
                 do {
@@ -110,9 +117,8 @@ final class SSEClientFleet: Sendable {
         return (board.subscribedCount, nil)
     }
 
-    private func open(index: Int, to address: SocketAddress) -> EventLoopFuture<any Channel> {
+    private func open(index: Int, to address: SocketAddress, port: Int) -> EventLoopFuture<any Channel> {
         let board = board
-        let port = port
         return ClientBootstrap(group: group)
             .connectTimeout(.seconds(10))
             .channelInitializer { channel in

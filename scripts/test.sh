@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The one command that tests Kiosk (README, and .ci/run on a clean clone): installs what it needs,
 # checks the code rules and the package's layout, measures the parser on the shared corpus, runs every Swift test (the
-# bulk in parallel, then the real-time suites one at a time: scripts/swift-tests.sh), fuzzes,
+# bulk in parallel, then the real-time suites one at a time: scripts/swift-tests.sh), guards the
+# memory per open event stream (kiosk-bench sse), fuzzes,
 # then runs the browser tests against the real server in demo mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,9 @@ scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
 
 echo "== Swift tests: the parallel bulk, then the real-time suites alone (the store's contract also on PostgreSQL: a private server, stopped at the end)"
 scripts/swift-tests.sh
+
+echo "== memory per open page: 1,000 event streams (debug build; 36 KiB each measured, 67 before the child-task responder)"
+"$(swift build --show-bin-path)/kiosk-bench" sse --clients 1000 --rounds 1 --max-kib-per-client 45 | grep -E "KiB per client|guard"
 
 echo "== fuzzing (libFuzzer + AddressSanitizer, 15 s per parser; scripts/fuzz.sh TARGET SECONDS for longer)"
 scripts/fuzz.sh all 15

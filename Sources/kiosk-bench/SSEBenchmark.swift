@@ -43,6 +43,11 @@ struct SSEBenchmark: AsyncParsableCommand {
     @Option(help: "Seconds to wait for each step (all subscribed, each update everywhere).")
     var timeout = 120.0
 
+    @Option(
+        name: .customLong("max-kib-per-client"),
+        help: "Fail (exit status 1) when the server holds more than this many KiB per open stream (a regression guard).")
+    var maxKiBPerClient: Double?
+
     func run() async throws {
         let limit = SSEProcess.raiseFileLimit()
         var logger = Logger(label: "kiosk-bench.sse")
@@ -125,6 +130,11 @@ struct SSEBenchmark: AsyncParsableCommand {
         if side.isChild {
             let clientDelta = ready.residentAfterKiB - ready.residentBeforeKiB
             print("  memory, server process: +\(Self.mb(serverDelta)) MB for \(ready.subscribed) streams = \(Self.perClient(serverDelta, subscribed)) KiB per client")
+            let perClient = Double(serverDelta) / Double(subscribed)
+            if let most = maxKiBPerClient, perClient > most {
+                print("  over the guard: \(Self.perClient(serverDelta, subscribed)) KiB per client > \(most) KiB")
+                throw ExitCode(1)
+            }
             print("  memory, clients' process: +\(Self.mb(clientDelta)) MB = \(Self.perClient(clientDelta, subscribed)) KiB per client (bare NIO channels)")
         } else {
             print("  memory, server and clients together: +\(Self.mb(serverDelta)) MB = \(Self.perClient(serverDelta, subscribed)) KiB per client (both ends of each connection)")

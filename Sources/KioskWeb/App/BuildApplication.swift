@@ -84,7 +84,8 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     let limits = RequestLimits(
         requestTimeout: config.requestTimeout, pending: PendingRequests(limit: config.pendingRequestLimit))
     return Application(
-        router: router, server: .kioskHTTP1(configuration: http1, limits: limits),
+        responder: ChildTaskResponder(inner: router.buildResponder()),
+        server: .kioskHTTP1(configuration: http1, limits: limits),
         configuration: .init(
             address: .hostname(config.host, port: config.port), serverName: "Kiosk",
             availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),

@@ -38,3 +38,6 @@ struct Viewer: Sendable, Hashable {
     var name: String
     var csrf: String
 }
+
+/// Sent to the child task that answers a request (`ChildTaskResponder`).
+extension KioskRequestContext: Sendable {}

@@ -99,9 +99,9 @@ public struct Accounts: Sendable {
     public func verify(name: String, password: String, address: String, appPasswords: Bool = false)
         async throws(AccountError) -> (account: Account, appPassword: AppPassword?)
     {
-        if let wait = try await storing({ try await throttle.wait(account: name, address: address) }) {
-            throw .throttled(retryAfter: wait)
-        }
+        // One read of the failures says both whether to refuse and how long to slow the check.
+        let verdict = try await storing { try await throttle.check(account: name, address: address) }
+        if let wait = verdict.wait { throw .throttled(retryAfter: wait) }
         let found = try await storing { try await store.credentials(name: name) }
         if let found {
             // An app password first: others' guesses never slow or refuse a device that has one.
@@ -113,8 +113,7 @@ public struct Accounts: Sendable {
                 try await storing { try await throttle.succeeded(account: name, address: address) }
                 return (found.account, app)
             }
-            let delay = try await storing { try await throttle.slowdown(account: name) }
-            if delay > .zero { await pause(delay) }
+            if verdict.slowdown > .zero { await pause(verdict.slowdown) }
             if try await storing({ try await hasher.verify(password, found.passwordHash) }) {
                 try await storing { try await throttle.succeeded(account: name, address: address) }
                 return (found.account, nil)

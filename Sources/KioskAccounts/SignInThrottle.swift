@@ -48,15 +48,17 @@ public struct SignInThrottle: Sendable {
         self.now = now
     }
 
-    private var window: TimeInterval { Self.seconds(limits.window) }
+    private var window: TimeInterval { limits.window / .seconds(1) }
 
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    /// What the throttle says of an attempt as `account` from `address`: how long it must wait
+    /// before trying (nil: it may try now), and how long its password check waits first.
+    public struct Verdict: Sendable, Equatable {
+        public var wait: Duration?
+        public var slowdown: Duration
     }
 
-    /// How long `account` from `address` must wait before trying again; nil: it may try now.
-    public func wait(account: String, address: String) async throws -> Duration? {
+    /// The throttle's verdict on an attempt, from one read of the failures in the window.
+    public func check(account: String, address: String) async throws -> Verdict {
         let now = now()
         let failures = try await store.signInFailures(account: account, address: address, since: now - window)
         var waits: [TimeInterval] = []
@@ -67,17 +69,23 @@ public struct SignInThrottle: Sendable {
             waits.append(oldest.timeIntervalSince(now) + window)
         }
         // Whole milliseconds, at least one: a wait is never nothing.
-        return waits.max().map { .milliseconds(max(1, Int64(($0 * 1000).rounded(.up)))) }
+        let wait = waits.max().map { Duration.milliseconds(max(1, Int64(($0 * 1000).rounded(.up)))) }
+        // The account's failures from everywhere: nothing until many, then growing, at most the cap.
+        var slowdown = Duration.zero
+        if failures.account >= limits.slowAccountAfter {
+            slowdown = min(limits.slowdownCap, limits.slowdownStep * (failures.account - limits.slowAccountAfter + 1))
+        }
+        return Verdict(wait: wait, slowdown: slowdown)
     }
 
-    /// How long a password check of `account` waits first: nothing until many failures from
-    /// everywhere, then growing with them, never more than the cap.
+    /// How long `account` from `address` must wait before trying again; nil: it may try now.
+    public func wait(account: String, address: String) async throws -> Duration? {
+        try await check(account: account, address: address).wait
+    }
+
+    /// How long a password check of `account` waits first (from any address).
     public func slowdown(account: String) async throws -> Duration {
-        let now = now()
-        // The address matters not here: a name no address uses.
-        let failures = try await store.signInFailures(account: account, address: "", since: now - window).account
-        guard failures >= limits.slowAccountAfter else { return .zero }
-        return min(limits.slowdownCap, limits.slowdownStep * (failures - limits.slowAccountAfter + 1))
+        try await check(account: account, address: "").slowdown
     }
 
     public func failed(account: String, address: String) async throws {

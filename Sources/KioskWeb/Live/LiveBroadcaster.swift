@@ -248,15 +248,14 @@ public actor LiveBroadcaster: Service {
         case .idle(let id):
             broadcast(.activity(ActivityMessage(source: id.rawValue, checking: false)), to: audience, id: frameID)
         case .changed(let id, let entries, _):
-            let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
-            let added = entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
+            let added = Self.count(entries, newSince: before)
             let list = renderList(id, state.sources)
             // Pages are sent the rows that differ, not the list: one feed's change stays small.
             let diff = list?.diff(from: state.lists[id])
             state.lists[id] = list
             let message = ChangedMessage(
                 source: id.rawValue, diff: diff, count: entries.count, added: added,
-                name: names[id] ?? id.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+                name: names[id] ?? id.rawValue, detectedAt: Self.detectedNow())
             broadcast(.changed(message), to: audience, id: frameID)
         case .failed(let id, let error):
             let message = FailedMessage(source: id.rawValue, name: names[id] ?? id.rawValue, message: error.description)
@@ -266,8 +265,18 @@ public actor LiveBroadcaster: Service {
 
     /// How many of `entries` are not among what this replica last had of `source`.
     func newEntries(_ entries: [Entry], of source: SourceID) -> Int {
-        let previous = Set((state.entries[source] ?? []).map(EntryIdentity.key(of:)))
+        Self.count(entries, newSince: state.entries[source])
+    }
+
+    /// How many of `entries` are not in `before` (by identity).
+    private static func count(_ entries: [Entry], newSince before: [Entry]?) -> Int {
+        let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
         return entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
+    }
+
+    /// Now, in ms since 1970: when the server learned of a change (`ChangedMessage.detectedAt`).
+    private static func detectedNow() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
     }
 
     /// The users with a page open here who follow `source` (each user's feeds read once, not
@@ -290,8 +299,7 @@ public actor LiveBroadcaster: Service {
         case .changed(let added):
             return .changed(
                 ChangedMessage(
-                    source: source.rawValue, diff: nil, count: 0, added: added ?? 0, name: name,
-                    detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded())))
+                    source: source.rawValue, diff: nil, count: 0, added: added ?? 0, name: name, detectedAt: Self.detectedNow()))
         case .failed(let message):
             return .failed(FailedMessage(source: source.rawValue, name: name, message: message ?? "the last check failed"))
         }
@@ -304,7 +312,7 @@ public actor LiveBroadcaster: Service {
         let list = state.lists[source]
         let message = ChangedMessage(
             source: source.rawValue, diff: list.map { $0.diff(from: nil) }, count: list?.rows.count ?? 0, added: added ?? 0,
-            name: names[source] ?? source.rawValue, detectedAt: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
+            name: names[source] ?? source.rawValue, detectedAt: Self.detectedNow())
         return SSEFrame(id: id, .changed(message))
     }
 

@@ -182,7 +182,7 @@ struct ArticleGrabber {
             var squeezed: [UInt8] = []
             squeezed.reserveCapacity(style.utf8.count)
             for byte in style.utf8 where byte != 0x20 { squeezed.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-            return Keywords.contains(squeezed, Self.displayNone) || Keywords.contains(squeezed, Self.visibilityHidden)
+            return containsBytes(squeezed, Self.displayNone) || containsBytes(squeezed, Self.visibilityHidden)
         }
         return false
     }
@@ -616,20 +616,5 @@ struct Keywords: Sendable {
     /// Letters and digits (any non-ASCII byte counts as a letter, as `isLetter` would for most).
     private static func isWordByte(_ byte: UInt8) -> Bool {
         (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte >= 0x80
-    }
-
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
-        var start = 0
-        let last = haystack.count - needle.count
-        while start <= last {
-            if haystack[start] == first {
-                var matched = 1
-                while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
-                if matched == needle.count { return true }
-            }
-            start += 1
-        }
-        return false
     }
 }

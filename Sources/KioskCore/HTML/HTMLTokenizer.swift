@@ -40,23 +40,11 @@ struct HTMLTokenizer {
             guard name == "div", let classes = value(of: "class") else { return false }
             // Most divs have a class and few are FeedBurner's: the bytes are looked for first
             // (splitting every class list into Characters was a percent of the reader view).
-            guard Self.containsFeedFlare(classes) else { return false }
+            guard containsBytes(classes.utf8, Self.feedFlare) else { return false }
             return classes.split(whereSeparator: { $0.isWhitespace }).contains("feedflare")
         }
 
-        private static func containsFeedFlare(_ text: String) -> Bool {
-            let needle: StaticString = "feedflare"
-            return needle.withUTF8Buffer { needle in
-                let bytes = Array(text.utf8)
-                guard bytes.count >= needle.count else { return false }
-                for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-                    var matched = 1
-                    while matched < needle.count, bytes[start + matched] == needle[matched] { matched += 1 }
-                    if matched == needle.count { return true }
-                }
-                return false
-            }
-        }
+        private static let feedFlare = Array("feedflare".utf8)
     }
 
     /// One attribute of a start tag; a valueless attribute has an empty value.

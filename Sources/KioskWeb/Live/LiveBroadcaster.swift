@@ -106,18 +106,16 @@ public actor LiveBroadcaster: Service {
         let lastOpened = await lastOpened(for: user)
         if let last = lastEventID { await numbering.prepareCatchUp(after: last, in: self) }
         let followed = await followedSources(of: user)
-        // Beyond this replica's window: the shared log's history, then what came since it was
-        // read (from the window; nothing suspends from here until the client is added).
-        var logged: (frames: [SSEFrame], through: UInt64)?
-        if let last = lastEventID, fanOut.missed(after: last, current: state.sequence, user: user) == nil {
-            logged = await numbering.history(after: last, for: user, in: self)
-        }
+        // From this replica's window; beyond it, the shared log's history, then what came since
+        // it was read (from the window). Nothing suspends from the answer until the client is added.
         var catchUp: [SSEFrame] = []
         if let last = lastEventID {
-            if let logged, let since = fanOut.missed(after: logged.through, current: state.sequence, user: user) {
-                catchUp = logged.frames + since
-            } else if let missed = fanOut.missed(after: last, current: state.sequence, user: user) {
+            if let missed = fanOut.missed(after: last, current: state.sequence, user: user) {
                 catchUp = missed
+            } else if let logged = await numbering.history(after: last, for: user, in: self),
+                let since = fanOut.missed(after: logged.through, current: state.sequence, user: user)
+            {
+                catchUp = logged.frames + since
             } else {
                 catchUp = [resyncFrame(opened: lastOpened, for: user, followed: followed)]
             }

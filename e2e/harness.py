@@ -27,7 +27,12 @@ from typing import Any, Callable
 os.environ["SE_OFFLINE"] = "true"  # before selenium is imported: never download a driver
 
 from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import TimeoutException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.options import Options  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -312,9 +317,15 @@ def make_driver(size: str = "phone", *, scale: float = 1.0, profile: Path | None
 
 def wait_until(driver: WebDriver, condition: Callable[[WebDriver], Any], message: str = "",
                timeout: float = WAIT, poll: float = 0.1) -> Any:
-    """Polls `condition(driver)` until truthy; returns its value, fails with `message`."""
+    """Polls `condition(driver)` until truthy; returns its value, fails with `message`.
+
+    An element that is missing or was replaced while the condition read it (a live update
+    re-drew the list between finding a row and reading its text) means "not yet", never a
+    failure: live pages re-render under the test at any moment."""
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=poll).until(condition)
+        return WebDriverWait(driver, timeout, poll_frequency=poll,
+                             ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                             ).until(condition)
     except TimeoutException:
         raise AssertionError(f"after {timeout:.0f} s: {message or condition}") from None
 
@@ -463,6 +474,22 @@ def tap(driver: WebDriver, element) -> None:
     bar or header cannot be in the way."""
     js(driver, "arguments[0].scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'})", element)
     element.click()
+
+
+def tap_when(driver: WebDriver, pick: Callable[[WebDriver], Any], message: str = "",
+             timeout: float = WAIT) -> Any:
+    """Finds an element with `pick` (falsy, or an empty list, while there is none) and taps it, in
+    one step that is tried again when a live re-render replaced the element between the finding
+    and the tap. Returns the element tapped (a list's first)."""
+    def attempt(d: WebDriver) -> Any:
+        found = pick(d)
+        element = (found[0] if found else None) if isinstance(found, list) else found
+        if not element:
+            return None
+        tap(d, element)
+        return element
+
+    return wait_until(driver, attempt, message, timeout)
 
 
 def scroll_to(driver: WebDriver, y: float) -> float:

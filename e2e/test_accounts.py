@@ -14,7 +14,7 @@ import pytest
 from selenium.common.exceptions import WebDriverException
 
 import harness
-from harness import WAIT, TCPProxy, find, find_all, open_page, tap, text_of, wait_until
+from harness import WAIT, TCPProxy, find, find_all, open_page, tap, tap_when, text_of, wait_until
 
 PASSWORD = "a long sample password"
 
@@ -72,11 +72,8 @@ def test_pages_ask_to_sign_in_and_lead_back(phone, accounts_server):
 
 def test_reader_actions_and_plain_forms_work_signed_in(phone, accounts_server):
     sign_in(phone, accounts_server, "ada", "/reader/feed/business")
-    wait_until(phone, lambda d: len(find_all(d, "li.reader-entry")) > 0, "Business entries")
-    row = find_all(phone, "li.reader-entry")[0]
-    entry_id = row.get_attribute("data-id")
-    star = row.find_element("css selector", "[data-star]")
-    tap(phone, star)
+    star = tap_when(phone, lambda d: find_all(d, "li.reader-entry [data-star]"), "Business entries")
+    entry_id = star.get_attribute("data-star")
     wait_until(phone, lambda d: d.find_element("css selector", f'[data-star="{entry_id}"]').get_attribute("aria-pressed") == "true",
                "starred")
     # The star was saved (the script sent the session's token): the server lists it (asked as this
@@ -114,10 +111,13 @@ def test_reader_actions_and_plain_forms_work_signed_in(phone, accounts_server):
 def test_another_account_has_its_own_reader_and_signing_out_ends_the_session(phone, accounts_server):
     sign_in(phone, accounts_server, "ada", "/reader/feed/environment")
     wait_until(phone, lambda d: len(find_all(d, "li.reader-entry")) > 0, "Environment entries")
-    star = find_all(phone, "li.reader-entry button[data-star]")[0]
-    if star.get_attribute("aria-pressed") != "true":
-        tap(phone, star)
-        wait_until(phone, lambda d: star.get_attribute("aria-pressed") == "true", "starred")
+    # The first row's star, found by its entry each time: a live update may re-draw the list.
+    entry_id = wait_until(phone, lambda d: find_all(d, "li.reader-entry button[data-star]")[0].get_attribute("data-star"),
+                          "no star")
+    star = f'li.reader-entry button[data-star="{entry_id}"]'
+    if find(phone, star).get_attribute("aria-pressed") != "true":
+        tap_when(phone, lambda d: find_all(d, star), "the star went away")
+        wait_until(phone, lambda d: find(d, star).get_attribute("aria-pressed") == "true", "starred")
     open_page(phone, accounts_server, "/reader/starred", "reader-list")
     assert len(find_all(phone, "li.reader-entry")) >= 1
     # Bob follows the same News feeds, with his own state: nothing starred.

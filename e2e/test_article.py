@@ -3,16 +3,13 @@
 leaves the site's menus and footer out, and goes back to the summary; a page that cannot be read
 says why and keeps the summary."""
 
-from harness import LIVE_WAIT, find, find_all, js, open_page, tap, text_of, token, wait_until
+from harness import LIVE_WAIT, find, find_all, js, open_page, tap, tap_when, text_of, token, wait_until
 
 
 def open_entry(driver, server, title):
     open_page(driver, server, "/news?feed=business", "news")
-    link = wait_until(
-        driver,
-        lambda d: [a for a in find_all(d, "#news-list li.entry a.entry-link") if title in a.text],
-        f"no row {title!r}", timeout=LIVE_WAIT)[0]
-    tap(driver, link)
+    tap_when(driver, lambda d: [a for a in find_all(d, "#news-list li.entry a.entry-link") if title in a.text],
+             f"no row {title!r}", timeout=LIVE_WAIT)
     wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "news-detail", "no detail page")
 
 

@@ -7,7 +7,7 @@ import re
 import time
 
 from harness import (
-    LIVE_WAIT, OWNER_NAME, find, find_all, js, mark_document, open_page, same_document, tap, text_of,
+    LIVE_WAIT, OWNER_NAME, find, find_all, js, mark_document, open_page, same_document, tap_when, text_of,
     wait_live, wait_until,
 )
 
@@ -50,8 +50,7 @@ def test_last_opened_is_empty_then_follows_the_opened_headline_in_every_tab(phon
 
     phone.switch_to.new_window("tab")
     open_page(phone, fresh_kiosk, "/news", "news")
-    link = wait_until(phone, lambda d: find_all(d, "#news-list li.entry a.entry-link"), "no News entries")[0]
-    tap(phone, link)
+    tap_when(phone, lambda d: find_all(d, "#news-list li.entry a.entry-link"), "no News entries")
     wait_until(phone, lambda d: js(d, "return document.body.dataset.page") == "news-detail", "detail did not open")
     title = text_of(phone, "#entry-title")
     assert title

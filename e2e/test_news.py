@@ -153,9 +153,19 @@ def test_the_reading_position_is_kept_when_a_live_update_lands(phone, kiosk):
 
 def open_first_detail(driver, server, feed="business"):
     open_page(driver, server, f"/news?feed={feed}", "news")
-    link = wait_until(driver, lambda d: find_all(d, "#news-list li.entry a.entry-link"), "no entries")[0]
-    expected = link.find_element("css selector", ".entry-title").text.strip()
-    tap(driver, link)
+    titles: list[str] = []
+
+    def tap_first(d):
+        links = find_all(d, "#news-list li.entry a.entry-link")
+        if not links:
+            return False
+        titles[:] = [links[0].find_element("css selector", ".entry-title").text.strip()]
+        tap(d, links[0])
+        return True
+
+    # Read and tapped in one step: a live update may re-draw the list in between (tried again).
+    wait_until(driver, tap_first, "no entries")
+    expected = titles[0]
     wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "news-detail", "no detail page")
     return expected
 

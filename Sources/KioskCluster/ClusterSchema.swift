@@ -53,10 +53,3 @@ public enum ClusterSchema {
         }
     }
 }
-
-extension Duration {
-    /// Seconds as a floating-point number, for SQL.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -126,7 +126,7 @@ public struct FeedLeases: CheckCoordinator {
                 ),
                 taken AS (
                     UPDATE feed_leases SET owner = \(owner), host = \(host),
-                        lease_until = (SELECT t FROM now) + \(leaseDuration.seconds)
+                        lease_until = (SELECT t FROM now) + \(leaseDuration / .seconds(1))
                     FROM candidate WHERE feed_leases.feed = candidate.feed
                     RETURNING feed_leases.feed
                 )
@@ -155,7 +155,7 @@ public struct FeedLeases: CheckCoordinator {
         do {
             try await client.query(
                 """
-                UPDATE feed_leases SET next_due = extract(epoch FROM clock_timestamp()) + \(wait.seconds),
+                UPDATE feed_leases SET next_due = extract(epoch FROM clock_timestamp()) + \(wait / .seconds(1)),
                     owner = NULL, lease_until = NULL, checks = checks + 1, checked_by = owner,
                     last_checked = extract(epoch FROM clock_timestamp())
                 WHERE feed = \(id.rawValue) AND owner = \(owner)

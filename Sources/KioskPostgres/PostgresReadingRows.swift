@@ -281,7 +281,7 @@ enum PostgresReadingRows {
         "EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred)"
 
     static func prune(_ policy: RetentionPolicy, now: Date, in session: PostgresSession) async throws -> Int {
-        let cutoff = now.timeIntervalSince1970 - Double(policy.maxAge.components.seconds)
+        let cutoff = now.timeIntervalSince1970 - policy.maxAge / .seconds(1)
         var removed = try await session.value(
             """
             WITH gone AS (

@@ -61,7 +61,7 @@ enum PostgresSubscriptionRows {
                 """
                 INSERT INTO subscriptions (id, url, feed_title, site_url, interval_seconds, built_in, added_at)
                 VALUES (\(feed.id.rawValue), \(feed.url.absoluteString), \(feed.feedTitle), \(feed.siteURL),
-                    \(seconds(feed.interval)), \(feed.isBuiltIn), \(feed.addedAt.timeIntervalSince1970))
+                    \(feed.interval / .seconds(1)), \(feed.isBuiltIn), \(feed.addedAt.timeIntervalSince1970))
                 ON CONFLICT (id) DO UPDATE SET
                     url = excluded.url, feed_title = COALESCE(excluded.feed_title, subscriptions.feed_title),
                     site_url = COALESCE(excluded.site_url, subscriptions.site_url),
@@ -118,7 +118,7 @@ enum PostgresSubscriptionRows {
                 """
                 INSERT INTO subscriptions (id, url, feed_title, site_url, interval_seconds, built_in, added_at)
                 VALUES (\(feed.id.rawValue), \(feed.url.absoluteString), \(feed.feedTitle), \(feed.siteURL),
-                    \(seconds(feed.interval)), \(feed.isBuiltIn), \(feed.addedAt.timeIntervalSince1970))
+                    \(feed.interval / .seconds(1)), \(feed.isBuiltIn), \(feed.addedAt.timeIntervalSince1970))
                 """)
         }
         for subscription in subscriptions {
@@ -163,10 +163,5 @@ enum PostgresSubscriptionRows {
         try await session.execute("DELETE FROM subscriptions WHERE id = \(id.rawValue)")
         try await PostgresEntryRows.removeAll(of: id, in: session)
         try await session.execute("DELETE FROM sources WHERE id = \(id.rawValue)")
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -318,8 +318,7 @@ enum ReadingRows {
         "EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred = 1)"
 
     static func prune(_ policy: RetentionPolicy, now: Date, in db: Database) throws -> Int {
-        let components = policy.maxAge.components
-        let cutoff = now.timeIntervalSince1970 - Double(components.seconds)
+        let cutoff = now.timeIntervalSince1970 - policy.maxAge / .seconds(1)
         try db.execute(
             sql: "DELETE FROM entries WHERE in_feed = 0 AND NOT \(starredByAnyone) AND received_at < ?",
             arguments: [cutoff])

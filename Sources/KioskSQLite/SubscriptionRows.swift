@@ -68,7 +68,7 @@ enum SubscriptionRows {
                 """)
         for feed in feeds {
             try upsert.execute(arguments: [
-                feed.id.rawValue, feed.url.absoluteString, feed.feedTitle, feed.siteURL, seconds(feed.interval),
+                feed.id.rawValue, feed.url.absoluteString, feed.feedTitle, feed.siteURL, feed.interval / .seconds(1),
                 feed.isBuiltIn, feed.addedAt.timeIntervalSince1970,
             ])
         }
@@ -121,7 +121,7 @@ enum SubscriptionRows {
                 continue
             }
             try insert.execute(arguments: [
-                feed.id.rawValue, feed.url.absoluteString, feed.feedTitle, feed.siteURL, seconds(feed.interval),
+                feed.id.rawValue, feed.url.absoluteString, feed.feedTitle, feed.siteURL, feed.interval / .seconds(1),
                 feed.isBuiltIn, feed.addedAt.timeIntervalSince1970,
             ])
         }
@@ -171,10 +171,5 @@ enum SubscriptionRows {
         try db.execute(sql: "DELETE FROM subscriptions WHERE id = ?", arguments: [id.rawValue])
         try EntryRows.removeAll(of: id, in: db)
         try db.execute(sql: "DELETE FROM sources WHERE id = ?", arguments: [id.rawValue])
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -36,7 +36,7 @@ struct JSONOnceBenchmark: ParsableCommand {
             kept = try FoundationJSONBaseline.run(data)
         }
         let elapsed = clock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = elapsed / .milliseconds(1)
         print("\(parser.rawValue) \(data.count) \(String(format: "%.1f", milliseconds)) \(kept)")
     }
 }

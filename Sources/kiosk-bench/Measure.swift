@@ -73,8 +73,7 @@ enum Measure {
 
     /// `duration` in seconds.
     static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+        duration / .seconds(1)
     }
 
     /// `duration` in milliseconds.

@@ -97,7 +97,7 @@ struct PollBenchmark: AsyncParsableCommand {
         serverTask?.cancel()
         try await client.shutdown()
 
-        let wall = Double((end.2 - start.2).components.seconds) + Double((end.2 - start.2).components.attoseconds) / 1e18
+        let wall = (end.2 - start.2) / .seconds(1)
         let polls = Double(end.0.polls - start.0.polls) / wall
         let changes = Double(end.0.changes - start.0.changes) / wall
         let cpu = (end.1 - start.1) / wall

@@ -70,7 +70,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
         }
         let total = subscriptions.count * entriesPerFeed
         let fillTime = clock.now - start
-        print("filled \(total) entries in \(String(format: "%.1f", Self.seconds(fillTime))) s (\(Int(Double(total) / Self.seconds(fillTime))) entries/s, first saves)")
+        print("filled \(total) entries in \(String(format: "%.1f", (fillTime / .seconds(1)))) s (\(Int(Double(total) / (fillTime / .seconds(1)))) entries/s, first saves)")
         var countTimes: [Duration] = []
         var unread = 0
         for _ in 0..<5 {
@@ -184,7 +184,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
             let kept = try await store.readingList(EntryFilter(limit: 10_000_000), user: .owner).count
             try store.close()
             let size = Self.fileSize(file) + Self.fileSize(URL(fileURLWithPath: file.path + "-wal"))
-            print("  retention \(label): \(kept) entries kept, database \(size / 1_048_576) MB (\(String(format: "%.0f", Self.seconds(clock.now - start))) s to simulate)")
+            print("  retention \(label): \(kept) entries kept, database \(size / 1_048_576) MB (\(String(format: "%.0f", (clock.now - start) / .seconds(1))) s to simulate)")
         }
     }
 
@@ -214,11 +214,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    private static func ms(_ duration: Duration) -> String { String(format: "%.1f", seconds(duration) * 1000) }
+    private static func ms(_ duration: Duration) -> String { String(format: "%.1f", duration / .milliseconds(1)) }
 
     private static func median(_ values: [Duration]) -> Duration {
         let sorted = values.sorted()

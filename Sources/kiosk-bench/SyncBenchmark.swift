@@ -147,7 +147,7 @@ struct SyncBenchmark: AsyncParsableCommand {
     }
 
     static func ms(_ duration: Duration) -> String {
-        String(format: "%.1f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+        String(format: "%.1f", duration / .milliseconds(1))
     }
 
     static func median(_ values: [Duration]) -> Duration {

@@ -42,8 +42,6 @@ struct FeedTimeline: Sendable {
     }
 
     private var periodSeconds: Double? {
-        guard let period else { return nil }
-        let parts = period.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+        period.map { $0 / .seconds(1) }
     }
 }

@@ -50,7 +50,7 @@ public actor DiscoverService {
     /// A kept answer to `key`, while it is fresh.
     private func kept(_ key: String) -> DiscoverPage? {
         guard let answer = answers[key] else { return nil }
-        guard now().timeIntervalSince(answer.at) < Self.seconds(budget.keepAnswersFor) else {
+        guard now().timeIntervalSince(answer.at) < budget.keepAnswersFor / .seconds(1) else {
             answers[key] = nil
             return nil
         }
@@ -69,7 +69,7 @@ public actor DiscoverService {
     /// sentence, when not.
     private func spend(_ account: String) -> SourceError? {
         let now = now()
-        let window = Self.seconds(budget.window)
+        let window = budget.window / .seconds(1)
         var recent = (calls[account] ?? []).filter { now.timeIntervalSince($0) < window }
         guard recent.count < budget.callsPerAccount else {
             let wait = max(1, Int((window - now.timeIntervalSince(recent[0])) / 60 + 0.999))
@@ -82,10 +82,6 @@ public actor DiscoverService {
         recent.append(now)
         calls[account] = recent
         return nil
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Page `page` (1-based) of a category's top headlines. Callers asking for the same page while

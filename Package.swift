@@ -195,7 +195,8 @@ let package = Package(
         .target(
             name: "KioskTesting",
             dependencies: [
-                "KioskCore", "KioskSources", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                "KioskCore", "KioskSources", "KioskPostgres", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "kiosk",
@@ -290,6 +291,7 @@ let package = Package(
             name: "KioskPostgresTests",
             dependencies: [
                 "KioskPostgres",
+                "KioskTesting",
                 "KioskStore",
                 "KioskSQLite",
                 "KioskSources",
@@ -301,10 +303,10 @@ let package = Package(
             name: "KioskClusterTests",
             dependencies: [
                 "KioskCluster",
+                "KioskTesting",
                 "KioskSources",
                 "KioskCore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import KioskCluster
 import KioskCore
 import KioskSources
+import KioskTesting
 import PostgresNIO
 import Synchronization
 import Testing

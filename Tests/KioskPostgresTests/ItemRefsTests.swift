@@ -4,6 +4,7 @@ import KioskPostgres
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import Testing
 
 /// `itemRefs` on PostgreSQL (a window of ids, then per-feed ranges past it) pages exactly as

@@ -3,6 +3,7 @@ import KioskCore
 import KioskPostgres
 import KioskSources
 import KioskStore
+import KioskTesting
 import PostgresNIO
 import Testing
 

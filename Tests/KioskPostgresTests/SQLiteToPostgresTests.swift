@@ -4,6 +4,7 @@ import KioskPostgres
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import PostgresNIO
 import Testing
 

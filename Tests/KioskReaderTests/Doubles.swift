@@ -24,7 +24,7 @@ actor RecordingScheduler: FeedScheduler {
 }
 
 /// Collects the reader's announcements.
-actor ChangeLog {
+actor AnnouncedChanges {
     private(set) var changes: [ReaderChange] = []
     func append(_ change: ReaderChange) { changes.append(change) }
 }

@@ -13,7 +13,7 @@ import Testing
         let reader: Reader
         let store: SQLiteStore
         let scheduler: RecordingScheduler
-        let log: ChangeLog
+        let log: AnnouncedChanges
     }
 
     private func makeReader(
@@ -22,7 +22,7 @@ import Testing
     ) throws -> Setup {
         let store = try SQLiteStore.inMemoryDatabase()
         let scheduler = RecordingScheduler()
-        let log = ChangeLog()
+        let log = AnnouncedChanges()
         let policy = AddressPolicy()
         let reader = Reader(
             store: store, scheduler: scheduler, finder: FeedFinder(fetcher: CannedWeb(pages: web), policy: policy),

@@ -4,6 +4,7 @@ import KioskPostgres
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import PostgresNIO
 
 /// Entries and states shared by the store tests.
@@ -58,15 +59,6 @@ func withStore<T>(
     }
 }
 
-/// Why a PostgreSQL test cannot run: said in the test's failure, never skipped silently.
-struct TestDatabaseMissing: Error, CustomStringConvertible {
-    var description: String {
-        "KIOSK_TEST_DATABASE_URL is not set: the PostgreSQL store tests need a server. Run "
-            + "`scripts/postgres.sh start /tmp/kpg 55432` and export the URL it prints, e.g. "
-            + "`export KIOSK_TEST_DATABASE_URL=postgres://kiosk@127.0.0.1:55432/kiosk`"
-    }
-}
-
 /// At most this many PostgreSQL tests hold a database schema at once: the suite runs ~150 in
 /// parallel, and the test server allows 300 connections.
 private let postgresTestSlots = TestSlots(count: 24)
@@ -100,35 +92,17 @@ actor TestSlots {
 /// their `search_path`, so every table the store makes and reads is the test's alone. The schema
 /// is dropped afterwards, whatever happened. Fails (never skips) when the URL is not set.
 func withPostgresStore<T>(_ body: (PostgresStore) async throws -> T) async throws -> T {
-    guard let url = ProcessInfo.processInfo.environment["KIOSK_TEST_DATABASE_URL"], !url.isEmpty else {
-        throw TestDatabaseMissing()
-    }
+    _ = try TestDatabase.url()
     await postgresTestSlots.acquire()
-    let schema = "kiosk_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-    var configuration = try PostgresURL.configuration(url)
-    configuration.options.minimumConnections = 0
-    configuration.options.maximumConnections = 4
-    configuration.options.additionalStartupParameters.append(("search_path", schema))
-    let client = PostgresClient(configuration: configuration)
-    let runner = Task { await client.run() }
     do {
-        // The name is ours (letters and digits), never input.
-        try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-        let store = PostgresStore(client: client)
-        let result: T
-        do {
+        let result = try await TestDatabase.withClients(1) { clients in
+            let store = PostgresStore(client: clients[0])
             try await store.migrate()
-            result = try await body(store)
-        } catch {
-            _ = try? await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
-            throw error
+            return try await body(store)
         }
-        try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"))
-        runner.cancel()
         await postgresTestSlots.release()
         return result
     } catch {
-        runner.cancel()
         await postgresTestSlots.release()
         throw error
     }

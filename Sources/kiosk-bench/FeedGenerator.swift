@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 import KioskTesting
 /// Writes realistic RSS 2.0, Atom 1.0 and JSON Feed 1.1 documents of about a requested size, in memory.
@@ -480,39 +481,31 @@ struct FeedGenerator {
     }
 
     private static func appendEscaped(_ source: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        // Copy runs of harmless bytes in one go; only the few special bytes are looked at closely.
+        // The markup characters are HTMLEscaping's; between its runs, four typographic marks
+        // (U+2013, U+2019, U+201C and U+201D: E2 80 93/99/9C/9D in UTF-8) become references.
         var runStart = 0
         var index = 0
-        while index < source.count {
-            let replacement: String
-            var width = 1
-            switch source[index] {
-            case 0x26: replacement = "&amp;"
-            case 0x3C: replacement = "&lt;"
-            case 0x3E: replacement = "&gt;"
-            case 0x22: replacement = "&quot;"
-            case 0xE2 where index + 2 < source.count && source[index + 1] == 0x80:
-                // U+2013, U+2019, U+201C and U+201D are E2 80 93/99/9C/9D in UTF-8.
-                switch source[index + 2] {
-                case 0x93: replacement = "&#8211;"
-                case 0x99: replacement = "&#8217;"
-                case 0x9C: replacement = "&#8220;"
-                case 0x9D: replacement = "&#8221;"
-                default:
-                    index += 1
-                    continue
-                }
-                width = 3
+        while index + 2 < source.count {
+            guard source[index] == 0xE2, source[index + 1] == 0x80 else {
+                index += 1
+                continue
+            }
+            let reference: String
+            switch source[index + 2] {
+            case 0x93: reference = "&#8211;"
+            case 0x99: reference = "&#8217;"
+            case 0x9C: reference = "&#8220;"
+            case 0x9D: reference = "&#8221;"
             default:
                 index += 1
                 continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<index]))
-            out.append(contentsOf: replacement.utf8)
-            index += width
+            HTMLEscaping.appendEscaped(UnsafeBufferPointer(rebasing: source[runStart..<index]), to: &out)
+            out.append(contentsOf: reference.utf8)
+            index += 3
             runStart = index
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: source[runStart..<source.count]))
+        HTMLEscaping.appendEscaped(UnsafeBufferPointer(rebasing: source[runStart..<source.count]), to: &out)
     }
 
     /// Appends `html` inside a CDATA section's body, splitting any `]]>` so the section cannot end early.
@@ -624,44 +617,19 @@ struct FeedGenerator {
 
     /// RFC 822 as RSS writes it, e.g. `Sun, 01 Jun 2025 09:30:00 +0000`; UTC is sometimes spelt `GMT`.
     private static func rfc822(_ seconds: Int, offsetMinutes: Int) -> String {
-        let local = CivilDate(unixSeconds: seconds + offsetMinutes * 60)
-        let zone: String
-        if offsetMinutes == 0 {
-            zone = seconds % 2 == 0 ? "+0000" : "GMT"
-        } else {
-            let magnitude = abs(offsetMinutes)
-            zone = (offsetMinutes < 0 ? "-" : "+") + twoDigits(magnitude / 60) + twoDigits(magnitude % 60)
-        }
-        return "\(weekdayNames[local.weekday]), \(twoDigits(local.day)) \(monthNames[local.month - 1]) \(local.year) "
-            + "\(clock(local.secondOfDay)) \(zone)"
+        let zone: InternetDate.Zone = offsetMinutes == 0 && seconds % 2 != 0 ? .gmt : .offset(minutes: offsetMinutes)
+        return InternetDate.rfc822(Date(timeIntervalSince1970: Double(seconds)), zone: zone)
     }
 
     /// RFC 3339, e.g. `2025-06-01T11:30:00+02:00` or `2025-06-01T09:30:00.250Z`.
     private static func rfc3339(_ seconds: Int, offsetMinutes: Int, fraction: Int?) -> String {
-        let local = CivilDate(unixSeconds: seconds + offsetMinutes * 60)
-        var text = "\(local.year)-\(twoDigits(local.month))-\(twoDigits(local.day))T\(clock(local.secondOfDay))"
-        if let fraction {
-            text += "." + String(String(fraction + 1000).dropFirst())
-        }
-        if offsetMinutes == 0 {
-            text += "Z"
-        } else {
-            let magnitude = abs(offsetMinutes)
-            text += (offsetMinutes < 0 ? "-" : "+") + twoDigits(magnitude / 60) + ":" + twoDigits(magnitude % 60)
-        }
-        return text
-    }
-
-    private static func clock(_ secondOfDay: Int) -> String {
-        "\(twoDigits(secondOfDay / 3600)):\(twoDigits(secondOfDay / 60 % 60)):\(twoDigits(secondOfDay % 60))"
+        InternetDate.rfc3339(Date(timeIntervalSince1970: Double(seconds)), offsetMinutes: offsetMinutes, milliseconds: fraction)
     }
 
     private static func twoDigits(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"
     }
 
-    private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     /// UTC offsets in minutes; UTC is the most common.
     private static let timeZones = [0, 0, 0, 0, -240, -300, -420, 60, 120, 330, 540]
 

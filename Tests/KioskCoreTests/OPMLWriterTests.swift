@@ -158,11 +158,11 @@ import Testing
         (.nan, "Thu, 01 Jan 1970 00:00:00 GMT"),
     ])
     func dateCreatedIsRFC822InUTC(seconds: Double, expected: String) {
-        #expect(OPMLWriter.rfc822(Date(timeIntervalSince1970: seconds)) == expected)
+        #expect(InternetDate.rfc822(Date(timeIntervalSince1970: seconds)) == expected)
     }
 
     @Test func dateCreatedReadsBackAsTheSameSecond() throws {
-        let written = OPMLWriter.rfc822(date)
+        let written = InternetDate.rfc822(date)
         #expect(DateParser.parse(written) == date)
         let xml = OPML.write(title: "t", subscriptions: [], dateCreated: .distantFuture)
         #expect(StrictXML.problems(in: xml) == [])

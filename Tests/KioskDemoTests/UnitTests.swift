@@ -18,14 +18,6 @@ import Testing
         #expect(stream[2 + 5 + 65_535] == 1)  // second block final
     }
 
-    @Test func datesFormatLikeHTTPAndRSS() {
-        let date = Date(timeIntervalSince1970: 1_547_887_643)  // 2019-01-19 08:47:23 UTC, a Saturday
-        #expect(DateText.rfc1123(date) == "Sat, 19 Jan 2019 08:47:23 GMT")
-        #expect(DateText.rfc822(date) == "Sat, 19 Jan 2019 08:47:23 +0000")
-        #expect(DateText.iso8601(date) == "2019-01-19T08:47:23Z")
-        #expect(DateText.rfc1123(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 GMT")
-    }
-
     @Test func timelineMergesTimedAndManualAdditionsInOrder() {
         let start = Date(timeIntervalSince1970: 1_000)
         let timeline = FeedTimeline(start: start, period: .seconds(10))
@@ -61,14 +53,5 @@ import Testing
         for _ in 0..<9 { told.append(await teller.nextJoke(for: "x") ?? "") }
         for round in 0..<3 { #expect(Set(told[(round * 3)..<(round * 3 + 3)]) == ["a", "b", "c"]) }
         for index in 1..<told.count { #expect(told[index] != told[index - 1]) }
-    }
-
-    @Test func jsonTextEscapesAndKeepsKeyOrder() throws {
-        #expect(JSONText.string("a\"b\\c\n\u{1}é/") == #""a\"b\\c\n\u0001é/""#)
-        #expect(JSONText.string(nil) == "null")
-        let object = JSONText.object(["z": "1", "a": JSONText.string("x")])
-        #expect(object == #"{"z":1,"a":"x"}"#)
-        let parsed = try JSONSerialization.jsonObject(with: Data(object.utf8)) as? [String: Any]
-        #expect(parsed?["a"] as? String == "x")
     }
 }

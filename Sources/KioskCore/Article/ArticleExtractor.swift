@@ -92,7 +92,7 @@ enum ArticleSerializer {
         let node = document.nodes[index]
         if node.removed { return }
         if node.isText {
-            appendEscaped(node.text, to: &out)
+            HTMLEscaping.appendEscaped(node.text, to: &out)
             return
         }
         if ArticleDocument.noText.contains(node.tag) { return }
@@ -106,7 +106,7 @@ enum ArticleSerializer {
             out.append(contentsOf: attribute.name.utf8)
             out.append(UInt8(ascii: "="))
             out.append(UInt8(ascii: "\""))
-            appendEscaped(attribute.value, to: &out)
+            HTMLEscaping.appendEscaped(attribute.value, to: &out)
             out.append(UInt8(ascii: "\""))
         }
         out.append(UInt8(ascii: ">"))
@@ -116,29 +116,6 @@ enum ArticleSerializer {
         out.append(UInt8(ascii: "/"))
         out.append(contentsOf: node.name.utf8)
         out.append(UInt8(ascii: ">"))
-    }
-
-    /// `HTMLEscaping.escape`'s references (`&`, `<`, `>`, `"`, `'`), written as bytes.
-    private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        var contiguous = text
-        contiguous.withUTF8 { bytes in
-            var runStart = 0
-            for position in 0..<bytes.count {
-                let reference: StaticString
-                switch bytes[position] {
-                case UInt8(ascii: "&"): reference = "&amp;"
-                case UInt8(ascii: "<"): reference = "&lt;"
-                case UInt8(ascii: ">"): reference = "&gt;"
-                case UInt8(ascii: "\""): reference = "&quot;"
-                case UInt8(ascii: "'"): reference = "&#39;"
-                default: continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
-                reference.withUTF8Buffer { out.append(contentsOf: $0) }
-                runStart = position + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-        }
     }
 
     /// An image that loads late (its address in `data-src`, `data-original`..., a placeholder or

@@ -649,24 +649,8 @@ public struct HTMLSanitizer: Sendable {
             bytes.withUnsafeBufferPointer { appendEscaped($0) }
         }
 
-        /// Appends text with `&`, `<`, `>`, `"` and `'` escaped, copying the runs between them whole.
         mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-            var copied = 0
-            for index in 0..<bytes.count {
-                let replacement: StaticString
-                switch bytes[index] {
-                case UInt8(ascii: "&"): replacement = "&amp;"
-                case UInt8(ascii: "<"): replacement = "&lt;"
-                case UInt8(ascii: ">"): replacement = "&gt;"
-                case UInt8(ascii: "\""): replacement = "&quot;"
-                case UInt8(ascii: "'"): replacement = "&#39;"
-                default: continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                replacement.withUTF8Buffer { out.append(contentsOf: $0) }
-                copied = index + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+            HTMLEscaping.appendEscaped(bytes, to: &out)
         }
 
         private mutating func popElements(downTo index: Int) {

@@ -22,7 +22,7 @@ extension OPML {
             <opml version="2.0">
               <head>
                 <title>\(OPMLWriter.escaped(title))</title>
-                <dateCreated>\(OPMLWriter.rfc822(dateCreated))</dateCreated>
+                <dateCreated>\(InternetDate.rfc822(dateCreated))</dateCreated>
               </head>
               <body>
 
@@ -101,6 +101,4 @@ enum OPMLWriter {
     /// Text for an attribute value or element content (see `XMLText.escaped`).
     static func escaped(_ text: String) -> String { XMLText.escaped(text) }
 
-    /// RFC 822 in UTC as OPML's `dateCreated` wants it (see `InternetDate.rfc822`).
-    static func rfc822(_ date: Date) -> String { InternetDate.rfc822(date) }
 }

@@ -1,22 +1,43 @@
-/// Escapes text for HTML element content and double-quoted attribute values.
+/// Escapes text for HTML element content and quoted attribute values: `&`, `<`, `>`, `"` and
+/// `'` as character references, everything else unchanged. The one table every writer of HTML
+/// uses (pages, the sanitizer, the reader view's serializer, the feed parser's XHTML, the demo's
+/// and the benchmarks' generated pages).
 public enum HTMLEscaping {
-    /// `&`, `<`, `>`, `"` and `'` as character references; everything else unchanged.
+    /// `text` escaped.
     public static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
-        }
-        var out = ""
+        guard text.utf8.contains(where: { reference(for: $0) != nil }) else { return text }
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
+        appendEscaped(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text`'s UTF-8, escaped, to `out`.
+    public static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        var contiguous = text
+        contiguous.withUTF8 { appendEscaped($0, to: &out) }
+    }
+
+    /// Appends `bytes` (UTF-8), escaped, to `out`, copying the runs between special bytes whole.
+    public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var copied = 0
+        for index in 0..<bytes.count {
+            guard let replacement = reference(for: bytes[index]) else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+            replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+            copied = index + 1
         }
-        return out
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<bytes.count]))
+    }
+
+    @inline(__always) private static func reference(for byte: UInt8) -> StaticString? {
+        switch byte {
+        case UInt8(ascii: "&"): "&amp;"
+        case UInt8(ascii: "<"): "&lt;"
+        case UInt8(ascii: ">"): "&gt;"
+        case UInt8(ascii: "\""): "&quot;"
+        case UInt8(ascii: "'"): "&#39;"
+        default: nil
+        }
     }
 }

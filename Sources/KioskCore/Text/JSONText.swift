@@ -1,10 +1,13 @@
-/// Writes JSON by hand where key order matters: NewsAPI bodies read like the captured ones
-/// (`status`, `totalResults`, `articles`, ...), which `JSONEncoder` does not promise on Linux.
-enum JSONText {
-    /// `"text"` with JSON escapes, or `null`.
-    static func string(_ text: String?) -> String {
+/// JSON written by hand where key order or speed matters: NewsAPI bodies read like the captured
+/// ones (`status`, `totalResults`, `articles`, ...), which `JSONEncoder` does not promise on
+/// Linux, and the sync API's streams are written without an encoder.
+public enum JSONText {
+    /// `"text"` with RFC 8259's escapes (quotes, backslashes and control characters), everything
+    /// else as it is (UTF-8); `null` for nil.
+    public static func string(_ text: String?) -> String {
         guard let text else { return "null" }
         var output = "\""
+        output.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""
@@ -22,7 +25,7 @@ enum JSONText {
     }
 
     /// `{"key":value,...}` from already-written values, in the order given.
-    static func object(_ members: KeyValuePairs<String, String>) -> String {
+    public static func object(_ members: KeyValuePairs<String, String>) -> String {
         "{" + members.map { string($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 }

@@ -1,4 +1,4 @@
-/// Writing XML text: what the OPML writer and the sync API's Atom share.
+/// XML text, written and read: what the OPML writer, the sync API's Atom and the demo's feeds share.
 public enum XMLText {
     /// Text for an attribute value or element content.
     ///
@@ -29,5 +29,18 @@ public enum XMLText {
             }
         }
         return out
+    }
+
+    /// XML character data decoded as the feed parser decodes it: the five predefined references,
+    /// numeric ones and HTML's named entities; anything else is left as written.
+    public static func unescaped(_ text: String) -> String {
+        guard text.utf8.contains(0x26) else { return text }
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            XMLEntities.decode(bytes, 0..<bytes.count, into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }

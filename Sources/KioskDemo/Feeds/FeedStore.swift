@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Builds and caches the current edition of each evolving feed: new entries at the top, drawn
 /// from a pool of every captured item, at most ``maximumItems`` in all.
@@ -61,7 +62,7 @@ actor FeedStore {
             let content = addition.manualIndex.map { manual[$0].content } ?? ManualEntry()
             let page = DemoArticlePath.added(source: source, run: run, ordinal: addition.ordinal).url(base: base)
             let rewritten = RSSItemRewriter.rewrite(
-                item, source: source, run: run, ordinal: addition.ordinal, round: round, pubDate: DateText.rfc822(addition.date),
+                item, source: source, run: run, ordinal: addition.ordinal, round: round, pubDate: InternetDate.rfc822(addition.date, zone: .offset(minutes: 0)),
                 page: page, content: content)
             cache[addition.ordinal] = rewritten
             return rewritten
@@ -69,7 +70,7 @@ actor FeedStore {
         let live = Set(additions.map(\.ordinal))
         rendered[source] = cache.filter { live.contains($0.key) }
         let items = Array((fresh + capturedItems(of: source, template: template, base: base)).prefix(Self.maximumItems))
-        let xml = template.render(items: items, lastBuildDate: DateText.rfc822(lastModified))
+        let xml = template.render(items: items, lastBuildDate: InternetDate.rfc822(lastModified, zone: .offset(minutes: 0)))
         let edition = FeedEdition(
             version: version, etag: Self.etag(source: source, run: run, version: version), lastModified: lastModified,
             body: Array(xml.utf8))
@@ -111,10 +112,10 @@ actor FeedStore {
     /// A few other stories of `source`'s captured items, for an article page's related links.
     func related(to path: DemoArticlePath, count: Int) -> [(title: String, path: DemoArticlePath)] {
         guard let items = templates[path.source]?.items, items.count > 1, count > 0 else { return [] }
-        let start = Int(StableHash.of(path.component) % UInt64(items.count))
+        let start = Int(StableHash.fnv1a64(path.component) % UInt64(items.count))
         return (1...min(count, items.count - 1)).compactMap { step -> (title: String, path: DemoArticlePath)? in
             let index = (start + step) % items.count
-            guard let title = XMLText.text(of: "title", in: items[index]) else { return nil }
+            guard let title = CapturedXML.text(of: "title", in: items[index]) else { return nil }
             return (DemoArticle.plain(String(title)), .captured(source: path.source, index: index))
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Turns a captured item into a new entry: fresh guid, a Reuters-style `UPDATE n-` title so titles
 /// never repeat exactly, the current pubDate and a link to its own article page on the demo
@@ -15,16 +16,16 @@ enum RSSItemRewriter {
         content: ManualEntry = ManualEntry()
     ) -> String {
         let guid = guid(source: source, run: run, ordinal: ordinal)
-        var entry = XMLText.replacingText(of: "title", in: item) { captured in
+        var entry = CapturedXML.replacingText(of: "title", in: item) { captured in
             content.title.map(XMLText.escaped) ?? "UPDATE \(round)-" + withoutUpdatePrefix(captured)
         }
-        entry = XMLText.replacingText(of: "pubDate", in: entry) { _ in pubDate }
+        entry = CapturedXML.replacingText(of: "pubDate", in: entry) { _ in pubDate }
         entry = linking(entry, to: content.link ?? page)
         if let description = content.description.map(XMLText.escaped) {
-            entry = XMLText.replacingText(of: "description", in: entry) { _ in description }
+            entry = CapturedXML.replacingText(of: "description", in: entry) { _ in description }
         }
-        if XMLText.contains("guid", in: entry) {
-            entry = XMLText.replacingText(of: "guid", in: entry) { _ in guid }
+        if CapturedXML.contains("guid", in: entry) {
+            entry = CapturedXML.replacingText(of: "guid", in: entry) { _ in guid }
         } else if let end = entry.range(of: "</item>", options: .backwards) {
             entry.replaceSubrange(end, with: "<guid isPermaLink=\"false\">\(guid)</guid></item>")
         }
@@ -34,8 +35,8 @@ enum RSSItemRewriter {
     /// `item` with its `link` (and FeedBurner's `origLink`, which readers prefer) set to `url`.
     static func linking(_ item: String, to url: String) -> String {
         let link = XMLText.escaped(url)
-        let entry = XMLText.replacingText(of: "link", in: item) { _ in link }
-        return XMLText.replacingText(of: "feedburner:origLink", in: entry) { _ in link }
+        let entry = CapturedXML.replacingText(of: "link", in: item) { _ in link }
+        return CapturedXML.replacingText(of: "feedburner:origLink", in: entry) { _ in link }
     }
 
     /// `UPDATE 2-Foo` → `Foo`, so a reused title gets exactly one prefix.

@@ -27,7 +27,7 @@ struct RSSTemplate: Sendable {
 
     /// The document with `items` in place of the captured ones and a fresh `lastBuildDate`.
     func render(items: [String], lastBuildDate: String) -> String {
-        let head = XMLText.replacingText(of: "lastBuildDate", in: self.head) { _ in lastBuildDate }
+        let head = CapturedXML.replacingText(of: "lastBuildDate", in: self.head) { _ in lastBuildDate }
         return head + items.joined(separator: "\n") + tail
     }
 }

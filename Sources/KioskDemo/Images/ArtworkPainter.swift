@@ -1,9 +1,11 @@
+import KioskCore
+
 /// Paints a recognisable placeholder for an id: a diagonal gradient between two colours picked
 /// from the id's hash, under a soft 4 × 4 block pattern that also comes from the hash.
 enum ArtworkPainter {
     /// RGB bytes, 3 per pixel, row by row.
     static func paint(id: String, width: Int, height: Int) -> [UInt8] {
-        let hash = StableHash.of(id)
+        let hash = StableHash.fnv1a64(id)
         let from = colour(hue: Int(hash % 360))
         let to = colour(hue: Int((hash >> 9) % 360))
         let pattern = UInt16(truncatingIfNeeded: hash >> 20)

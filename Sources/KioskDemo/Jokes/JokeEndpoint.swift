@@ -1,4 +1,5 @@
 import Hummingbird
+import KioskCore
 
 /// `GET /switter/api/joke`: needs an `x-device-uuid` header, answers `{"content": "..."}`.
 struct JokeEndpoint: Sendable {

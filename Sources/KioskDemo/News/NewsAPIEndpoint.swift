@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 
 /// NewsAPI v2 `top-headlines` and `everything` over the demo catalogue, with NewsAPI's own key,
 /// paging and error behaviour (401 without a valid key, 426 past the free plan's 100 results).

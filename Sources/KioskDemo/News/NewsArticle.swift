@@ -1,3 +1,5 @@
+import KioskCore
+
 /// One article in NewsAPI's shape.
 struct NewsArticle: Decodable, Sendable, Equatable {
     struct Source: Decodable, Sendable, Equatable {

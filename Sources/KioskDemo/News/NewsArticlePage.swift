@@ -1,3 +1,5 @@
+import KioskCore
+
 /// A NewsAPI success body: `{"status":"ok","totalResults":N,"articles":[...]}`.
 struct NewsArticlePage: Sendable {
     var totalResults: Int

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Every article the demo NewsAPI knows: for each category, ``articlesPerCategory`` articles built
 /// deterministically from the 20 captured ones, with the category's own titles and order.
@@ -24,7 +25,7 @@ struct NewsCatalogue: Sendable {
                 let title = category.label.map { "\($0): \(article.title)" } ?? article.title
                 article.title = round == 0 ? title : "\(title) (Update \(round))"
                 let minutes = index * 23 + categoryIndex * 5
-                article.publishedAt = DateText.iso8601(Self.anchor.addingTimeInterval(-Double(minutes) * 60))
+                article.publishedAt = InternetDate.rfc3339(Self.anchor.addingTimeInterval(-Double(minutes) * 60))
                 let tag = "kiosk-\(category.name)-\(index + 1)"
                 article.url += article.url.contains("#") ? "-\(tag)" : "#\(tag)"
                 if article.urlToImage != nil {

@@ -29,7 +29,7 @@ enum ConditionalRequest {
     ) -> DemoReply {
         var headers = HTTPFields()
         headers[.eTag] = etag
-        headers[.lastModified] = DateText.rfc1123(lastModified)
+        headers[.lastModified] = InternetDate.rfc822(lastModified)
         if conditional, isNotModified(requestHeaders, etag: etag, lastModified: lastModified) {
             return DemoReply(status: .notModified, contentType: nil, body: [], headers: headers)
         }

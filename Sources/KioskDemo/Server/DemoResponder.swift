@@ -94,7 +94,7 @@ struct DemoResponder: HTTPResponder {
         let id = SourceKind.ID(rawValue: String(path.dropFirst(DemoSource.kinds.path.count)))
         guard let sample = configuration.kinds[id]?.demo else { return .notFound }
         let body = sample.body()
-        let etag = "\"kind-\(String(StableHash.of(String(decoding: body, as: UTF8.self)), radix: 16))\""
+        let etag = "\"kind-\(String(StableHash.fnv1a64(String(decoding: body, as: UTF8.self)), radix: 16))\""
         return ConditionalRequest.reply(
             to: requestHeaders, conditional: conditional, etag: etag, lastModified: Date(timeIntervalSince1970: 1_700_000_000),
             contentType: sample.contentType, body: { body })

@@ -22,17 +22,17 @@ enum DemoArticle {
 
     /// The page for `item` (the feed's XML of it) at `path`, with `related` stories linked.
     static func page(item: String, path: DemoArticlePath, related: [(title: String, path: DemoArticlePath)]) -> DemoReply {
-        let title = XMLText.text(of: "title", in: item).map { plain(String(RSSItemRewriter.withoutUpdatePrefix($0))) } ?? ""
-        let summary = XMLText.text(of: "description", in: item).map(summaryText) ?? ""
-        let published = XMLText.text(of: "pubDate", in: item).map { plain(String($0)) } ?? ""
+        let title = CapturedXML.text(of: "title", in: item).map { plain(String(RSSItemRewriter.withoutUpdatePrefix($0))) } ?? ""
+        let summary = CapturedXML.text(of: "description", in: item).map(summaryText) ?? ""
+        let published = CapturedXML.text(of: "pubDate", in: item).map { plain(String($0)) } ?? ""
         let date = DateParser.parse(published) ?? Date(timeIntervalSince1970: 1_560_000_000)
-        let seed = StableHash.of(path.path)
+        let seed = StableHash.fnv1a64(path.path)
         let site = Site.allCases[Int(seed % UInt64(Site.allCases.count))]
         let author = authors[Int((seed >> 24) % UInt64(authors.count))]
         let text = DemoArticleText.body(for: path.source, seed: seed >> 4)
         let image = "/images/story/\(path.source.rawValue)-\(path.component)/1200x675bb.png"
-        let iso = DateText.iso8601(date)
-        let human = DateText.long(date)
+        let iso = InternetDate.rfc3339(date)
+        let human = longDate(date)
 
         var paragraphs = [summary.isEmpty ? title : summary] + text.paragraphs
         paragraphs.insert("“\(text.quote)”", at: min(3, paragraphs.count))
@@ -140,7 +140,18 @@ enum DemoArticle {
         text.replacingOccurrences(of: "<![CDATA[", with: "").replacingOccurrences(of: "]]>", with: "")
     }
 
-    private static func escaped(_ text: String) -> String { XMLText.escaped(text) }
+    private static func escaped(_ text: String) -> String { HTMLEscaping.escape(text) }
+
+    /// `19 January 2019`, as the page prints its date.
+    private static func longDate(_ date: Date) -> String {
+        let civil = CivilDate(unixSeconds: Int(date.timeIntervalSince1970.rounded(.down)))
+        return "\(civil.day) \(fullMonths[civil.month - 1]) \(civil.year)"
+    }
+
+    private static let fullMonths = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
 
     /// A JSON string safe inside `<script>`: no `<` to end it early.
     private static func json(_ text: String) -> String {

@@ -98,7 +98,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         if capture.mode == .xhtml {
             var decoded: [UInt8] = []
             if hasReference { XMLEntities.decode(bytes, range, into: &decoded) } else { decoded = Array(bytes[range]) }
-            Self.appendEscaped(decoded, to: &buffer)
+            decoded.withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &buffer) }
         } else if hasReference {
             XMLEntities.decode(bytes, range, into: &buffer)
         } else {
@@ -109,7 +109,7 @@ struct XMLFeedBuilder: XMLEventHandler {
     mutating func cdata(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
         guard let capture else { return }
         if capture.mode == .xhtml {
-            Self.appendEscaped(Array(bytes[range]), to: &buffer)
+            HTMLEscaping.appendEscaped(UnsafeBufferPointer(rebasing: bytes[range]), to: &buffer)
         } else {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
         }
@@ -368,7 +368,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             buffer.append(contentsOf: "=\"".utf8)
             var value: [UInt8] = []
             XMLEntities.decode(bytes, attribute.value, into: &value)
-            Self.appendEscaped(value, to: &buffer, attribute: true)
+            value.withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &buffer) }
             buffer.append(.quote)
         }
         buffer.append(.gt)
@@ -563,18 +563,6 @@ struct XMLFeedBuilder: XMLEventHandler {
 
     private static func isWordByte(_ c: UInt8) -> Bool {
         (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || (c >= 0x30 && c <= 0x39) || c == 0x5F
-    }
-
-    private static func appendEscaped(_ text: [UInt8], to out: inout [UInt8], attribute: Bool = false) {
-        for c in text {
-            switch c {
-            case .amp: out.append(contentsOf: "&amp;".utf8)
-            case .lt: out.append(contentsOf: "&lt;".utf8)
-            case .gt: out.append(contentsOf: "&gt;".utf8)
-            case .quote where attribute: out.append(contentsOf: "&quot;".utf8)
-            default: out.append(c)
-            }
-        }
     }
 
     private static let xmlns = Array("xmlns".utf8)

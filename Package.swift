@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "KioskCore", targets: ["KioskCore"]),
+        .library(name: "KioskModel", targets: ["KioskModel"]),
         .library(name: "KioskSources", targets: ["KioskSources"]),
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
         .library(name: "KioskStore", targets: ["KioskStore"]),
@@ -41,10 +42,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "KioskCore"),
+        // The domain values and persistence protocols several targets share (sources, their state
+        // and errors, the coordination of replicas): Foundation only, no HTTP client.
+        .target(name: "KioskModel", dependencies: ["KioskCore"]),
         // Fetching, source definitions, the polling engine and its event hub, the image pipeline.
         .target(
             name: "KioskSources",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -62,6 +67,7 @@ let package = Package(
         .target(
             name: "KioskDemo",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
                 "KioskSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -76,16 +82,16 @@ let package = Package(
         .target(
             name: "KioskStore",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
-                "KioskSources",
             ]
         ),
         // The store on SQLite (GRDB): one file, zero set-up. Only SQL and row mapping.
         .target(
             name: "KioskSQLite",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
-                "KioskSources",
                 "KioskStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -94,8 +100,8 @@ let package = Package(
         .target(
             name: "KioskPostgres",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
-                "KioskSources",
                 "KioskStore",
                 "KioskSQLite",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -108,8 +114,8 @@ let package = Package(
         .target(
             name: "KioskCluster",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
-                "KioskSources",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -131,6 +137,7 @@ let package = Package(
         .target(
             name: "KioskReader",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
                 "KioskSources",
                 "KioskStore",
@@ -152,8 +159,8 @@ let package = Package(
         .target(
             name: "KioskSync",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
-                "KioskSources",
                 "KioskStore",
                 "KioskReader",
                 "KioskAccounts",
@@ -166,6 +173,7 @@ let package = Package(
         .target(
             name: "KioskWeb",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
                 "KioskSources",
                 "KioskStore",
@@ -195,6 +203,7 @@ let package = Package(
         .target(
             name: "KioskTesting",
             dependencies: [
+                "KioskModel",
                 "KioskCore", "KioskSources", "KioskPostgres", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]),
@@ -217,6 +226,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
+                "KioskModel",
                 "KioskAccounts",
                 "KioskPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -247,6 +257,7 @@ let package = Package(
         .testTarget(
             name: "KioskSourcesTests",
             dependencies: [
+                "KioskModel",
                 "KioskSources",
                 "KioskCore",
                 "KioskDemo",
@@ -275,6 +286,7 @@ let package = Package(
         .testTarget(
             name: "KioskStoreTests",
             dependencies: [
+                "KioskModel",
                 "KioskStore",
                 "KioskSQLite",
                 "KioskPostgres",
@@ -290,6 +302,7 @@ let package = Package(
         .testTarget(
             name: "KioskPostgresTests",
             dependencies: [
+                "KioskModel",
                 "KioskPostgres",
                 "KioskTesting",
                 "KioskStore",
@@ -302,6 +315,7 @@ let package = Package(
         .testTarget(
             name: "KioskClusterTests",
             dependencies: [
+                "KioskModel",
                 "KioskCluster",
                 "KioskTesting",
                 "KioskSources",
@@ -316,6 +330,7 @@ let package = Package(
         .testTarget(
             name: "KioskReaderTests",
             dependencies: [
+                "KioskModel",
                 "KioskReader", "KioskStore", "KioskSQLite", "KioskSources", "KioskCore", "KioskTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -324,6 +339,7 @@ let package = Package(
         .testTarget(
             name: "KioskWebTests",
             dependencies: [
+                "KioskModel",
                 "KioskCore",
                 "KioskWeb",
                 "KioskAccounts",

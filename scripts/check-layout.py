@@ -12,7 +12,11 @@ Checks, each failure printed as one line:
   4. docs/ARCHITECTURE.md's command tables list exactly the subcommands `kiosk --help`,
      `kiosk user --help` and `kiosk-bench --help` print;
   5. every flag README's settings table names is one `kiosk serve --help` lists (the table itself
-     is held to Settings.swift by KioskSettingsTests).
+     is held to Settings.swift by KioskSettingsTests);
+  6. the model, the store's protocols and the accounts compile against no HTTP client or TLS
+     module, not even one a dependency brings along: the compiler's dependency files (`*.d` in
+     BIN_DIR/TARGET.build) list every module it loaded, its dependencies' dependencies included;
+  7. docs/ARCHITECTURE.md's list of SQLite migrations is the one KioskSQLite registers, in order.
 Run by scripts/test.sh after the build; exits 1 on any failure.
 """
 import json
@@ -212,6 +216,35 @@ def check_settings_flags(bin_dir, failures):
                 failures.append(f"README's settings table names {flag}, which `kiosk serve --help` does not list")
 
 
+#: Targets that must not reach an HTTP client or TLS, and the modules that would mean they do.
+NO_NETWORK_TARGETS = ["KioskModel", "KioskStore", "KioskAccounts"]
+NETWORK_MODULES = {"AsyncHTTPClient", "NIOSSL", "NIOHTTP1", "NIOHTTPCompression", "NIOSOCKS"}
+
+
+def check_no_network(bin_dir, failures):
+    for target in NO_NETWORK_TARGETS:
+        build = Path(bin_dir) / f"{target}.build"
+        deps = list(build.glob("*.d"))
+        if not deps:
+            failures.append(f"{target}: no compiler dependency files in {build} (build first)")
+            continue
+        loaded = set()
+        for path in deps:
+            loaded.update(re.findall(r"/(\w+)\.swiftmodule", path.read_text(encoding="utf-8", errors="replace")))
+        reached = sorted(loaded & NETWORK_MODULES)
+        if reached:
+            failures.append(f"{target} compiles against {', '.join(reached)}: it must not reach an HTTP client or TLS")
+
+
+def check_migrations(doc, failures):
+    source = (REPO / "Sources" / "KioskSQLite" / "Migrations.swift").read_text(encoding="utf-8")
+    registered = re.findall(r'registerMigration\("(\w+)"', source)
+    listed = re.search(r"named `DatabaseMigrator` migrations:(.*?)\)", doc, re.S)
+    said = re.findall(r"`(\w+)`", listed.group(1)) if listed else []
+    if said != registered:
+        failures.append(f"docs/ARCHITECTURE.md lists the SQLite migrations {said}, Migrations.swift registers {registered}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -223,13 +256,16 @@ def main():
     check_target_tables(package, doc, failures)
     check_command_tables(sys.argv[1], doc, failures)
     check_settings_flags(sys.argv[1], failures)
+    check_no_network(sys.argv[1], failures)
+    check_migrations(doc, failures)
     for failure in failures:
         print(f"layout: {failure}")
     targets = len(package["targets"])
     if failures:
         print(f"layout: {len(failures)} failures over {targets} targets")
         sys.exit(1)
-    print(f"layout: {targets} targets, their imports, paths, and docs/ARCHITECTURE.md's tables agree")
+    print(f"layout: {targets} targets, their imports, paths, and docs/ARCHITECTURE.md's tables agree; "
+          f"{', '.join(NO_NETWORK_TARGETS)} reach no HTTP client or TLS")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 import Foundation
-import KioskSources
+import KioskModel
 import KioskStore
 import PostgresNIO
 

@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 import PostgresNIO
 

@@ -1,3 +1,4 @@
+import KioskModel
 import KioskSources
 
 /// What the reader needs of the polling engine: start, change and stop polling a feed.

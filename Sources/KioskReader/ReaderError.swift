@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// Why the reader could not do what the user asked, in words for them.

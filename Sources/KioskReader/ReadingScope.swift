@@ -1,3 +1,4 @@
+import KioskModel
 import KioskSources
 
 /// A reading list: every feed, a folder, one feed, or the starred entries.

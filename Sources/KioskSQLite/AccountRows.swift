@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The SQL side of `AccountStore`: users, app passwords, sessions.

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The SQL side of `StoredArticle`: one `articles` row per entry, indexed by `articles_fts`.

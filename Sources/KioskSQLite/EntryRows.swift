@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The SQL side of a source's entries: replacing a source's list row by row, reading lists back.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The SQL side of `ReadingStore`: reading lists, read and star state, retention. Every query

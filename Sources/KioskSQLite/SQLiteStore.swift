@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 // One SQLite file in WAL mode: the engine's writes never block the web app's reads, and a crash

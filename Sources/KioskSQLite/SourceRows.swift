@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The SQL side of `SourceState`: one `sources` row plus the source's entries.

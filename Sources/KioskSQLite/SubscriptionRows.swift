@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The SQL side of `Subscription`: feeds (`subscriptions`, one row per address, shared) and who

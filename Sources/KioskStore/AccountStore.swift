@@ -1,5 +1,5 @@
 import Foundation
-import KioskSources
+import KioskModel
 
 /// Someone who signs in to this Kiosk.
 public struct Account: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSources
+import KioskModel
 
 /// The article of an entry's page as Kiosk read it (the reader view), or why it could not: kept
 /// with the entry, so a page is fetched once, its words are found by search, and retention

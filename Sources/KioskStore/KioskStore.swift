@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSources
+import KioskModel
 
 // The store is a protocol so the web app and the engine never know whether SQLite, PostgreSQL
 // (several replicas, one database) or a dictionary in a test holds their data.

@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSources
+import KioskModel
 
 /// One entry as the reader sees it: the entry, where it came from and what the user did with it.
 public struct StoredEntry: Sendable, Hashable {

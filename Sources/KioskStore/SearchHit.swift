@@ -1,5 +1,5 @@
 import KioskCore
-import KioskSources
+import KioskModel
 
 /// One entry found by `KioskStore.search`, with the source it belongs to.
 public struct SearchHit: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Foundation
-import KioskSources
+import KioskModel
 
 /// How a source's last error is kept by every store: its message (for people and old rows) and
 /// its JSON (to rebuild it exactly). The PostgreSQL store keeps it the same way, so a row copied

@@ -1,5 +1,5 @@
 import Foundation
-import KioskSources
+import KioskModel
 
 /// Where subscriptions live: the catalogue's one home. A feed is kept once however many users
 /// follow it; each user has their own name for it and their own folder (the names their

@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 // What every sync answer (Google Reader contents, newsboat's Atom, Fever items) says of an entry,

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// Collects hub events in the background, so a test can wait for the one it expects (shared by

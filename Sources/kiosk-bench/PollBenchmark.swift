@@ -1,10 +1,11 @@
-import ArgumentParser
-import Foundation
-import KioskDemo
-import KioskSources
 
 #if canImport(Glibc)
+import ArgumentParser
+import Foundation
 import Glibc
+import KioskDemo
+import KioskModel
+import KioskSources
 #endif
 
 /// `kiosk-bench poll`: how many checks per second the engine sustains against the loopback

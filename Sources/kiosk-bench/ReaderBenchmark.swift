@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import KioskCore
+import KioskModel
 import KioskReader
 import KioskSQLite
 import KioskSources

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import KioskAccounts
 import KioskCore
+import KioskModel
 import KioskPostgres
 import KioskReader
 import KioskSQLite

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCluster
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskTesting
 import PostgresNIO

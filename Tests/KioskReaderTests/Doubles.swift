@@ -1,6 +1,7 @@
 import Foundation
-import KioskSources
+import KioskModel
 @testable import KioskReader
+import KioskSources
 
 /// A web of canned answers, by URL: what the finder fetches in these tests.
 struct CannedWeb: Fetching {

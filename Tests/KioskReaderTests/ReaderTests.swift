@@ -1,11 +1,12 @@
 import Foundation
 import KioskCore
+import KioskModel
+@testable import KioskReader
 import KioskSQLite
 import KioskSources
 import KioskStore
 import KioskTesting
 import Testing
-@testable import KioskReader
 
 /// The reader: subscriptions as data, OPML, read and star state, each change announced.
 @Suite struct ReaderTests {

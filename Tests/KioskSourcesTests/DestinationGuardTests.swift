@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KioskModel
 import KioskSources
 import Testing
 

@@ -1,10 +1,11 @@
 import Foundation
 import KioskCore
 import KioskDemo
-import ServiceLifecycle
-import Testing
+import KioskModel
 @testable import KioskSources
 import KioskTesting
+import ServiceLifecycle
+import Testing
 
 /// Feeds subscribed, changed and unsubscribed while the engine runs, over real loopback HTTP (the
 /// sample-sources server, the real fetcher). Requests are counted at the server. Bounds on time

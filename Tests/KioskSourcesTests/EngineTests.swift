@@ -1,8 +1,9 @@
 import Foundation
 import KioskCore
-import Testing
+import KioskModel
 @testable import KioskSources
 import KioskTesting
+import Testing
 
 @Suite struct EngineTests {
     private func feed(_ id: SourceID, interval: Duration = .seconds(60)) -> PolledSource {

@@ -1,10 +1,11 @@
+
 import AsyncHTTPClient
 import Foundation
+import KioskModel
+@testable import KioskSources
 import NIOCore
 import NIOSSL
 import Testing
-
-@testable import KioskSources
 
 /// HTTPFetcher against a real Hummingbird server on loopback: no mocked HTTP layer.
 @Suite struct HTTPFetcherTests {

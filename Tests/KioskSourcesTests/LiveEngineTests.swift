@@ -2,9 +2,10 @@ import AsyncHTTPClient
 import Foundation
 import KioskCore
 import KioskDemo
-import Testing
+import KioskModel
 @testable import KioskSources
 import KioskTesting
+import Testing
 
 /// The engine over real loopback HTTP: the embedded sample-sources server, the real fetcher.
 /// Bounds on time are generous; what is asserted is order and outcome.

@@ -1,8 +1,9 @@
 import Foundation
 import KioskCore
+import KioskModel
+@testable import KioskSources
 import NIOHTTP1
 import Testing
-@testable import KioskSources
 
 /// Freshness hints read from `Cache-Control` and `Expires` (the loopback test of a real answer is
 /// in `HTTPFetcherTests`).

@@ -2,9 +2,10 @@ import AsyncHTTPClient
 import Foundation
 import KioskCore
 import KioskDemo
-import Testing
+import KioskModel
 @testable import KioskSources
 import KioskTesting
+import Testing
 
 /// Every fault the sample server can play ends in the right typed error within the request's
 /// timeout, and the engine reports it and carries on. Over real loopback HTTP.

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 @testable import KioskSources
 
 /// A `Fetching` double for engine logic: per URL, a delay and a scripted answer that a test can

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskDemo
+import KioskModel
 import KioskSources
 import KioskTesting
 import Testing

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import KioskCore
 import KioskDemo
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import KioskCore
-import KioskSources
+import KioskModel
 @testable import KioskSQLite
+import KioskSources
 @testable import KioskStore
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore

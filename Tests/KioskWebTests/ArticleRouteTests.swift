@@ -1,12 +1,13 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// "Full article" on entry pages: the entry's page fetched from the sample server, read by the
 /// real extractor, shown in place and kept with the entry; a failure says why and keeps the summary.

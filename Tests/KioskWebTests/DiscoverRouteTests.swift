@@ -1,11 +1,12 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// Discover over the sample server's NewsAPI.
 @Suite struct DiscoverRouteTests {

@@ -1,11 +1,12 @@
+
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskSources
-import Testing
-
+import KioskTesting
 @testable import KioskWeb
+import Testing
 
 /// `/events` over real HTTP: a live server on a free port, read with AsyncHTTPClient as a
 /// browser's EventSource would.

@@ -1,14 +1,15 @@
+
 import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// The Fever API as Reeder and Unread use it: `api_key` = MD5 of `name:password` (the account's
 /// or an app password), reads named in the query, marks in the body.

@@ -1,13 +1,14 @@
+
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// Replays NetNewsWire's ReaderAPI account (FreshRSS type) call by call, as its
 /// `ReaderAPICaller` and `ReaderAPIAccountDelegate` send them, and decodes every answer with

@@ -1,12 +1,13 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// HTTP's manners: HEAD wherever GET is, 405 with `Allow` for a method a path does not take,
 /// HTTP/1.0 connections closed after their answer, a Permissions-Policy and the other security

@@ -1,10 +1,11 @@
+
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// A kind names how its entries are drawn (`SourceKind.drawing`), and the pages draw them so:
 /// a kind of posts (no titles) gets its author and whole text in lists, its first words as a

@@ -1,14 +1,15 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskAccounts
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// docs/SECURITY.md's "Known gaps" 5, 6 and 8, closed by tests: every POST endpoint refuses a body
 /// over its cap, the sync APIs and the reader's lists stop at their page ceilings, and passwords

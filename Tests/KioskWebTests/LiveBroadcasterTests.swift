@@ -1,11 +1,13 @@
+
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore
-import Testing
-
+import KioskTesting
 @testable import KioskWeb
+import Testing
 
 /// The live broadcaster on its own: hub events in, numbered frames out, replay and resync,
 /// the last opened headline, slow clients.

@@ -1,15 +1,17 @@
+
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
+@testable import KioskWeb
 import NIOEmbedded
 import Testing
-
-@testable import KioskWeb
 
 /// `/metrics`: what Kiosk counts (checks per source, pages by route and status, event streams,
 /// store writes), in Prometheus' text format, on a loopback listener of its own.

@@ -1,13 +1,15 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskDemo
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
+import KioskTesting
 @testable import KioskWeb
+import Testing
 
 /// `/news` and its detail pages, drawn from the live hub (fed by hand here).
 @Suite struct NewsRouteTests {

@@ -1,12 +1,13 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// What the installed app keeps for reading offline (`/reader/offline.json`), and the page that
 /// shows it without a network (`/offline/reader`).

@@ -1,13 +1,14 @@
+
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// The reader's pages and actions, through the router, over the in-memory store.
 @Suite struct ReaderRouteTests {

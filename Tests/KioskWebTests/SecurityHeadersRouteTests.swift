@@ -1,11 +1,12 @@
+
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskSources
-import Testing
-
+import KioskTesting
 @testable import KioskWeb
+import Testing
 
 /// Every answer carries the strict CSP; every page keeps to it (no inline script or style).
 @Suite struct SecurityHeadersRouteTests {

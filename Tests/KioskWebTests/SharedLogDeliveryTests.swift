@@ -1,12 +1,14 @@
+
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
+@testable import KioskWeb
 import Synchronization
 import Testing
-
-@testable import KioskWeb
 
 /// A replica's broadcaster over a shared log: a feed no page draws is told to its followers
 /// from the record alone; nobody else hears of it, and its state is never asked for.

@@ -1,17 +1,18 @@
+
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskAccounts
 import KioskCore
+import KioskModel
 import KioskSQLite
 import KioskSources
 import KioskStore
 import KioskTesting
+@testable import KioskWeb
 import Logging
 import Testing
-
-@testable import KioskWeb
 
 /// Accounts on the web: signing in and out, sessions, anti-forgery tokens, throttling, each
 /// user's own reader, app passwords and the settings screen. Through the router, over the

@@ -1,13 +1,14 @@
+
 import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
 @testable import KioskWeb
+import Testing
 
 /// With "Show full articles" on, the apps that sync get the whole article as an item's content;
 /// with it off (another reader of the same feed), the feed's own summary.

@@ -1,14 +1,16 @@
+
 import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
-import Testing
-
+import KioskTesting
 @testable import KioskWeb
+import Testing
 
 /// What one account may do to another's through the sync APIs: nothing, by any id. Revoked app
 /// passwords stop at once; changes made through an API reach that user's open pages only.

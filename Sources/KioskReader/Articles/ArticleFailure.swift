@@ -1,4 +1,5 @@
 import Foundation
+import KioskModel
 import KioskSources
 
 /// Why an article could not be shown, in a sentence a reader understands. A destination the

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// Turns what a user typed (a feed address or a site's) into feeds they can subscribe to.

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// What an OPML import did, feed by feed, for the report the user sees.

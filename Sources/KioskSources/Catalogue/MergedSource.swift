@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 
 /// A source made of others, shown as one list: every entry of the first part, in feed order,
 /// then every entry of the second, and so on.

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 
 /// Every source Kiosk reads, as configuration: the polled feeds, merged views of them, and the
 /// request-driven sources (facts, albums, NewsAPI, jokes).

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 
 /// The `sources` section of the config file: every default can be overridden, and any other
 /// RSS, Atom or JSON Feed URL added as a source of its own.

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 import Logging
 import ServiceLifecycle
 
@@ -36,7 +37,7 @@ public actor Engine: Service {
     /// Store failures already logged, so a full disk is one warning, not one per check.
     private var storeProblems: Set<String> = []
     /// The feeds polled now, each under the generation of the loop that owns it.
-    private var subscriptions: [SourceID: Subscription] = [:]
+    private var subscriptions: [SourceID: FeedLoop] = [:]
     /// Feeds subscribed since `run()` last started loops, oldest first (ids may repeat).
     private var pending: [SourceID] = []
     private var lastGeneration: UInt64 = 0
@@ -45,7 +46,7 @@ public actor Engine: Service {
     private let poke: AsyncStream<Void>.Continuation
 
     /// A polled feed: its current definition and what its loop needs between checks.
-    private struct Subscription {
+    private struct FeedLoop {
         var feed: PolledSource
         /// Which loop owns the feed; a loop of an older generation ends at its next turn.
         let generation: UInt64
@@ -111,7 +112,7 @@ public actor Engine: Service {
                 subscriptions[feed.id]?.feed = feed
             } else {
                 lastGeneration += 1
-                subscriptions[feed.id] = Subscription(feed: feed, generation: lastGeneration)
+                subscriptions[feed.id] = FeedLoop(feed: feed, generation: lastGeneration)
                 pending.append(feed.id)
             }
         }
@@ -146,7 +147,7 @@ public actor Engine: Service {
     public func subscribe(_ feed: PolledSource) {
         guard var subscription = subscriptions[feed.id] else {
             lastGeneration += 1
-            subscriptions[feed.id] = Subscription(feed: feed, generation: lastGeneration)
+            subscriptions[feed.id] = FeedLoop(feed: feed, generation: lastGeneration)
             pending.append(feed.id)
             poke.yield()
             return

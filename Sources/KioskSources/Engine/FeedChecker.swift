@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 
 /// One check of one source: fetch with the stored validators, have the source's kind read the
 /// answer, and say what changed.

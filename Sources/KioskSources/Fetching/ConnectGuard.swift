@@ -1,3 +1,4 @@
+import KioskModel
 import NIOCore
 import NIOPosix
 import NIOSOCKS

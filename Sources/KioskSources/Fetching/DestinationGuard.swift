@@ -1,4 +1,5 @@
 import Foundation
+import KioskModel
 import NIOCore
 import NIOPosix
 

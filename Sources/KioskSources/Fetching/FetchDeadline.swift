@@ -1,3 +1,4 @@
+import KioskModel
 import NIOCore
 
 /// The moment by which one exchange must be over, body included.

@@ -1,10 +1,11 @@
 import AsyncHTTPClient
 import Foundation
+import KioskModel
 import NIOCore
-import NIOHTTPCompression
 import NIOHTTP1
-import NIOSSL
+import NIOHTTPCompression
 import NIOSOCKS
+import NIOSSL
 
 extension FetchError {
     /// Longest error description kept from a lower layer; some describe whole buffers.

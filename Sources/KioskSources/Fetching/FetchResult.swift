@@ -1,4 +1,5 @@
 import Foundation
+import KioskModel
 
 /// What a fetch brought back.
 public enum FetchResult: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import KioskModel
+
 /// Something that performs HTTP GETs: ``HTTPFetcher`` over the network, or a test double.
 public protocol Fetching: Sendable {
     /// Fetches `request`, honouring its validators, size cap and timeout.

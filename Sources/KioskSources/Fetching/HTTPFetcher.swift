@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import KioskModel
 import NIOCore
 import NIOHTTP1
 import NIOSOCKS

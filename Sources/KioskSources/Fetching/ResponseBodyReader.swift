@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import KioskModel
 import NIOCore
 
 /// Reads response bodies chunk by chunk with a byte cap, so no body is ever buffered unbounded.

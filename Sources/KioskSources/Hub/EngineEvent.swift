@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 
 /// What the engine announces, numbered in the order it happened.
 public struct EngineEvent: Sendable, Hashable {

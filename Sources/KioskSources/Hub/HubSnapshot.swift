@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 
 /// Everything a subscriber needs to redraw from scratch: the last good entries of every source,
 /// which are being checked, and the last failure of those failing.

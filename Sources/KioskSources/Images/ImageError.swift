@@ -1,3 +1,5 @@
+import KioskModel
+
 /// Why ``ImagePipeline`` could not produce an image. Every failure of the pipeline is one of these.
 public enum ImageError: Error, Sendable, Hashable {
     /// The URL is not http or https.

@@ -1,4 +1,5 @@
 import Foundation
+import KioskModel
 
 /// A document fetched on demand (facts, top albums): conditional GETs against the last good
 /// answer, which is kept when a later fetch or parse fails.

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 
 // Discover's reads of a NewsAPI-compatible API: category pages (`top-headlines`) and searches
 // (`everything?q=`), `pageSize` at a time. A client's newer search supersedes its older one: the

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 
 /// Fetches jokes, one request in flight per client: a client that asks again while its joke is
 /// on the way gets that same joke, not a second request.

@@ -1,3 +1,5 @@
+import KioskModel
+
 /// A request-driven source's value as last read, and the error of the latest attempt if it
 /// failed: the last good data is kept and shown with the error, never replaced by nothing.
 public struct Loaded<Value: Sendable>: Sendable {

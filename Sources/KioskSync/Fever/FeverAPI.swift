@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import KioskAccounts
 import KioskCore
+import KioskModel
 import KioskReader
-import KioskSources
 import KioskStore
 import Logging
 

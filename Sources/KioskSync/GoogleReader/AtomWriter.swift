@@ -1,6 +1,6 @@
 import Foundation
 import KioskCore
-import KioskSources
+import KioskModel
 import KioskStore
 
 /// The Atom newsboat reads a stream as (its `feedhq` backend): entry ids in the long item-id

@@ -4,7 +4,6 @@ import Hummingbird
 import KioskAccounts
 import KioskCore
 import KioskReader
-import KioskSources
 import KioskStore
 import Logging
 

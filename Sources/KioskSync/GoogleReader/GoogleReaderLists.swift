@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import KioskModel
 import KioskReader
-import KioskSources
 import KioskStore
 
 // Folders (labels) and subscriptions: listing, adding, editing, importing.

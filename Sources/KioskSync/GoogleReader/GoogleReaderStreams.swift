@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import KioskModel
 import KioskReader
-import KioskSources
 import KioskStore
 
 // Streams: ids a page at a time, contents by id or by stream, newsboat's Atom, and read and

@@ -1,4 +1,4 @@
-import KioskSources
+import KioskModel
 
 /// A stream of the Google Reader API: every entry, the starred ones, one feed, one folder, or a
 /// state used as a filter (`xt`, `it`).

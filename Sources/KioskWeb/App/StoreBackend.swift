@@ -1,5 +1,6 @@
 import Foundation
 import KioskCluster
+import KioskModel
 import KioskPostgres
 import KioskSettings
 import KioskSources

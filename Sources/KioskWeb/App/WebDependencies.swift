@@ -1,5 +1,6 @@
 import KioskAccounts
 import KioskCore
+import KioskModel
 import KioskReader
 import KioskSources
 import KioskStore

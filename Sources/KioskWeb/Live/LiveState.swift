@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KioskCore
+import KioskModel
 import KioskSources
 import KioskStore
 

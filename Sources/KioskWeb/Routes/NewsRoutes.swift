@@ -1,5 +1,6 @@
 import Hummingbird
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// `/news` and its detail pages (what Home's "last opened" remembers is posted to /opened).

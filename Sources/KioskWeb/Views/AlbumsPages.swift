@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// `/albums`: the top 100 albums, thumbnails loading as they scroll into view.

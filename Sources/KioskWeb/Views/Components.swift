@@ -1,3 +1,4 @@
+import KioskModel
 import KioskSources
 
 /// The small per-source activity indicator: a spinner beside a header, shown (by class) while

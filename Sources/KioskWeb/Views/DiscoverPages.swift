@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// NewsAPI's categories, in the order Discover shows them.

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// Which drawing each source's entries get, from its kind (`SourceKind.drawing`): every source

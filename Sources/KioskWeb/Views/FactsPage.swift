@@ -1,4 +1,5 @@
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// `/facts`: the feed's own title and its rows, each as tall as its content; images load only

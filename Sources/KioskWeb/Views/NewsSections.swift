@@ -1,3 +1,4 @@
+import KioskModel
 import KioskSources
 
 /// One choice of the News screen's segmented control: a feed, or a merged source shown as one list.

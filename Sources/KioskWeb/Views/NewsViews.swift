@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskModel
 import KioskSources
 
 /// The rows of a News list, shared by the page and the live updates (one rendering of both).

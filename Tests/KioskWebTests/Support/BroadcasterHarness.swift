@@ -1,12 +1,13 @@
+
 import Foundation
 import KioskCore
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
+@testable import KioskWeb
 import Logging
 import Testing
-
-@testable import KioskWeb
 
 /// A ``LiveBroadcaster`` running over a hub and an in-memory store, without HTTP.
 struct BroadcasterHarness: Sendable {

@@ -1,3 +1,4 @@
+
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -8,10 +9,10 @@ import KioskDemo
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
+@testable import KioskWeb
 import Logging
 import Testing
-
-@testable import KioskWeb
 
 /// A whole Kiosk web app for tests: `buildApplication` over an in-memory store, a hub the test
 /// feeds by hand (no engine), and the on-demand sources read from the sample server on loopback.

@@ -1,3 +1,4 @@
+import KioskModel
 import KioskReader
 import KioskSources
 

@@ -1,4 +1,5 @@
 import Foundation
+import KioskModel
 import KioskSources
 
 /// The reader's addresses, in one place so every link Kiosk prints resolves.

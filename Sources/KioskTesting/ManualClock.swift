@@ -88,12 +88,6 @@ public final class ManualClock: Clock, Sendable {
     /// under test has reached its pauses. False if that has not happened within `limit`, a bound
     /// that only catches code that never pauses (nothing in a passing test comes near it).
     public func waitForSleepers(atLeast count: Int, within limit: Duration = .seconds(60)) async -> Bool {
-        let real = ContinuousClock()
-        let deadline = real.now.advanced(by: limit)
-        while sleeperCount < count {
-            guard real.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return true
+        await eventually(within: limit, every: .milliseconds(2)) { sleeperCount >= count }
     }
 }

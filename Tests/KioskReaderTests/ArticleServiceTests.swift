@@ -206,15 +206,6 @@ import Testing
 }
 
 
-/// Polls `condition` until it holds (generous deadline).
-private func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
 
 /// "Show full articles": the background passes and the suggestion.
 @Suite struct ArticlePrefetcherTests {

@@ -12,16 +12,6 @@ extension EngineEvent {
     var isIdle: Bool { if case .idle = kind { true } else { false } }
 }
 
-/// Polls `condition` until it holds or a generous deadline passes.
-func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return await condition()
-}
 
 /// A `Fetching` double answering every request with the answer a test set last, counting them.
 actor FetchPlan: Fetching {

@@ -39,7 +39,7 @@ import Testing
         try await withKioskApp { kiosk in
             try await kiosk.run(.live) { client, live in
                 let port = try #require(client.port)
-                try await kiosk.waitForBroadcaster()
+                try await waitUntilListening(live)
                 // Each run numbers its events on from its start time; the page says where it drew.
                 let base = await live.snapshot().sequence
                 let http = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -80,7 +80,7 @@ import Testing
         try await withKioskApp { kiosk in
             try await kiosk.run(.live) { client, live in
                 let port = try #require(client.port)
-                try await kiosk.waitForBroadcaster()
+                try await waitUntilListening(live)
                 let base = await live.snapshot().sequence
                 for number in 1...3 { await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(number)])) }
                 let relayed = try await eventually { await live.snapshot().sequence == base + 3 }

@@ -309,8 +309,7 @@ import Testing
         let hub = EventHub()
         let live = LiveBroadcaster(hub: hub, store: try SQLiteStore.inMemoryDatabase(), names: [:], renderList: markerRenderer, logger: .quiet)
         let running = Task { try await live.run() }
-        let attached = try await eventually { await hub.subscriberCount == 1 }
-        try #require(attached)
+        try await waitUntilListening(live)
         let (_, frames) = await live.subscribe(after: nil)
         let (log, reader) = FrameLog.collecting(frames)
         defer { reader.cancel() }

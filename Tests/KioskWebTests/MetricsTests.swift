@@ -48,8 +48,10 @@ import Testing
     @Test func checksAreCountedPerSourceWithTheirOutcomeAndTime() async throws {
         try await withKioskApp { kiosk in
             try await kiosk.run { _, _ in
-                try await kiosk.waitForBroadcaster()
                 let hub = kiosk.hub
+                // The checks' metrics listen to the hub beside the broadcaster: both, before publishing.
+                let attached = try await eventually { await hub.subscriberCount >= 2 }
+                try #require(attached, "the checks' metrics never listened to the hub")
                 await hub.publish(.checking(.business))
                 await hub.publish(.changed(.business, [SampleEntries.plain(1)]))
                 await hub.publish(.idle(.business))

@@ -17,7 +17,7 @@ import Testing
         try await withKioskApp { kiosk in
             let entries = (1...250).reversed().map(SampleEntries.plain)
             try await kiosk.run { client, live in
-                try await kiosk.waitForBroadcaster()
+                try await waitUntilListening(live)
                 let (_, frames) = await live.subscribe(after: nil)
                 let (log, reader) = FrameLog.collecting(frames)
                 defer { reader.cancel() }
@@ -47,7 +47,7 @@ import Testing
     @Test func aChangeSendsOnlyTheRowsThatDiffer() async throws {
         try await withKioskApp { kiosk in
             try await kiosk.run { _, live in
-                try await kiosk.waitForBroadcaster()
+                try await waitUntilListening(live)
                 let (_, frames) = await live.subscribe(after: nil)
                 let (log, reader) = FrameLog.collecting(frames)
                 defer { reader.cancel() }
@@ -88,7 +88,7 @@ import Testing
             try await kiosk.run { client, live in
                 let before = try await eventually { try await client.text("/news").contains("Plain headline 1") }
                 #expect(before, "an entry published before start shows")
-                try await kiosk.waitForBroadcaster()
+                try await waitUntilListening(live)
                 await kiosk.hub.publish(.changed(.business, [SampleEntries.plain(2), SampleEntries.plain(1)]))
                 let after = try await eventually { try await client.text("/news").contains("Plain headline 2") }
                 #expect(after, "an entry published after start shows")

@@ -177,7 +177,7 @@ import Testing
         try await withKioskApp { kiosk in
             let (alice, bob, _) = try await accounts(kiosk)
             try await kiosk.run { _, live in
-                try await kiosk.waitForBroadcaster()
+                try await waitUntilListening(live)
                 let (_, aliceFrames) = await live.subscribe(after: nil, user: alice.id)
                 let (_, bobFrames) = await live.subscribe(after: nil, user: bob.id)
                 let (aliceLog, aliceReader) = FrameLog.collecting(aliceFrames)

@@ -17,6 +17,14 @@ public func buildApplication(_ config: AppConfig, logger: Logger) async throws -
 public func buildApplication(_ config: AppConfig, dependencies: WebDependencies, logger: Logger)
     -> some ApplicationProtocol
 {
+    composeApplication(config, dependencies: dependencies, logger: logger).application
+}
+
+/// The web application and the live broadcaster it built and runs (tests and benchmarks read it
+/// from here rather than searching the application's services).
+func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logger: Logger)
+    -> (application: some ApplicationProtocol, live: LiveBroadcaster)
+{
     let live = LiveBroadcaster(
         hub: dependencies.hub, store: dependencies.store, names: dependencies.sourceNames,
         renderList: { [news = dependencies.news] source, sources in
@@ -83,7 +91,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
     // `requestTimeout` of its first byte, and only `pendingRequestLimit` may be arriving at once.
     let limits = RequestLimits(
         requestTimeout: config.requestTimeout, pending: PendingRequests(limit: config.pendingRequestLimit))
-    return Application(
+    let application = Application(
         responder: ChildTaskResponder(inner: router.buildResponder()),
         server: .kioskHTTP1(configuration: http1, limits: limits),
         configuration: .init(
@@ -91,6 +99,7 @@ public func buildApplication(_ config: AppConfig, dependencies: WebDependencies,
             availableConnectionsDelegate: config.maxConnections.map { MaximumAvailableConnections($0, logger: logger) }),
         services: dependencies.services + [live] + metricsServices(config, dependencies, live: live, logger: logger),
         logger: logger)
+    return (application, live)
 }
 
 /// What every route group shares.

@@ -75,6 +75,7 @@ public actor LiveBroadcaster: Service {
     public func run() async throws {
         let subscription = await hub.subscribe(bufferSize: 4096)
         let readerStream = await readerChanges?.subscribe()
+        isListening = true
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 group.addTask { await self.relay(subscription) }
@@ -89,6 +90,10 @@ public actor LiveBroadcaster: Service {
         }
         fanOut.finishAll()
     }
+
+    /// Whether `run()` listens to the hub and the reader's changes: what is published from then on
+    /// reaches pages as events, not folded into a first snapshot (the signal tests wait on).
+    public private(set) var isListening = false
 
     /// The state to draw a page from; the page then streams events after `sequence`.
     public func snapshot() -> LiveState { state }

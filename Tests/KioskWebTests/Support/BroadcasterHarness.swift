@@ -46,11 +46,9 @@ func withBroadcaster(
         hub: hub, store: store, names: [.business: "Business"], renderList: markerRenderer,
         heartbeatInterval: heartbeatInterval, clientBuffer: clientBuffer, replayLimit: replayLimit,
         firstSequence: firstSequence, logger: .quiet)
-    let before = await hub.subscriberCount
     let running = Task { try await live.run() }
     do {
-        let attached = try await eventually { await hub.subscriberCount > before }
-        try #require(attached, "the broadcaster never subscribed to the hub")
+        try await waitUntilListening(live)
         try await body(BroadcasterHarness(hub: hub, store: store, live: live))
     } catch {
         running.cancel()

@@ -32,19 +32,17 @@ struct KioskHarness: Sendable {
         _ setup: TestingSetup = .router,
         _ body: @Sendable (_ client: any TestClientProtocol, _ live: LiveBroadcaster) async throws -> Value
     ) async throws -> Value {
-        let app = buildApplication(config, dependencies: dependencies, logger: .quiet)
-        let live = try #require(app.services.compactMap { $0 as? LiveBroadcaster }.first)
+        let (app, live) = composeApplication(config, dependencies: dependencies, logger: .quiet)
         return try await app.test(setup) { client in try await body(client, live) }
     }
+}
 
-    /// Waits until the app's live broadcaster listens to the hub, so events published from now on
-    /// reach it as events (not folded into its first snapshot).
-    func waitForBroadcaster() async throws {
-        let hub = hub
-        // Two listen to the hub in every app: the broadcaster and the checks' metrics.
-        let attached = try await eventually { await hub.subscriberCount >= 2 }
-        try #require(attached, "the live broadcaster never subscribed to the hub")
-    }
+/// Waits until `live` listens to the hub, so events published from now on reach it as events (not
+/// folded into its first snapshot): the broadcaster's own signal, not a count of the hub's
+/// subscribers (which the metrics join too).
+func waitUntilListening(_ live: LiveBroadcaster) async throws {
+    let listening = try await eventually { await live.isListening }
+    try #require(listening, "the live broadcaster never listened to the hub")
 }
 
 extension Logger {

@@ -189,6 +189,10 @@ public actor Reader {
         if let refusal = policy.refusal(for: url) { throw .refused(refusal) }
         let followed = try await list(for: user)
         if let existing = followed.first(where: { $0.url == url }) {
+            // Nothing changes, yet it is a write: saved again, the list gets a new version, so a
+            // sync client that holds the list's validator does not hear "not modified" about the
+            // feed it just added (NetNewsWire then reports it as not found).
+            try await save([existing], user: user)
             throw .alreadySubscribed(existing.id)
         }
         guard followed.count < limits.subscriptionsPerAccount else { throw .limit(Self.feedLimit(limits)) }

@@ -418,4 +418,50 @@ import Testing
             }
         }
     }
+
+    /// NetNewsWire adds a feed with quickadd, then asks for the subscription list with the ETag
+    /// it holds, and looks for the new stream in the answer. A feed the account already has (a
+    /// News feed, which cannot be unsubscribed) changed nothing, so the list answered 304 and
+    /// NetNewsWire reported the feed as not found: the add must give the list a new validator.
+    @Test func addingAFeedTheAccountAlreadyHasGivesTheListANewValidator() async throws {
+        try await withKioskApp { kiosk in
+            _ = try await kiosk.dependencies.accounts.add(name: "again", password: "sync-password", isAdmin: false)
+            try await kiosk.run { client, _ in
+                let login = try await client.execute(
+                    uri: "/api/greader/accounts/ClientLogin", method: .post,
+                    headers: [.contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "Email=again&Passwd=sync-password"))
+                let auth = try #require(String(buffer: login.body).split(separator: "\n").first { $0.hasPrefix("Auth=") }?.dropFirst(5))
+                var nnw = NetNewsWire(client: client)
+                nnw.auth = String(auth)
+                nnw.token = String(buffer: try await nnw.call(.get, "/reader/api/0/token").body)
+                let list = try await nnw.call(.get, "/reader/api/0/subscription/list?output=json")
+                let tag = try #require(list.headers[.eTag])
+
+                let address = kiosk.sampleBase.appendingPathComponent("reuters/business.xml").absoluteString
+                let added = try await nnw.decode(
+                    ReaderAPIQuickAddResult.self, .post, "/reader/api/0/subscription/quickadd",
+                    body: "T=\(nnw.token)&quickadd=" + (address.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+                #expect(added.numResults == 1)
+                #expect(added.streamId == "feed/business")
+
+                // NetNewsWire's conditional request for the list it then searches for the stream.
+                let after = try await client.execute(
+                    uri: "/api/greader/reader/api/0/subscription/list?output=json", method: .get,
+                    headers: [.authorization: "GoogleLogin auth=\(auth)", .ifNoneMatch: tag])
+                #expect(after.status == .ok, "the list must not be 'not modified' after an add")
+                #expect(after.headers[.eTag] != tag)
+                let listed = try JSONDecoder().decode(ReaderAPISubscriptionContainer.self, from: after.data).subscriptions
+                #expect(listed.contains { $0.feedID == "feed/business" })
+
+                // An edit that asks to subscribe to a feed already followed is a write too.
+                let current = try #require(after.headers[.eTag])
+                _ = try await nnw.call(.post, "/reader/api/0/subscription/edit", body: "T=\(nnw.token)&s=feed/business&ac=subscribe")
+                let resubscribed = try await client.execute(
+                    uri: "/api/greader/reader/api/0/subscription/list?output=json", method: .get,
+                    headers: [.authorization: "GoogleLogin auth=\(auth)", .ifNoneMatch: current])
+                #expect(resubscribed.status == .ok)
+            }
+        }
+    }
 }

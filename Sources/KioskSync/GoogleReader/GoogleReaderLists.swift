@@ -62,7 +62,8 @@ extension GoogleReaderAPI {
     }
 
     /// Finds the feed at an address (a feed or a site) and subscribes to it; the answer names the
-    /// new stream, which the subscription list already holds.
+    /// new stream, which the subscription list already holds. A feed already followed is an
+    /// answer too, and its list has a new validator all the same (the client fetches it again).
     func quickAdd(_ call: Call) async throws -> Response {
         let address = (call.fields.first("quickadd") ?? "").trimmingCharacters(in: .whitespaces)
         let plain = address.hasPrefix("feed/") ? String(address.dropFirst("feed/".count)) : address
@@ -135,7 +136,9 @@ extension GoogleReaderAPI {
                 } else if let current = subscription.folder, removed.contains(current), current != Self.topLevel {
                     folder = ""
                 }
-                guard title != nil || folder != nil else { return }
+                // Subscribing to a feed already followed changes nothing but is still a write: the
+                // update saves it again, which gives the list a new validator (see quickAdd).
+                guard title != nil || folder != nil || action == "subscribe" else { return }
                 try await reader.update(subscription.id, title: title, folder: folder, user: call.user)
             }
         }

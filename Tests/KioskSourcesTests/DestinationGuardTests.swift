@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import KioskModel
-import KioskSources
+@testable import KioskSources
 import Testing
 
 /// SSRF: a source must not make Kiosk fetch from its own network, by a name that resolves
@@ -86,6 +86,19 @@ import Testing
             .refusal(for: try #require(URL(string: "http://innocent.example/"))) == nil)
         let trusted = try #require(URL(string: "http://127.0.0.1:8099/feed.xml"))
         #expect(await DestinationGuard(trusting: [trusted]).refusal(for: trusted) == nil)
+    }
+
+    /// `inside.example.` is `inside.example` written fully qualified: refused the same way, before
+    /// the request and at connect time, whether or not a resolver answers for that spelling.
+    @Test func aNameWithATrailingDotIsJudgedLikeTheNameWithout() async throws {
+        let guardian = DestinationGuard(resolve: Self.resolver)
+        for name in ["innocent.example.", "mixed.example.", "metadata.example.", "nat64.example.", "localhost.", "127.0.0.1."] {
+            let url = try #require(URL(string: "http://\(name):8080/feed"))
+            let why = await guardian.refusal(for: url)
+            #expect(why != nil, "\(name) was let through")
+        }
+        #expect(await guardian.refusal(for: try #require(URL(string: "https://fine.example./feed"))) == nil)
+        #expect(try await guardian.addresses(of: "innocent.example.", port: 80) == ["127.0.0.1"])
     }
 
     @Test func theSystemResolverAnswersForLocalhost() async throws {

@@ -55,7 +55,7 @@ public struct DestinationGuard: Sendable {
         }
         let addresses: [String]
         do {
-            addresses = try await resolve(host, url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
+            addresses = try await self.addresses(of: host, port: url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80))
         } catch {
             return nil  // the fetch itself reports that the name does not resolve
         }
@@ -82,9 +82,12 @@ public struct DestinationGuard: Sendable {
         return trustedAuthorities.contains("\(name):\(port)") || trustedAuthorities.contains("[\(name)]:\(port)")
     }
 
-    /// The addresses `host` resolves to, by this guard's resolver.
+    /// The addresses `host` resolves to, by this guard's resolver. A fully qualified name's
+    /// trailing dot (`inside.example.`) is dropped first: it is the same name, and the verdict
+    /// must not hang on whether a resolver answers for both spellings.
     func addresses(of host: String, port: Int) async throws -> [String] {
-        try await resolve(host, port)
+        let name = host.count > 1 && host.hasSuffix(".") ? String(host.dropLast()) : host
+        return try await resolve(name, port)
     }
 
     /// The system resolver (`getaddrinfo`), run on NIO's blocking-I/O thread pool.

@@ -85,10 +85,13 @@ struct SignInMiddleware: RouterMiddleware {
 /// the command line while Kiosk runs takes effect within that second).
 actor AccountPresence {
     private let accounts: Accounts
+    /// Times the wait for the database (tests pass a clock they move).
+    private let sleep: @Sendable (Duration) async throws -> Void
     private var known: (exists: Bool, at: ContinuousClock.Instant)?
 
-    init(accounts: Accounts) {
+    init(accounts: Accounts, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.accounts = accounts
+        self.sleep = sleep
     }
 
     func accountsExist() async -> Bool {
@@ -98,7 +101,7 @@ actor AccountPresence {
         // wait 2 s at most, then keep the last answer (nobody adds an account to a database
         // nobody reaches). With no answer ever, fail closed: accounts exist.
         let accounts = accounts
-        let answer = await withinDeadline(.seconds(2)) { try await accounts.exist() }
+        let answer = await withinDeadline(.seconds(2), sleep: sleep) { try await accounts.exist() }
         guard let exists = answer else { return known?.exists ?? true }
         known = (exists, now)
         return exists

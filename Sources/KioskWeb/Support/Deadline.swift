@@ -9,12 +9,20 @@ import Foundation
 func withinDeadline<T: Sendable, C: Clock<Duration>>(
     _ timeout: Duration, clock: C = ContinuousClock(), _ operation: @escaping @Sendable () async throws -> T
 ) async -> T? {
+    await withinDeadline(timeout, sleep: { try await clock.sleep(for: $0) }, operation)
+}
+
+/// Runs `operation`, giving up on it once `sleep(timeout)` returns: nil then (or if it throws).
+func withinDeadline<T: Sendable>(
+    _ timeout: Duration, sleep: @escaping @Sendable (Duration) async throws -> Void,
+    _ operation: @escaping @Sendable () async throws -> T
+) async -> T? {
     let gate = DeadlineGate<T>()
     return await withCheckedContinuation { continuation in
         Task { await gate.set(continuation) }
         let work = Task { await gate.finish(try? await operation()) }
         Task {
-            try? await clock.sleep(for: timeout)
+            try? await sleep(timeout)
             await gate.finish(nil)
             work.cancel()
         }

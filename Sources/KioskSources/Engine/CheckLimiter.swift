@@ -11,6 +11,9 @@ actor CheckLimiter {
         self.limit = max(1, limit)
     }
 
+    /// Checks waiting for a slot (for tests).
+    var waitingCount: Int { waiting.count - head }
+
     /// Waits for a free slot.
     func acquire() async {
         if running < limit {

@@ -44,6 +44,7 @@ realtime_suites=(
     KioskWebTests.EventStreamTests           # server-sent events over real connections
     KioskWebTests.NewsRouteTests             # News pages following three sources live
     KioskWebTests.RequestDeadlineTests       # slow clients cut off by the request deadline
+    KioskWebTests.ConnectionLimitsTests      # the connection cap and the idle timeout over sockets
 )
 realtime_regex="^($(IFS='|'; echo "${realtime_suites[*]}" | sed 's/\./\\./g'))/"
 

@@ -19,6 +19,9 @@ public struct AppConfig: Sendable {
     /// How long a request may take to arrive, head and body, from its first byte; a connection
     /// still sending when it passes is closed.
     public var requestTimeout: Duration = .seconds(60)
+    /// How long a connection may send nothing between requests before it is closed (an open event
+    /// stream is a request in progress, so it stays), so half-open clients cannot hold every slot.
+    public var idleTimeout: Duration = .seconds(30)
     /// Most connections part-way through sending a request at once; past that, the one that has
     /// been sending longest is closed to make room.
     public var pendingRequestLimit = 256

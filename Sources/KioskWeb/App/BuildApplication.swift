@@ -83,10 +83,10 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
         Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
     }
     MethodRules.answerOtherMethods(on: router)
-    // A connection that sends nothing for 30 s is closed (an open event stream is a request in
-    // progress, so it stays), so half-open clients cannot hold every slot.
+    // A connection that sends nothing for `idleTimeout` (30 s) is closed (an open event stream is a
+    // request in progress, so it stays), so half-open clients cannot hold every slot.
     var http1 = HTTP1Channel.Configuration()
-    http1.idleTimeout = .seconds(30)
+    http1.idleTimeout = .nanoseconds(Int64(config.idleTimeout / .nanoseconds(1)))
     // A connection that trickles is not idle: each request must also be all in within
     // `requestTimeout` of its first byte, and only `pendingRequestLimit` may be arriving at once.
     let limits = RequestLimits(

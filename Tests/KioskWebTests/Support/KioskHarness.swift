@@ -22,7 +22,7 @@ struct KioskHarness: Sendable {
     let signer: ImageSigner
     /// Where the sample-sources server listens.
     let sampleBase: URL
-    let config: AppConfig
+    var config: AppConfig
     let dependencies: WebDependencies
 
     /// Builds the app and runs `body` against it (`.router` sends requests straight to the

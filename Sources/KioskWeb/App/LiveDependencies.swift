@@ -10,8 +10,11 @@ import ServiceLifecycle
 extension WebDependencies {
     /// The real thing: the store (SQLite, or PostgreSQL with a replica's leases and live log), the
     /// guarded HTTP clients, the polling engine writing through the store, the image pipeline with
-    /// its disk cache, the proxy's signing key, retention.
-    public static func live(_ config: AppConfig, logger: Logger) async throws -> WebDependencies {
+    /// its disk cache, the proxy's signing key, retention. `resolve` names hosts for the
+    /// destination guards (the system's resolver; tests give one that answers as a hostile DNS would).
+    public static func live(
+        _ config: AppConfig, logger: Logger, resolve: @escaping DestinationGuard.Resolver = DestinationGuard.system
+    ) async throws -> WebDependencies {
         // Read before anything is started that would need stopping if it is wrong.
         let siteRules = try config.settings.siteRules.map(Parts.loadSiteRules)
         let metrics = KioskMetrics()
@@ -40,7 +43,7 @@ extension WebDependencies {
         // when connecting) unless the operator configured it.
         let clients: FetchClients
         do {
-            clients = try await FetchClients.start(trusting: catalogue.trustedSources)
+            clients = try await FetchClients.start(trusting: catalogue.trustedSources, resolve: resolve)
         } catch {
             throw StartupError("cannot start the connect guard on 127.0.0.1: \(error)")
         }

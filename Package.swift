@@ -342,6 +342,7 @@ let package = Package(
                 "KioskModel",
                 "KioskCore",
                 "KioskWeb",
+                "KioskReader",
                 "KioskAccounts",
                 "KioskSettings",
                 "KioskStore",
@@ -356,6 +357,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

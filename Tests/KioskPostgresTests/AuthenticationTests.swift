@@ -1,6 +1,5 @@
 import Foundation
 import KioskTesting
-import Logging
 import PostgresNIO
 import Testing
 

@@ -30,7 +30,7 @@ case "$target" in
         # One module: the files' imports of the package's own modules are dropped.
         mkdir -p "$out/greader-src"
         for file in Sources/KioskSync/GoogleReader/FormFields.swift Sources/KioskSync/GoogleReader/ItemID.swift \
-            Sources/KioskSync/GoogleReader/StreamID.swift Sources/KioskSources/Catalogue/SourceID.swift; do
+            Sources/KioskSync/GoogleReader/StreamID.swift Sources/KioskModel/Sources/SourceID.swift; do
             sed -e '/^import Kiosk/d' "$file" > "$out/greader-src/$(basename "$file")"
         done
         sources=$(ls "$out"/greader-src/*.swift)

@@ -132,6 +132,10 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await PostgresSubscriptionRows.version(of: user, in: session) }
     }
 
+    public func touchSubscriptions(user: UserID) async throws(StoreError) {
+        try await transaction { session in try await PostgresSubscriptionRows.bumpVersion(of: [user], in: session) }
+    }
+
     public func removeFeed(_ id: SourceID) async throws(StoreError) {
         try await transaction { session in try await PostgresSubscriptionRows.removeFeed(id, in: session) }
     }

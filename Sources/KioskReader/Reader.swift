@@ -156,6 +156,12 @@ public actor Reader {
         return try await storing { try await self.store.subscriptionsVersion(user: user) }
     }
 
+    /// Gives the user's list a new version with nothing changed: for a write that changed nothing
+    /// (a sync client subscribing to a feed already followed), so its clients look again.
+    public func touchSubscriptions(user: UserID) async throws(ReaderError) {
+        try await storing { try await self.store.touchSubscriptions(user: user) }
+    }
+
     public func subscription(_ id: SourceID, user: UserID) async throws(ReaderError) -> Subscription? {
         try await list(for: user).first { $0.id == id }
     }
@@ -189,10 +195,11 @@ public actor Reader {
         if let refusal = policy.refusal(for: url) { throw .refused(refusal) }
         let followed = try await list(for: user)
         if let existing = followed.first(where: { $0.url == url }) {
-            // Nothing changes, yet it is a write: saved again, the list gets a new version, so a
-            // sync client that holds the list's validator does not hear "not modified" about the
-            // feed it just added (NetNewsWire then reports it as not found).
-            try await save([existing], user: user)
+            // Nothing changes, yet it is a write: the list gets a new version (and nothing else,
+            // so a rename under way is never undone), and a sync client holding the list's
+            // validator does not hear "not modified" about the feed it just added (NetNewsWire
+            // then reports it as not found).
+            try await touchSubscriptions(user: user)
             throw .alreadySubscribed(existing.id)
         }
         guard followed.count < limits.subscriptionsPerAccount else { throw .limit(Self.feedLimit(limits)) }

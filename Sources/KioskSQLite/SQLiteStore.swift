@@ -139,6 +139,10 @@ public final class SQLiteStore: KioskStore {
         try await read { db in try SubscriptionRows.version(of: user, in: db) }
     }
 
+    public func touchSubscriptions(user: UserID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.bumpVersion(of: [user], in: db) }
+    }
+
     public func removeFeed(_ id: SourceID) async throws(StoreError) {
         try await write { db in try SubscriptionRows.removeFeed(id, in: db) }
     }

@@ -26,6 +26,9 @@ public protocol SubscriptionStore: Sendable {
     /// removing, a feed forgotten), even one undone before anyone looked: sync clients' list
     /// validators carry it, so a feed removed and added back is never "not modified".
     func subscriptionsVersion(user: UserID) async throws -> Int64
+    /// A new `subscriptionsVersion` for `user` with nothing else changed: a write that changed
+    /// nothing (subscribing to a feed already followed) still tells sync clients to look again.
+    func touchSubscriptions(user: UserID) async throws
     /// How each feed's checks have gone (no entries read): a feed absent here was never checked.
     func feedHealth() async throws -> [SourceID: FeedHealth]
 }

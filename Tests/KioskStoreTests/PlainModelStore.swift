@@ -202,6 +202,8 @@ actor PlainModelStore: KioskStore {
 
     func subscriptionsVersion(user: UserID) -> Int64 { versions[user] ?? 0 }
 
+    func touchSubscriptions(user: UserID) { versions[user, default: 0] += 1 }
+
     func feedHealth() -> [SourceID: FeedHealth] {
         states.mapValues { FeedHealth(lastSuccess: $0.lastSuccess, lastFailure: $0.lastFailure, lastError: $0.lastError?.description) }
     }

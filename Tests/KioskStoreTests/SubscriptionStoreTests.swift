@@ -36,15 +36,19 @@ import Testing
             try await store.saveSubscriptions([first], user: .owner)
             let saved = try await store.subscriptionsVersion(user: .owner)
             #expect(saved != start)
-            // Reading changes nothing.
+            // Reading changes nothing; a write that changes nothing is still a new version.
             _ = try await store.subscriptions(user: .owner)
             #expect(try await store.subscriptionsVersion(user: .owner) == saved)
+            try await store.touchSubscriptions(user: .owner)
+            #expect(try await store.subscriptionsVersion(user: .owner) != saved)
+            #expect(try await store.subscriptions(user: .owner) == [first])
+            let touched = try await store.subscriptionsVersion(user: .owner)
             // Removed and added back: the same list as before, another version.
             try await store.removeSubscription(first.id, user: .owner)
             try await store.saveSubscriptions([first], user: .owner)
             let readded = try await store.subscriptionsVersion(user: .owner)
             #expect(try await store.subscriptions(user: .owner) == [first])
-            #expect(readded != saved)
+            #expect(readded != saved && readded != touched)
             // Another user's changes are theirs; a feed forgotten for everyone changes its followers'.
             try await store.saveSubscriptions([first], user: other)
             #expect(try await store.subscriptionsVersion(user: .owner) == readded)

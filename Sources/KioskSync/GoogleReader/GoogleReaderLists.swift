@@ -136,9 +136,12 @@ extension GoogleReaderAPI {
                 } else if let current = subscription.folder, removed.contains(current), current != Self.topLevel {
                     folder = ""
                 }
-                // Subscribing to a feed already followed changes nothing but is still a write: the
-                // update saves it again, which gives the list a new validator (see quickAdd).
-                guard title != nil || folder != nil || action == "subscribe" else { return }
+                guard title != nil || folder != nil else {
+                    // Subscribing to a feed already followed changes nothing but is still a
+                    // write: the list gets a new validator (see quickAdd).
+                    if action == "subscribe" { try await reader.touchSubscriptions(user: call.user) }
+                    return
+                }
                 try await reader.update(subscription.id, title: title, folder: folder, user: call.user)
             }
         }

@@ -45,6 +45,12 @@ import Testing
         HTMLEscaping.appendEscaped(text, to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "[" + escaped)
         #expect(HTMLEscaping.escape("plain") == "plain")
+        // XML's quieter forms, for the feed parser's XHTML: the bytes it always wrote.
+        for (quotes, expected) in [(HTMLEscaping.Quotes.none, #"a &amp; "b" 'c' &lt;"#), (.double, #"a &amp; &quot;b&quot; 'c' &lt;"#)] {
+            var out: [UInt8] = []
+            Array(#"a & "b" 'c' <"#.utf8).withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &out, quotes: quotes) }
+            #expect(String(decoding: out, as: UTF8.self) == expected)
+        }
     }
 
     @Test func xmlTextRoundTripsThroughTheParsersDecoding() {

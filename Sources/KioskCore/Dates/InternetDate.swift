@@ -20,7 +20,7 @@ public enum InternetDate {
         case .gmt: minutes = 0
         case .offset(let offset): minutes = offset
         }
-        let local = CivilDate(unixSeconds: clampedSeconds(date) + minutes * 60)
+        let local = CivilDate(unixSeconds: clampedSeconds(date, offsetMinutes: minutes))
         let zoneText: String
         switch zone {
         case .gmt: zoneText = "GMT"
@@ -34,7 +34,7 @@ public enum InternetDate {
     /// `2025-06-01T11:30:00+02:00` or, with `milliseconds`, `2025-06-01T09:30:00.250Z`; the local
     /// time at `offsetMinutes` from UTC.
     public static func rfc3339(_ date: Date, offsetMinutes: Int = 0, milliseconds: Int? = nil) -> String {
-        let local = CivilDate(unixSeconds: clampedSeconds(date) + offsetMinutes * 60)
+        let local = CivilDate(unixSeconds: clampedSeconds(date, offsetMinutes: offsetMinutes))
         var text = "\(padded(local.year, 4))-\(padded(local.month, 2))-\(padded(local.day, 2))T\(clock(local.secondOfDay))"
         if let milliseconds {
             text += "." + padded(min(max(milliseconds, 0), 999), 3)
@@ -42,9 +42,10 @@ public enum InternetDate {
         return text + (offsetMinutes == 0 ? "Z" : signed(offsetMinutes, separator: ":"))
     }
 
-    /// Whole seconds since 1970, floored, within 0001-01-01 and 9999-12-31 (NaN is 1970).
-    private static func clampedSeconds(_ date: Date) -> Int {
-        let interval = date.timeIntervalSince1970
+    /// Whole seconds since 1970 of the local time at `offsetMinutes`, floored, within 0001-01-01
+    /// and 9999-12-31 (NaN is 1970).
+    private static func clampedSeconds(_ date: Date, offsetMinutes: Int) -> Int {
+        let interval = date.timeIntervalSince1970 + Double(offsetMinutes) * 60
         let earliest = -62_135_596_800.0  // 0001-01-01T00:00:00Z
         let latest = 253_402_300_799.0  // 9999-12-31T23:59:59Z
         let clamped = interval.isNaN ? 0 : min(max(interval, earliest), latest)

@@ -18,11 +18,26 @@ public enum HTMLEscaping {
         contiguous.withUTF8 { appendEscaped($0, to: &out) }
     }
 
+    /// Which quotes become references besides `&`, `<` and `>`.
+    public enum Quotes: Sendable {
+        /// `"` and `'`: text and attributes alike (the default).
+        case both
+        /// None: element content only, as XML writes it (the feed parser's XHTML keeps the bytes
+        /// it always wrote, so stored entries do not change).
+        case none
+        /// `"`: a double-quoted attribute value, as XML writes it.
+        case double
+    }
+
     /// Appends `bytes` (UTF-8), escaped, to `out`, copying the runs between special bytes whole.
-    public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    public static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], quotes: Quotes = .both) {
         var copied = 0
         for index in 0..<bytes.count {
             guard let replacement = reference(for: bytes[index]) else { continue }
+            switch (quotes, bytes[index]) {
+            case (.none, UInt8(ascii: "\"")), (.none, UInt8(ascii: "'")), (.double, UInt8(ascii: "'")): continue
+            default: break
+            }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
             replacement.withUTF8Buffer { out.append(contentsOf: $0) }
             copied = index + 1

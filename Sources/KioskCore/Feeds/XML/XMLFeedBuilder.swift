@@ -98,7 +98,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         if capture.mode == .xhtml {
             var decoded: [UInt8] = []
             if hasReference { XMLEntities.decode(bytes, range, into: &decoded) } else { decoded = Array(bytes[range]) }
-            decoded.withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &buffer) }
+            decoded.withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &buffer, quotes: .none) }
         } else if hasReference {
             XMLEntities.decode(bytes, range, into: &buffer)
         } else {
@@ -109,7 +109,7 @@ struct XMLFeedBuilder: XMLEventHandler {
     mutating func cdata(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
         guard let capture else { return }
         if capture.mode == .xhtml {
-            HTMLEscaping.appendEscaped(UnsafeBufferPointer(rebasing: bytes[range]), to: &buffer)
+            HTMLEscaping.appendEscaped(UnsafeBufferPointer(rebasing: bytes[range]), to: &buffer, quotes: .none)
         } else {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
         }
@@ -368,7 +368,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             buffer.append(contentsOf: "=\"".utf8)
             var value: [UInt8] = []
             XMLEntities.decode(bytes, attribute.value, into: &value)
-            value.withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &buffer) }
+            value.withUnsafeBufferPointer { HTMLEscaping.appendEscaped($0, to: &buffer, quotes: .double) }
             buffer.append(.quote)
         }
         buffer.append(.gt)

@@ -14,7 +14,12 @@ import pytest
 from selenium.common.exceptions import WebDriverException
 
 import harness
-from harness import WAIT, TCPProxy, find, find_all, open_page, tap, tap_when, text_of, wait_until
+from harness import WAIT, TCPProxy, find, find_all, js, open_page, tap, tap_when, text_of, wait_until
+
+#: The first reader row's entry id (its star's), read in one step; null while there is none.
+FIRST_STAR = "const b = document.querySelector('li.reader-entry [data-star]'); return b ? b.dataset.star : null"
+#: A star's aria-pressed, read in one step; null while it is not there.
+PRESSED = "const b = document.querySelector(arguments[0]); return b ? b.getAttribute('aria-pressed') : null"
 
 PASSWORD = "a long sample password"
 
@@ -72,8 +77,9 @@ def test_pages_ask_to_sign_in_and_lead_back(phone, accounts_server):
 
 def test_reader_actions_and_plain_forms_work_signed_in(phone, accounts_server):
     sign_in(phone, accounts_server, "ada", "/reader/feed/business")
-    star = tap_when(phone, lambda d: find_all(d, "li.reader-entry [data-star]"), "Business entries")
-    entry_id = star.get_attribute("data-star")
+    # Read in one script, then tapped by its entry: a live update may re-draw the list in between.
+    entry_id = wait_until(phone, lambda d: js(d, FIRST_STAR), "Business entries")
+    tap_when(phone, lambda d: find_all(d, f'li.reader-entry [data-star="{entry_id}"]'), "the star went away")
     wait_until(phone, lambda d: d.find_element("css selector", f'[data-star="{entry_id}"]').get_attribute("aria-pressed") == "true",
                "starred")
     # The star was saved (the script sent the session's token): the server lists it (asked as this
@@ -112,12 +118,12 @@ def test_another_account_has_its_own_reader_and_signing_out_ends_the_session(pho
     sign_in(phone, accounts_server, "ada", "/reader/feed/environment")
     wait_until(phone, lambda d: len(find_all(d, "li.reader-entry")) > 0, "Environment entries")
     # The first row's star, found by its entry each time: a live update may re-draw the list.
-    entry_id = wait_until(phone, lambda d: find_all(d, "li.reader-entry button[data-star]")[0].get_attribute("data-star"),
-                          "no star")
+    entry_id = wait_until(phone, lambda d: js(d, FIRST_STAR), "no star")
     star = f'li.reader-entry button[data-star="{entry_id}"]'
-    if find(phone, star).get_attribute("aria-pressed") != "true":
+    pressed = wait_until(phone, lambda d: js(d, PRESSED, star), "the star went away")
+    if pressed != "true":
         tap_when(phone, lambda d: find_all(d, star), "the star went away")
-        wait_until(phone, lambda d: find(d, star).get_attribute("aria-pressed") == "true", "starred")
+        wait_until(phone, lambda d: js(d, PRESSED, star) == "true", "starred")
     open_page(phone, accounts_server, "/reader/starred", "reader-list")
     assert len(find_all(phone, "li.reader-entry")) >= 1
     # Bob follows the same News feeds, with his own state: nothing starred.

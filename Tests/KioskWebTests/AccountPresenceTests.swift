@@ -53,7 +53,7 @@ import Testing
             accounts: Accounts(store: SilentStore(), hasher: .bcrypt()), sleep: { try await clock.sleep(for: $0) })
         let asked = Task { await presence.accountsExist() }
         // The wait for the database has begun: its two seconds pass on the test's clock.
-        #expect(await clock.waitForSleepers(atLeast: 1))
+        try #require(await clock.waitForSleepers(atLeast: 1), "the wait for the database never began")
         clock.advance(by: .seconds(2))
         #expect(await asked.value, "no answer opened the door")
     }

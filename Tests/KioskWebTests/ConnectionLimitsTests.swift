@@ -49,28 +49,40 @@ import Testing
             config.port = try Self.freePort()
             let (app, live) = composeApplication(config, dependencies: kiosk.dependencies, logger: .quiet)
             let running = Task { try await app.runService() }
-            defer { running.cancel() }
-            let port = config.port
-            let health = "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-            let up = try await eventually {
-                (try? await RawHTTP.exchange(health, host: "127.0.0.1", port: port, wait: .seconds(2)))?.statusLine == "HTTP/1.1 200 OK"
+            do {
+                try await Self.holdAllAndAskAgain(port: config.port, live: live)
+            } catch {
+                running.cancel()
+                _ = await running.result
+                throw error
             }
-            try #require(up, "the server never answered")
-
-            // Two event streams hold both connections for 3 s.
-            let request = "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            async let first = RawHTTP.exchange(request, host: "127.0.0.1", port: port, wait: .seconds(3))
-            async let second = RawHTTP.exchange(request, host: "127.0.0.1", port: port, wait: .seconds(3))
-            let held = try await eventually { await live.clientCount == 2 }
-            try #require(held, "the two streams never opened")
-            // A third is not taken in while both are held: its answer comes once one has closed.
-            let asked = ContinuousClock.now
-            let third = try await RawHTTP.exchange(health, host: "127.0.0.1", port: port, wait: .seconds(30))
-            let waited = ContinuousClock.now - asked
-            #expect(third.statusLine == "HTTP/1.1 200 OK", "\(third.text)")
-            _ = try await (first, second)
-            #expect(waited >= .seconds(1), "the third connection was served beside two held ones (after \(waited))")
+            running.cancel()
+            _ = await running.result
         }
+    }
+
+    /// With the server capped at two: two event streams hold both connections, and a third
+    /// connection is answered only once one of them has closed.
+    private static func holdAllAndAskAgain(port: Int, live: LiveBroadcaster) async throws {
+        let health = "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        let up = try await eventually {
+            (try? await RawHTTP.exchange(health, host: "127.0.0.1", port: port, wait: .seconds(2)))?.statusLine == "HTTP/1.1 200 OK"
+        }
+        try #require(up, "the server never answered")
+
+        // Two event streams hold both connections for 8 s (the third is asked meanwhile).
+        let request = "GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        async let first = RawHTTP.exchange(request, host: "127.0.0.1", port: port, wait: .seconds(8))
+        async let second = RawHTTP.exchange(request, host: "127.0.0.1", port: port, wait: .seconds(8))
+        let held = try await eventually { await live.clientCount == 2 }
+        try #require(held, "the two streams never opened")
+        // A third is not taken in while both are held: its answer comes once one has closed.
+        let asked = ContinuousClock.now
+        let third = try await RawHTTP.exchange(health, host: "127.0.0.1", port: port, wait: .seconds(30))
+        let waited = ContinuousClock.now - asked
+        #expect(third.statusLine == "HTTP/1.1 200 OK", "\(third.text)")
+        _ = try await (first, second)
+        #expect(waited >= .seconds(1), "the third connection was served beside two held ones (after \(waited))")
     }
 
     /// A port nobody listens on now (the usual small race is acceptable in tests).

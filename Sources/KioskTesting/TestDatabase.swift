@@ -12,7 +12,7 @@ public enum TestDatabase {
         public var description: String {
             "KIOSK_TEST_DATABASE_URL is not set: the PostgreSQL tests need a server. Run "
                 + "`scripts/postgres.sh start /tmp/kpg 55432` and export the URL it prints, e.g. "
-                + "`export KIOSK_TEST_DATABASE_URL=postgres://kiosk@127.0.0.1:55432/kiosk`"
+                + "`export KIOSK_TEST_DATABASE_URL=postgres://kiosk:PASSWORD@127.0.0.1:55432/kiosk` (the script prints it with its password)"
         }
     }
 

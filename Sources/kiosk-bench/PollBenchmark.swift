@@ -1,11 +1,11 @@
-
-#if canImport(Glibc)
 import ArgumentParser
 import Foundation
-import Glibc
 import KioskDemo
 import KioskModel
 import KioskSources
+
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// `kiosk-bench poll`: how many checks per second the engine sustains against the loopback

@@ -4,6 +4,7 @@ import KioskCore
 import KioskSources
 import KioskSync
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The composition root: Kiosk's web application, with the live sources, the store and the
@@ -86,7 +87,7 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     // A connection that sends nothing for `idleTimeout` (30 s) is closed (an open event stream is a
     // request in progress, so it stays), so half-open clients cannot hold every slot.
     var http1 = HTTP1Channel.Configuration()
-    http1.idleTimeout = .nanoseconds(Int64(config.idleTimeout / .nanoseconds(1)))
+    http1.idleTimeout = TimeAmount(config.idleTimeout)
     // A connection that trickles is not idle: each request must also be all in within
     // `requestTimeout` of its first byte, and only `pendingRequestLimit` may be arriving at once.
     let limits = RequestLimits(

@@ -1,4 +1,3 @@
-
 import AsyncHTTPClient
 import Crypto
 import Foundation

@@ -78,16 +78,22 @@ function showSaved(count) {
 
 // ---- Online: keep the copy fresh, send what was queued -------------------------------------------
 
-async function refresh(force) {
-  const last = Number(localStorage.getItem(SAVED_AT) || 0);
-  if (!force && Date.now() - last < REFRESH_EVERY) return null;
+/// The server's copy of the reader now (entries, articles, the account it is for); nil if refused.
+async function fetchBundle() {
   const response = await fetch(`${BUNDLE}?limit=${offlineLimit()}`, {
     headers: { Accept: "application/json" },
     credentials: "same-origin",
   });
   const type = response.headers.get("Content-Type") || "";
   if (!response.ok || !type.includes("json")) return null;
-  const bundle = await response.json();
+  return response.json();
+}
+
+async function refresh(force) {
+  const last = Number(localStorage.getItem(SAVED_AT) || 0);
+  if (!force && Date.now() - last < REFRESH_EVERY) return null;
+  const bundle = await fetchBundle();
+  if (!bundle) return null;
   const held = await cachedBundle();
   if (held && held.account !== bundle.account) {
     // Another account's copy: none of it stays.
@@ -171,18 +177,23 @@ export async function setupOffline(token) {
   const waiting = queue().length > 0;
   if (!onReader && !waiting) return;
   try {
-    const bundle = (waiting ? await refresh(true) : await refresh(false)) || (await cachedBundle());
-    if (!bundle) return;
     if (waiting) {
-      const sent = await flush(bundle.account, token);
+      // Whose page this is decides which queued actions are sent: the server's answer says, and
+      // only that (the copy and its images are made again afterwards, not before).
+      const current = await fetchBundle();
+      const sent = current ? await flush(current.account, token) : 0;
       if (sent > 0) {
-        // What was read and starred offline is the server's now: the copy and the page follow.
+        // What was read and starred offline is the server's now: the page shows it at once, and
+        // the copy is made again from it (due now) on the page that follows.
         localStorage.removeItem(SAVED_AT);
-        await refresh(true);
-        if (page.startsWith("reader")) window.location.reload();
-        return;
+        if (page.startsWith("reader")) {
+          window.location.reload();
+          return;
+        }
       }
     }
+    const bundle = (await refresh(waiting)) || (await cachedBundle());
+    if (!bundle) return;
     showSaved(bundle.entries.length);
     if (onReader) setInterval(() => refresh(false).then((fresh) => fresh && showSaved(fresh.entries.length)), REFRESH_EVERY);
   } catch (error) {

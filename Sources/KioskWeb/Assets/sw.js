@@ -7,8 +7,9 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v4";
+const SHELL = "kiosk-shell-v5";
 // v4: offline.js tries a missed image again at the next page.
+// v5: offline.js sends the queue before it makes the copy again, and reloads the page at once.
 // v3: the offline reader joined the shell.
 // v2: v1 kept pages of accounts past their sign-out; the activate step deletes it.
 const PAGES = "kiosk-pages-v2";

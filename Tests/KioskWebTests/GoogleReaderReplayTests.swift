@@ -125,6 +125,18 @@ import Testing
         var auth = ""
         var token = ""
 
+        /// Signed in with ClientLogin's `form`, its token fetched: NetNewsWire after adding the account.
+        static func signedIn(_ client: any TestClientProtocol, form: String) async throws -> NetNewsWire {
+            let login = try await client.execute(
+                uri: "/api/greader/accounts/ClientLogin", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: form))
+            let auth = try #require(String(buffer: login.body).split(separator: "\n").first { $0.hasPrefix("Auth=") }?.dropFirst(5))
+            var nnw = NetNewsWire(client: client)
+            nnw.auth = String(auth)
+            nnw.token = String(buffer: try await nnw.call(.get, "/reader/api/0/token").body)
+            return nnw
+        }
+
         func call(_ method: HTTPRequest.Method, _ path: String, body: String? = nil) async throws -> TestResponse {
             var headers: HTTPFields = [.authorization: "GoogleLogin auth=\(auth)"]
             if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
@@ -340,14 +352,8 @@ import Testing
             try await kiosk.store.saveSourceState(
                 SourceState(entries: (1...3).map { Entry(id: "urn:\($0)", title: "Entry \($0)") }), for: .business)
             try await kiosk.run { client, _ in
-                let login = try await client.execute(
-                    uri: "/api/greader/accounts/ClientLogin", method: .post,
-                    headers: [.contentType: "application/x-www-form-urlencoded"],
-                    body: ByteBuffer(string: "Email=ids&Passwd=sync-password&service=reader&accountType=HOSTED_OR_GOOGLE"))
-                let auth = try #require(String(buffer: login.body).split(separator: "\n").first { $0.hasPrefix("Auth=") }?.dropFirst(5))
-                var nnw = NetNewsWire(client: client)
-                nnw.auth = String(auth)
-                nnw.token = String(buffer: try await nnw.call(.get, "/reader/api/0/token").body)
+                let nnw = try await NetNewsWire.signedIn(client, form: "Email=ids&Passwd=sync-password&service=reader&accountType=HOSTED_OR_GOOGLE")
+                let auth = nnw.auth
 
                 // ETag and 304; an edit changes the subscription list's ETag.
                 let list = try await nnw.call(.get, "/reader/api/0/subscription/list?output=json")
@@ -426,14 +432,8 @@ import Testing
         try await withKioskApp { kiosk in
             _ = try await kiosk.dependencies.accounts.add(name: "again", password: "sync-password", isAdmin: false)
             try await kiosk.run { client, _ in
-                let login = try await client.execute(
-                    uri: "/api/greader/accounts/ClientLogin", method: .post,
-                    headers: [.contentType: "application/x-www-form-urlencoded"],
-                    body: ByteBuffer(string: "Email=again&Passwd=sync-password"))
-                let auth = try #require(String(buffer: login.body).split(separator: "\n").first { $0.hasPrefix("Auth=") }?.dropFirst(5))
-                var nnw = NetNewsWire(client: client)
-                nnw.auth = String(auth)
-                nnw.token = String(buffer: try await nnw.call(.get, "/reader/api/0/token").body)
+                let nnw = try await NetNewsWire.signedIn(client, form: "Email=again&Passwd=sync-password")
+                let auth = nnw.auth
                 let list = try await nnw.call(.get, "/reader/api/0/subscription/list?output=json")
                 let tag = try #require(list.headers[.eTag])
 

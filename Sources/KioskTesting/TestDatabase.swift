@@ -72,9 +72,9 @@ public enum TestDatabase {
         }
     }
 
-    /// A running client for the length of `body`.
+    /// A running client for the length of `body` (the benchmarks' too, with their own logger).
     public static func withClient<T>(
-        _ configuration: PostgresClient.Configuration, _ body: (PostgresClient) async throws -> T
+        _ configuration: PostgresClient.Configuration, logger: Logger = TestDatabase.logger, _ body: (PostgresClient) async throws -> T
     ) async throws -> T {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in

@@ -10,6 +10,7 @@ import KioskReader
 import KioskSQLite
 import KioskSources
 import KioskStore
+import KioskTesting
 import KioskWeb
 import Logging
 import NIOCore
@@ -57,12 +58,12 @@ struct SyncBenchmark: AsyncParsableCommand {
         print("  \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(SSEProcess.loadAverage() ?? "?")")
         var configuration = try PostgresURL.configuration(databaseURL)
         let schema = "kiosk_bench_\(UInt32.random(in: 0...UInt32.max))"
-        try await Self.withClient(configuration, logger: logger) {
+        try await TestDatabase.withClient(configuration, logger: logger) {
             try await $0.query("CREATE SCHEMA \(unescaped: schema)", logger: logger)
         }
         configuration.options.additionalStartupParameters = [("search_path", schema)]
         do {
-            try await Self.withClient(configuration, logger: logger) { client in
+            try await TestDatabase.withClient(configuration, logger: logger) { client in
                 let store = PostgresStore(client: client, logger: logger)
                 try await store.migrate()
                 try await measure(store, directory: directory, logger: logger)
@@ -71,19 +72,8 @@ struct SyncBenchmark: AsyncParsableCommand {
             print("failed: \(String(reflecting: error))")
         }
         configuration.options.additionalStartupParameters = []
-        try await Self.withClient(configuration, logger: logger) {
+        try await TestDatabase.withClient(configuration, logger: logger) {
             try await $0.query("DROP SCHEMA \(unescaped: schema) CASCADE", logger: logger)
-        }
-    }
-
-    static func withClient<T: Sendable>(
-        _ configuration: PostgresClient.Configuration, logger: Logger, _ body: (PostgresClient) async throws -> T
-    ) async throws -> T {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            defer { group.cancelAll() }
-            return try await body(client)
         }
     }
 

@@ -5,8 +5,8 @@ import KioskStore
 /// Every setting Kiosk has, each with its default written once: here.
 ///
 /// Where a value comes from, each later one winning: these defaults, the config file (`--config`,
-/// JSON, read as ``PartialSettings``), the environment (``PartialSettings/environment(_:)``), the
-/// command line. ``resolve(file:environment:flags:)`` merges and checks them. `kiosk serve`,
+/// JSON), the environment, the command line. ``schema`` says, one entry per setting, how each is
+/// named, read and bounded; ``resolve(file:environment:flags:)`` merges and checks them. `kiosk serve`,
 /// `kiosk user`, `kiosk migrate-to-postgres` start from it and open the store through
 /// ``openStore(onWrite:readOnlyFallback:logger:)``. README's settings table is
 /// ``markdownTable``, held to it by a test.
@@ -30,10 +30,10 @@ public struct Settings: Sendable, Equatable {
     /// Whether users may subscribe to feeds on private and loopback addresses (an operator
     /// reading their own network's feeds). Configured and demo sources are always allowed.
     public var allowPrivateFeeds = false
-    /// Days the reader keeps entries that left their feed and are not starred (1 to 3,650).
-    public var retentionDays = Int(RetentionPolicy.default.maxAge.components.seconds / 86_400)
-    /// Entries kept per feed beyond what it lists now, starred ones aside (10 to 100,000).
-    public var retentionPerFeed = RetentionPolicy.default.maxPerFeed
+    /// Days the reader keeps entries that left their feed and are not starred.
+    public var retentionDays = 60
+    /// Entries kept per feed beyond what it lists now, starred ones aside.
+    public var retentionPerFeed = 1_000
     /// Host names or addresses clients reach Kiosk by, besides the loopback ones and `host`: a
     /// request naming another host gets 421 (DNS rebinding).
     public var allowedHosts: [String] = []
@@ -41,16 +41,16 @@ public struct Settings: Sendable, Equatable {
     public var trustedProxies: [String] = []
     /// This replica's name in feed leases and the live log; nil, host name and process id.
     public var replicaName: String?
-    /// Seconds a replica holds a feed it checks; one that dies loses its feeds after this (20 to
-    /// 3,600: longer than a check may take).
+    /// Seconds a replica holds a feed it checks; one that dies loses its feeds after this.
     public var leaseSeconds = 30
-    /// Checks of one host in flight at once, across every replica (1 to 10,000).
-    public var checksPerHost = HTTPFetcher.defaultConnectionsPerHost
+    /// Checks of one host in flight at once: the fetch clients' connections per host, and the
+    /// cluster's leases across every replica.
+    public var checksPerHost = 32
     /// The loopback port `/metrics` (Prometheus) is served on; nil, none.
     public var metricsPort: Int?
-    /// Feeds one account may follow (1 to 100,000).
+    /// Feeds one account may follow.
     public var subscriptionsPerAccount = 2_500
-    /// OPML imports one account may make in an hour (1 to 1,000).
+    /// OPML imports one account may make in an hour.
     public var importsPerHour = 10
     /// A JSON file of per-site rules for the reader view (selectors to keep and drop, by host:
     /// `SiteRules`), read at start; nil, none.

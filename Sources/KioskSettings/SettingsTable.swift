@@ -1,94 +1,81 @@
 import Foundation
-
-/// One setting, as README's table shows it.
-public struct SettingDescription: Sendable, Equatable {
-    /// The config file's key (the ``Settings`` property of the same name).
-    public var key: String
-    /// The command-line flag, if there is one.
-    public var flag: String?
-    /// The environment variable, if there is one.
-    public var environment: String?
-    /// The default, in words.
-    public var defaultValue: String
-    /// What it does.
-    public var meaning: String
-}
+import KioskSources
 
 extension Settings {
-    /// Every setting, in README's order; the defaults are read off ``Settings`` itself.
-    public static var descriptions: [SettingDescription] {
-        let defaults = Settings(dataDirectory: URL(fileURLWithPath: "/"))
-        func row(
-            _ key: String, flag: String? = nil, environment: String? = nil, _ defaultValue: String, _ meaning: String
-        ) -> SettingDescription {
-            SettingDescription(key: key, flag: flag, environment: environment, defaultValue: defaultValue, meaning: meaning)
-        }
-        return [
-            row("ownerName", "`\(defaults.ownerName)`", "the name shown on Home"),
-            row(
-                "host", flag: "--host", "`\(defaults.host)`",
-                "the address Kiosk listens on; beyond loopback it needs an account first"),
-            row("port", flag: "--port", "`\(defaults.port)`", "the port Kiosk listens on"),
-            row(
-                "dataDirectory", flag: "--data-directory",
-                "`$XDG_DATA_HOME/kiosk`, else `~/.local/share/kiosk`",
-                "images, the image proxy's key, the SQLite database; demo mode uses `demo/` inside it"),
-            row(
-                "database", environment: "KIOSK_DATABASE_URL", "`\(databaseFileName)` in the data directory",
-                "an SQLite file, or a `postgres://USER:PASSWORD@HOST/DATABASE` URL that replicas share"),
-            row("newsAPIKey", environment: "NEWSAPI_KEY", "none (`demo` in demo mode)", "NewsAPI's key, for Discover"),
-            row(
-                "sources", "the live sources",
-                "replace any source's URL, add feeds: `{\"feeds\": [{\"id\": \"business\", \"url\": \"https://…\"}]}`"),
-            row(
-                "allowPrivateFeeds", "`\(defaults.allowPrivateFeeds)`",
-                "let users subscribe to feeds on private and loopback addresses"),
-            row(
-                "retentionDays", "`\(defaults.retentionDays)`",
-                "days entries that left their feed are kept, starred ones aside (1 to 3650)"),
-            row(
-                "retentionPerFeed", "`\(defaults.retentionPerFeed)`",
-                "entries kept per feed beyond what it lists now, starred ones aside (10 to 100000)"),
-            row(
-                "allowedHosts", "none",
-                "host names clients may use besides `localhost`, `127.0.0.1`, `[::1]` and `host`; others get 421"),
-            row("trustedProxies", "none", "reverse proxies whose `X-Forwarded-Proto` is believed (their addresses)"),
-            row(
-                "replicaName", flag: "--replica-name", "host name and process id",
-                "this replica's name in feed leases and the live log (PostgreSQL)"),
-            row(
-                "leaseSeconds", flag: "--lease-seconds", "`\(defaults.leaseSeconds)`",
-                "how long a replica holds a feed it checks: a dead one's feeds are taken over after this (20 to 3600)"),
-            row(
-                "checksPerHost", flag: "--checks-per-host", "`\(defaults.checksPerHost)`",
-                "checks of one host in flight at once, across every replica (1 to 10000)"),
-            row("metricsPort", flag: "--metrics-port", "none", "serve Prometheus metrics on `127.0.0.1:PORT/metrics`"),
-            row(
-                "subscriptionsPerAccount", "`\(defaults.subscriptionsPerAccount)`",
-                "feeds one account may follow, the News sources included (1 to 100000); beyond, a sentence says so"),
-            row(
-                "importsPerHour", "`\(defaults.importsPerHour)`",
-                "OPML imports one account may make in an hour (1 to 1000); beyond, a sentence says when to try again"),
-            row(
-                "siteRules", flag: "--site-rules", "none",
-                "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),
-            row(
-                "demo", flag: "--demo", "`\(defaults.demo)`",
-                "the embedded sample sources, offline; anyone on this machine is the owner"),
-        ]
-    }
+    /// Every setting, in README's order: one entry each, from which the config file's keys, the
+    /// environment's variables, `kiosk serve`'s flags, the bounds and README's table all come. The
+    /// defaults are ``Settings``' own.
+    public static let schema = SettingsSchema<Settings>([
+        .value("ownerName", \.ownerName, "the name shown on Home"),
+        .value(
+            "host", \.host, flag: "host", "the address Kiosk listens on; beyond loopback it needs an account first"),
+        .integer("port", \.port, flag: "port", bounds: .refused(0...65_535), "the port Kiosk listens on"),
+        .text(
+            "dataDirectory", flag: "data-directory", shown: "`$XDG_DATA_HOME/kiosk`, else `~/.local/share/kiosk`",
+            "images, the image proxy's key, the SQLite database; demo mode uses `demo/` inside it"
+        ) { settings, path in settings.dataDirectory = URL(fileURLWithPath: path) },
+        .optional(
+            "database", \.database, environment: "KIOSK_DATABASE_URL", shown: "`\(databaseFileName)` in the data directory",
+            "an SQLite file, or a `postgres://USER:PASSWORD@HOST/DATABASE` URL that replicas share"),
+        .optional(
+            "newsAPIKey", \.newsAPIKey, environment: "NEWSAPI_KEY", shown: "none (`demo` in demo mode)",
+            "NewsAPI's key, for Discover"),
+        .optional(
+            "sources", \.sources, shown: "the live sources",
+            "replace any source's URL, add feeds: `{\"feeds\": [{\"id\": \"business\", \"url\": \"https://…\"}]}`"),
+        .value(
+            "allowPrivateFeeds", \.allowPrivateFeeds,
+            "let users subscribe to feeds on private and loopback addresses"),
+        .integer(
+            "retentionDays", \.retentionDays, bounds: .clamped(1...3_650),
+            "days entries that left their feed are kept, starred ones aside"),
+        .integer(
+            "retentionPerFeed", \.retentionPerFeed, bounds: .clamped(10...100_000),
+            "entries kept per feed beyond what it lists now, starred ones aside"),
+        .value(
+            "allowedHosts", \.allowedHosts, shown: "none",
+            "host names clients may use besides `localhost`, `127.0.0.1`, `[::1]` and `host`; others get 421"),
+        .value(
+            "trustedProxies", \.trustedProxies, shown: "none",
+            "reverse proxies whose `X-Forwarded-Proto` is believed (their addresses)"),
+        .optional(
+            "replicaName", \.replicaName, flag: "replica-name", shown: "host name and process id",
+            "this replica's name in feed leases and the live log (PostgreSQL)"),
+        // A check may take 15 s (the fetch's deadline) and its writes: a shorter lease could
+        // expire mid-check and let another replica check the same feed.
+        .integer(
+            "leaseSeconds", \.leaseSeconds, flag: "lease-seconds", bounds: .refused(20...3_600),
+            "how long a replica holds a feed it checks: a dead one's feeds are taken over after this"),
+        .integer(
+            "checksPerHost", \.checksPerHost, flag: "checks-per-host", bounds: .refused(1...10_000),
+            "checks of one host in flight at once (with PostgreSQL, across every replica)"),
+        .optionalInteger(
+            "metricsPort", \.metricsPort, flag: "metrics-port", shown: "none", range: 1...65_535,
+            "serve Prometheus metrics on `127.0.0.1:PORT/metrics`",
+            also: { $0.metricsPort == $0.port ? "the metrics port (--metrics-port) must be a TCP port other than --port" : nil }),
+        .integer(
+            "subscriptionsPerAccount", \.subscriptionsPerAccount, bounds: .clamped(1...100_000),
+            "feeds one account may follow, the News sources included; beyond, a sentence says so"),
+        .integer(
+            "importsPerHour", \.importsPerHour, bounds: .clamped(1...1_000),
+            "OPML imports one account may make in an hour; beyond, a sentence says when to try again"),
+        .optional(
+            "siteRules", \.siteRules, flag: "site-rules", shown: "none",
+            "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),
+        .value("demo", \.demo, flag: "demo", "the embedded sample sources, offline; anyone on this machine is the owner"),
+    ])
 
     /// README's settings table.
     public static var markdownTable: String {
-        var lines = [
-            "| setting (config file) | flag | environment | default | what it does |",
-            "|---|---|---|---|---|",
-        ]
-        for setting in descriptions {
-            let flag = setting.flag.map { "`\($0)`" } ?? ""
-            let environment = setting.environment.map { "`\($0)`" } ?? ""
-            lines.append("| `\(setting.key)` | \(flag) | \(environment) | \(setting.defaultValue) | \(setting.meaning) |")
-        }
-        return lines.joined(separator: "\n") + "\n"
+        schema.markdownTable(defaults: Settings(dataDirectory: URL(fileURLWithPath: "/")))
     }
+}
+
+/// The sources are given as JSON, also as a flag's or a variable's text.
+extension SourceOverrides: SettingValue {
+    public init?(settingText: String) {
+        guard let value = try? JSONDecoder().decode(SourceOverrides.self, from: Data(settingText.utf8)) else { return nil }
+        self = value
+    }
+    public static var expected: String { "JSON, {\"feeds\": […]}" }
 }

@@ -75,12 +75,10 @@ public struct RetentionPolicy: Sendable, Hashable {
     public var maxAge: Duration
     public var maxPerFeed: Int
 
-    public init(maxAge: Duration = .seconds(60 * 24 * 3_600), maxPerFeed: Int = 1_000) {
+    public init(maxAge: Duration, maxPerFeed: Int) {
         self.maxAge = maxAge
         self.maxPerFeed = maxPerFeed
     }
-
-    public static let `default` = RetentionPolicy()
 }
 
 /// Read and star state, reading lists and retention. Each call is one user's: they see and

@@ -161,7 +161,7 @@ struct ReaderBenchmark: AsyncParsableCommand {
     private func simulateDays(directory: URL) async throws {
         print("")
         print("\(days) simulated days, \(feeds) feeds, 20 new entries per feed per day, feeds list their newest 50:")
-        for (label, policy) in [("default (60 days, 1,000/feed)", RetentionPolicy.default), ("14 days, 500/feed", RetentionPolicy(maxAge: .seconds(14 * 86_400), maxPerFeed: 500))] {
+        for (label, policy) in [("default (60 days, 1,000/feed)", RetentionPolicy(maxAge: .seconds(60 * 86_400), maxPerFeed: 1_000)), ("14 days, 500/feed", RetentionPolicy(maxAge: .seconds(14 * 86_400), maxPerFeed: 500))] {
             let day = Mutex(Date(timeIntervalSince1970: 1_767_225_600))  // 2026-01-01
             let file = directory.appendingPathComponent("days-\(UUID()).sqlite")
             let store = try SQLiteStore(path: file, now: { day.withLock { $0 } })

@@ -15,15 +15,20 @@ struct DataLocation: ParsableArguments {
     var dataDirectory: String?
 
     /// The settings: the defaults, the config file, the environment, then these flags and `more`
-    /// (a command's own), each later one winning.
+    /// (a command's own, from the settings' table), each later one winning.
     func settings(
-        _ more: PartialSettings = PartialSettings(), environment: [String: String] = ProcessInfo.processInfo.environment
+        _ more: SettingLayer = SettingLayer(), environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(SettingsError) -> Settings {
-        var file = PartialSettings()
-        if let config { file = try PartialSettings.load(config) }
-        var flags = more
-        if demo { flags.demo = true }
-        if let dataDirectory { flags.dataDirectory = dataDirectory }
+        var file = SettingLayer()
+        if let config { file = try Settings.loadFile(config) }
+        var mine: [String] = []
+        if demo { mine.append("--demo") }
+        if let dataDirectory { mine += ["--data-directory", dataDirectory] }
+        var flags = try Settings.schema.commandLineLayer(mine)
+        flags.values.merge(more.values) { $1 }
         return try Settings.resolve(file: file, environment: environment, flags: flags)
     }
+
+    /// The settings' flags this group declares itself; `kiosk serve` takes the rest from the table.
+    static let declaredFlags: Set<String> = ["demo", "data-directory"]
 }

@@ -13,16 +13,15 @@ import ServiceLifecycle
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve Kiosk (the default). With --demo, against embedded sample sources, offline."
+        abstract: "Serve Kiosk (the default). With --demo, against embedded sample sources, offline.",
+        discussion: """
+            Settings (README's table; a flag wins over the environment and the config file):
+            \(Settings.schema.flagHelp(
+                defaults: Settings(dataDirectory: URL(fileURLWithPath: "/")), except: DataLocation.declaredFlags))
+            """
     )
 
     @OptionGroup var location: DataLocation
-
-    @Option(help: "Address to listen on (default 127.0.0.1; config file: host).")
-    var host: String?
-
-    @Option(help: "Port to listen on (default 8080; config file: port).")
-    var port: Int?
 
     @Option(help: "With --demo: the sample sources' port (default: any free port).")
     var demoPort: Int?
@@ -36,20 +35,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Read a sample-sources server already running at this URL (kiosk demo-sources) instead of the live sources; replicas of a cluster share one.")
     var demoSources: String?
 
-    @Option(help: "This replica's name in feed leases and the live log (with a PostgreSQL database; default: host name and process id).")
-    var replicaName: String?
-
-    @Option(help: "Seconds a replica holds a feed it checks; one that dies loses its feeds after this (20 to 3600, default 30: longer than a check may take).")
-    var leaseSeconds: Int?
-
-    @Option(help: "With a PostgreSQL database: checks of one host in flight at once across every replica (default 32).")
-    var checksPerHost: Int?
-
-    @Option(help: "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (loopback only; default: off).")
-    var metricsPort: Int?
-
-    @Option(help: "A JSON file of per-site rules for Full article: selectors to keep and drop, by host (see README).")
-    var siteRules: String?
+    /// The settings' flags (`--port 9000`, `--lease-seconds=40`...), read by `Settings.schema`:
+    /// a setting with a flag in its table entry is a flag here, without a line of its own.
+    @Argument(parsing: .allUnrecognized, help: .hidden)
+    var settingFlags: [String] = []
 
     func run() async throws {
         var logger = Logger(label: "kiosk")
@@ -70,15 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever Kiosk writes (the database, its journals, cached images, the proxy's key) is
         // its user's alone, also what a library creates with its own default mode.
         umask(0o077)
-        var flags = PartialSettings()
-        flags.host = self.host
-        flags.port = self.port
-        flags.replicaName = replicaName
-        flags.leaseSeconds = leaseSeconds
-        flags.checksPerHost = checksPerHost
-        flags.metricsPort = metricsPort
-        flags.siteRules = siteRules
-        let settings = try location.settings(flags)
+        let settings = try location.settings(Settings.schema.commandLineLayer(settingFlags))
         let host = settings.host
         let port = settings.port
         // Each open page holds a descriptor: take all the system allows, and accept no more

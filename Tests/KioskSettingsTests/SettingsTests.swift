@@ -7,8 +7,12 @@ import Testing
 /// Where each setting comes from, and in which order: defaults, the config file, the environment,
 /// the command line.
 @Suite struct SettingsTests {
-    private func file(_ json: String) throws -> PartialSettings {
-        try JSONDecoder().decode(PartialSettings.self, from: Data(json.utf8))
+    private func file(_ json: String) throws -> SettingLayer {
+        try Settings.schema.fileLayer(Data(json.utf8), path: "test.json")
+    }
+
+    private func flags(_ arguments: String...) throws -> SettingLayer {
+        try Settings.schema.commandLineLayer(arguments)
     }
 
     private let home = ["XDG_DATA_HOME": "/xdg"]
@@ -30,8 +34,7 @@ import Testing
     @Test func theFileThenTheEnvironmentThenTheFlagsWin() throws {
         let fromFile = try file(
             #"{"port": 9000, "host": "10.0.0.1", "newsAPIKey": "from-file", "database": "/srv/k.sqlite", "ownerName": "Ann"}"#)
-        var flags = PartialSettings()
-        flags.port = 9100
+        let flags = try flags("--port", "9100")
         let environment = home.merging(["NEWSAPI_KEY": "from-env", "KIOSK_DATABASE_URL": "postgres://k@db/k"]) { $1 }
         let settings = try Settings.resolve(file: fromFile, environment: environment, flags: flags)
         #expect(settings.port == 9100)  // flag over file
@@ -62,11 +65,9 @@ import Testing
     }
 
     @Test func demoModeKeepsItsOwnData() throws {
-        var flags = PartialSettings()
-        flags.demo = true
-        #expect(try Settings.resolve(environment: home, flags: flags).dataDirectory.path == "/xdg/kiosk/demo")
-        flags.dataDirectory = "/srv/kiosk"
-        let settings = try Settings.resolve(environment: home, flags: flags)
+        #expect(try Settings.resolve(environment: home, flags: flags("--demo")).dataDirectory.path == "/xdg/kiosk/demo")
+        let settings = try Settings.resolve(
+            environment: home, flags: flags("--demo", "--data-directory", "/srv/kiosk"))
         #expect(settings.dataDirectory.path == "/srv/kiosk/demo")
         #expect(settings.store == .sqlite(URL(fileURLWithPath: "/srv/kiosk/demo/kiosk.sqlite")))
     }
@@ -103,10 +104,35 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-settings-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: path) }
         try Data(#"{"port": "eighty"}"#.utf8).write(to: path)
-        let error = #expect(throws: SettingsError.self) { try PartialSettings.load(path.path) }
+        let error = #expect(throws: SettingsError.self) { try Settings.resolve(file: Settings.loadFile(path.path), environment: home) }
         #expect(error?.description.contains(path.path) == true)
-        #expect(error?.description.contains("at port") == true, "\(error?.description ?? "")")
-        let missing = #expect(throws: SettingsError.self) { try PartialSettings.load(path.path + ".missing") }
+        #expect(error?.description.contains("at port: it must be a whole number") == true, "\(error?.description ?? "")")
+        let missing = #expect(throws: SettingsError.self) { try Settings.loadFile(path.path + ".missing") }
         #expect(missing?.description.contains("cannot read the config file") == true)
+    }
+
+    @Test func aMisspeltSettingIsRefusedWithTheNearestName() throws {
+        let key = #expect(throws: SettingsError.self) { try file(#"{"retentionDay": 3}"#) }
+        #expect(key?.description.contains("no setting is called retentionDay (did you mean retentionDays?)") == true, "\(key?.description ?? "")")
+        let flag = #expect(throws: SettingsError.self) { try flags("--lease-second", "40") }
+        #expect(flag?.description == "unknown option --lease-second (did you mean --lease-seconds?)")
+        let notAnObject = #expect(throws: SettingsError.self) { try file("[1]") }
+        #expect(notAnObject?.description.contains("one JSON object") == true, "\(notAnObject?.description ?? "")")
+    }
+
+    @Test func flagsTakeTheirValueEitherWayAndSayWhatTheyNeed() throws {
+        let settings = try Settings.resolve(
+            environment: home, flags: flags("--port=9001", "--lease-seconds", "45", "--replica-name", "a"))
+        #expect(settings.port == 9001 && settings.leaseSeconds == 45 && settings.replicaName == "a")
+        let missing = #expect(throws: SettingsError.self) { try flags("--port") }
+        #expect(missing?.description == "--port needs a value")
+        let unreadable = #expect(throws: SettingsError.self) { try Settings.resolve(environment: home, flags: flags("--port", "eighty")) }
+        #expect(unreadable?.description == #"--port (port) must be a whole number, not "eighty""#)
+    }
+
+    @Test func aNullInTheFileIsNoValueForWhatMayBeAbsent() throws {
+        let settings = try Settings.resolve(file: file(#"{"metricsPort": null, "newsAPIKey": null}"#), environment: home)
+        #expect(settings.metricsPort == nil && settings.newsAPIKey == nil)
+        #expect(throws: SettingsError.self) { try Settings.resolve(file: file(#"{"port": null}"#), environment: home) }
     }
 }

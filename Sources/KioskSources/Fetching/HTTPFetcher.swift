@@ -40,8 +40,8 @@ public struct HTTPFetcher: Fetching {
         self.maxRedirects = max(0, maxRedirects)
     }
 
-    /// Connections kept per host: well above AsyncHTTPClient's 8 (see `makeClient`). A cluster's
-    /// checks per host default to it too, so a host sees no more of a cluster than of one Kiosk.
+    /// Connections kept per host when the caller says nothing: well above AsyncHTTPClient's 8 (see
+    /// `makeClient`). The server passes its `checksPerHost` setting instead.
     public static let defaultConnectionsPerHost = 32
 
     /// A client configured for untrusted sources. The caller owns it and must `shutdown()` it.

@@ -7,8 +7,9 @@ import KioskStore
 /// Everything the web app is built from: the operator's ``Settings`` (defaults, config file,
 /// environment, flags, merged by `Settings.resolve`), the sources they lead to, and what only the
 /// program decides (how the owner is known, request limits, the password cost).
+@dynamicMemberLookup
 public struct AppConfig: Sendable {
-    /// What the operator chose. The properties below that read it are shorthands.
+    /// What the operator chose; each setting also reads as the config's own property.
     public var settings: Settings
     public var catalogue: SourceCatalogue
     /// Most connections held open at once (each open page holds one); nil, no limit.
@@ -43,48 +44,26 @@ public struct AppConfig: Sendable {
     /// on loopback and nothing says it is reached otherwise (a proxy in front, other host names):
     /// a reverse proxy on this machine would hand the owner's reader to the whole network.
     public var servesLocalOwner: Bool {
-        HostPolicy.isLoopback(host) && trustedProxies.isEmpty && allowedHosts.isEmpty
+        HostPolicy.isLoopback(settings.host) && settings.trustedProxies.isEmpty && settings.allowedHosts.isEmpty
     }
 
-    // MARK: - Shorthands for the settings
+    // MARK: - Read off the settings
 
-    /// Shown on Home.
-    public var ownerName: String {
-        get { settings.ownerName }
-        set { settings.ownerName = newValue }
+    /// Every setting reads as the config's own (`config.port`), written once: in ``Settings``.
+    public subscript<Value>(dynamicMember path: WritableKeyPath<Settings, Value>) -> Value {
+        get { settings[keyPath: path] }
+        set { settings[keyPath: path] = newValue }
     }
-    public var host: String {
-        get { settings.host }
-        set { settings.host = newValue }
+
+    /// What is derived from the settings (`config.retention`).
+    public subscript<Value>(dynamicMember path: KeyPath<Settings, Value>) -> Value {
+        settings[keyPath: path]
     }
-    public var port: Int {
-        get { settings.port }
-        set { settings.port = newValue }
-    }
-    /// The image cache, the image proxy's key, and the SQLite database unless `database` says.
-    public var dataDirectory: URL { settings.dataDirectory }
-    /// Host names clients may use besides the loopback ones and `host` (see ``HostPolicy``).
-    public var allowedHosts: [String] {
-        get { settings.allowedHosts }
-        set { settings.allowedHosts = newValue }
-    }
-    /// Proxies whose `X-Forwarded-Proto` is believed (it makes the session cookie `Secure`).
-    public var trustedProxies: [String] {
-        get { settings.trustedProxies }
-        set { settings.trustedProxies = newValue }
-    }
-    public var allowsPrivateFeeds: Bool { settings.allowPrivateFeeds }
-    public var retention: RetentionPolicy { settings.retention }
+
     /// The PostgreSQL database's URL, when the data lives there (shared with other replicas).
     public var postgresURL: String? {
         if case .postgres(let url) = settings.store { return url }
         return nil
     }
-    public var replicaName: String? { settings.replicaName }
     public var leaseDuration: Duration { .seconds(settings.leaseSeconds) }
-    public var checksPerHost: Int { settings.checksPerHost }
-    public var metricsPort: Int? {
-        get { settings.metricsPort }
-        set { settings.metricsPort = newValue }
-    }
 }

@@ -62,7 +62,7 @@ extension WebDependencies {
         let store = parts.store
         let changes = ReaderChanges()
         let policy = AddressPolicy(
-            allowsPrivateHosts: config.allowsPrivateFeeds, trusting: catalogue.trustedSources)
+            allowsPrivateHosts: config.allowPrivateFeeds, trusting: catalogue.trustedSources)
         let reader = Reader(
             store: store, scheduler: parts.scheduler, finder: FeedFinder(fetcher: parts.fetcher, policy: policy),
             policy: policy,

@@ -43,7 +43,8 @@ extension WebDependencies {
         // when connecting) unless the operator configured it.
         let clients: FetchClients
         do {
-            clients = try await FetchClients.start(trusting: catalogue.trustedSources, resolve: resolve)
+            clients = try await FetchClients.start(
+                trusting: catalogue.trustedSources, resolve: resolve, connectionsPerHost: config.checksPerHost)
         } catch {
             throw StartupError("cannot start the connect guard on 127.0.0.1: \(error)")
         }
@@ -64,7 +65,7 @@ extension WebDependencies {
     ) async throws -> WebDependencies {
         let store = backend.store
         let catalogue = config.catalogue
-        let fetcher = clients.fetcher(allowsPrivateHosts: config.allowsPrivateFeeds)
+        let fetcher = clients.fetcher(allowsPrivateHosts: config.allowPrivateFeeds)
         var parts = Parts(store: store, fetcher: fetcher, signer: signingKey)
         parts.imageFetcher = clients.fetcher()
         parts.imageCache = config.dataDirectory.appendingPathComponent("images")

@@ -99,35 +99,42 @@ extension SettingSpec {
         flag: String? = nil, environment: String? = nil, shown: String? = nil,
         _ meaning: String, also: (@Sendable (Root) -> String?)? = nil
     ) -> SettingSpec {
-        SettingSpec(
-            key: key, flag: flag, environment: environment, meaning: meaning,
-            flagTakesValue: Value.self != Bool.self,
-            shownDefault: { root in shown ?? "`\(root[keyPath: path])`" },
-            readJSON: { root, data in root[keyPath: path] = try JSONDecoder().decode(Value.self, from: data) },
-            readText: { root, text in
-                guard let value = Value(settingText: text) else { return false }
-                root[keyPath: path] = value
-                return true
-            },
-            expected: Value.expected,
-            check: { root throws(SettingsError) in
-                if let also, let refusal = also(root) { throw SettingsError(refusal) }
-            })
+        typed(
+            key, flag: flag, environment: environment, meaning: meaning, flagTakesValue: Value.self != Bool.self,
+            shownDefault: { root in shown ?? "`\(root[keyPath: path])`" }, also: also,
+            decode: { try JSONDecoder().decode(Value.self, from: $0) }, wrap: { (value: Value) in value },
+            store: { root, value in root[keyPath: path] = value })
     }
 
-    /// A setting that may be absent (nil: none, or a default decided elsewhere).
+    /// A setting that may be absent (nil: none, or a default decided elsewhere); `null` in the
+    /// config file is nil.
     public static func optional<Value: SettingValue>(
         _ key: String, _ path: any WritableKeyPath<Root, Value?> & Sendable,
         flag: String? = nil, environment: String? = nil, shown: String,
         _ meaning: String, also: (@Sendable (Root) -> String?)? = nil
     ) -> SettingSpec {
+        typed(
+            key, flag: flag, environment: environment, meaning: meaning, flagTakesValue: true,
+            shownDefault: { _ in shown }, also: also,
+            decode: { try JSONDecoder().decode(Value?.self, from: $0) }, wrap: { (value: Value) -> Value? in value },
+            store: { root, value in root[keyPath: path] = value })
+    }
+
+    /// The one way a typed setting reads its text (made a `Value`, then `wrap`ped to what the
+    /// property holds) and its JSON, and runs its further check.
+    private static func typed<Value: SettingValue, Stored>(
+        _ key: String, flag: String?, environment: String?, meaning: String, flagTakesValue: Bool,
+        shownDefault: @escaping @Sendable (Root) -> String, also: (@Sendable (Root) -> String?)?,
+        decode: @escaping @Sendable (Data) throws -> Stored, wrap: @escaping @Sendable (Value) -> Stored,
+        store: @escaping @Sendable (inout Root, Stored) -> Void
+    ) -> SettingSpec {
         SettingSpec(
-            key: key, flag: flag, environment: environment, meaning: meaning, flagTakesValue: true,
-            shownDefault: { _ in shown },
-            readJSON: { root, data in root[keyPath: path] = try JSONDecoder().decode(Value?.self, from: data) },
+            key: key, flag: flag, environment: environment, meaning: meaning, flagTakesValue: flagTakesValue,
+            shownDefault: shownDefault,
+            readJSON: { root, data in store(&root, try decode(data)) },
             readText: { root, text in
                 guard let value = Value(settingText: text) else { return false }
-                root[keyPath: path] = value
+                store(&root, wrap(value))
                 return true
             },
             expected: Value.expected,

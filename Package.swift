@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .library(name: "KioskCore", targets: ["KioskCore"]),
+        .library(name: "KioskHTML", targets: ["KioskHTML"]),
         .library(name: "KioskModel", targets: ["KioskModel"]),
         .library(name: "KioskSources", targets: ["KioskSources"]),
         .library(name: "KioskDemo", targets: ["KioskDemo"]),
@@ -42,6 +43,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "KioskCore"),
+        // Web pages: the allow-list sanitizer, the reader view's extractor and feed discovery,
+        // on KioskCore's tokenizer; the feed parsers are built without it.
+        .target(name: "KioskHTML", dependencies: ["KioskCore"]),
         // The domain values and persistence protocols several targets share (sources, their state
         // and errors, the coordination of replicas): Foundation only, no HTTP client.
         .target(name: "KioskModel", dependencies: ["KioskCore"]),
@@ -137,6 +141,7 @@ let package = Package(
         .target(
             name: "KioskReader",
             dependencies: [
+                "KioskHTML",
                 "KioskModel",
                 "KioskCore",
                 "KioskSources",
@@ -159,6 +164,7 @@ let package = Package(
         .target(
             name: "KioskSync",
             dependencies: [
+                "KioskHTML",
                 "KioskModel",
                 "KioskCore",
                 "KioskStore",
@@ -173,6 +179,7 @@ let package = Package(
         .target(
             name: "KioskWeb",
             dependencies: [
+                "KioskHTML",
                 "KioskModel",
                 "KioskCore",
                 "KioskSources",
@@ -206,10 +213,12 @@ let package = Package(
                 "KioskModel",
                 "KioskCore", "KioskSources", "KioskPostgres", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            resources: [.copy("Fixtures")]),
         .executableTarget(
             name: "kiosk",
             dependencies: [
+                "KioskHTML",
                 "KioskAccounts",
                 "KioskPostgres",
                 "KioskSettings",
@@ -226,6 +235,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: [
+                "KioskHTML",
                 "KioskModel",
                 "KioskAccounts",
                 "KioskPostgres",
@@ -251,8 +261,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KioskCoreTests",
-            dependencies: ["KioskCore", "KioskTesting"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["KioskCore", "KioskTesting"]
+        ),
+        .testTarget(
+            name: "KioskHTMLTests",
+            dependencies: ["KioskHTML", "KioskCore", "KioskTesting"]
         ),
         .testTarget(
             name: "KioskSourcesTests",
@@ -275,6 +288,7 @@ let package = Package(
         .testTarget(
             name: "KioskDemoTests",
             dependencies: [
+                "KioskHTML",
                 "KioskDemo",
                 "KioskCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -339,6 +353,7 @@ let package = Package(
         .testTarget(
             name: "KioskWebTests",
             dependencies: [
+                "KioskHTML",
                 "KioskModel",
                 "KioskCore",
                 "KioskWeb",

@@ -19,10 +19,18 @@ fi
 out=.build-fuzz
 mkdir -p "$out"
 core=$(find Sources/KioskCore -name '*.swift' | sort)
+# KioskHTML's files join KioskCore's in one module: their imports of the package's modules dropped.
+pages() {
+    rm -rf "$out/html-src" && mkdir -p "$out/html-src"
+    find Sources/KioskHTML -name '*.swift' | while read -r file; do
+        sed -e '/^import Kiosk/d' "$file" > "$out/html-src/$(basename "$file")"
+    done
+    echo "$core $(ls "$out"/html-src/*.swift)"
+}
 case "$target" in
     feedparser) harness=Fuzz/FeedParserFuzz.swift; sources="$core" ;;
-    html) harness=Fuzz/HTMLFuzz.swift; sources="$core" ;;
-    article) harness=Fuzz/ArticleFuzz.swift; sources="$core" ;;
+    html) harness=Fuzz/HTMLFuzz.swift; sources="$(pages)" ;;
+    article) harness=Fuzz/ArticleFuzz.swift; sources="$(pages)" ;;
     dates) harness=Fuzz/DateFuzz.swift; sources="$core" ;;
     opml) harness=Fuzz/OPMLFuzz.swift; sources="$core" ;;
     greader)
@@ -44,7 +52,7 @@ if [ ! -x "$binary" ] || [ -n "$(find $sources "$harness" -newer "$binary" 2>/de
     echo "fuzz: building $target"
     # shellcheck disable=SC2086
     # (gold's "cannot export local symbol __asan_..." warnings are the sanitizer's, and harmless)
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz_$target" $sources "$harness" -o "$binary" \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name kiosk -module-name "Fuzz_$target" $sources "$harness" -o "$binary" \
         2> >(grep -v "ld.gold: warning: Cannot export local symbol" >&2)
 fi
 
@@ -54,7 +62,7 @@ mkdir -p "$corpus" "$crashes"
 if [ -z "$(ls -A "$corpus")" ]; then
     case "$target" in
         feedparser | html)
-            cp Tests/KioskCoreTests/Fixtures/*.xml "$corpus"/
+            cp Sources/KioskTesting/Fixtures/*.xml "$corpus"/
             if [ -d ../shared/corpus ]; then
                 # awk, not head: head stopping early would end find with SIGPIPE, which pipefail makes fatal.
                 find ../shared/corpus -type f \( -name '*.xml' -o -name '*.rss' -o -name '*.atom' -o -name '*.json' \) -size -64k \
@@ -63,7 +71,7 @@ if [ -z "$(ls -A "$corpus")" ]; then
             ;;
         article)
             # Small pages: the shared reader-view pages are mostly larger than a fuzz input.
-            cp Tests/KioskCoreTests/Fixtures/*.xml "$corpus"/
+            cp Sources/KioskTesting/Fixtures/*.xml "$corpus"/
             if [ -d ../shared/corpus/readability ]; then
                 find ../shared/corpus/readability -name source.html -size -64k | sort | awk 'NR <= 60' \
                     | while read -r file; do cp "$file" "$corpus/$(echo "$file" | md5sum | cut -c1-16)"; done
@@ -76,7 +84,7 @@ if [ -z "$(ls -A "$corpus")" ]; then
                 printf '%s' "$seed" > "$corpus/seed-$i"; i=$((i + 1))
             done
             ;;
-        opml) cp Tests/KioskCoreTests/Fixtures/opml/* "$corpus"/ ;;
+        opml) cp Sources/KioskTesting/Fixtures/opml/* "$corpus"/ ;;
         greader)
             printf '%s' 'T=abc&i=tag:google.com,2005:reader/item/000000000000003c&i=59&a=user/-/state/com.google/read' > "$corpus/seed-0"
             printf '%s' 's=feed/business&ac=edit&a=user/-/label/News%20Room&r=user/123/label/Old&t=Name+here' > "$corpus/seed-1"

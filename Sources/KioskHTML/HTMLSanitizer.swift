@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// An allow-list HTML sanitizer for feed content, whose output is safe to insert into a page as is.
 ///

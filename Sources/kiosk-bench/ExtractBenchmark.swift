@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskHTML
 
 /// `kiosk-bench extract`: the reader view's extractor over saved pages, in-process.
 ///

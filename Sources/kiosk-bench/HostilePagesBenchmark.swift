@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskHTML
 
 /// `kiosk-bench hostile-pages`: times the article extractor on each hostile page of the reader
 /// view's issue in release mode and prints its outcome (an article or a typed error), time and

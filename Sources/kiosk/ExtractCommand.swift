@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KioskCore
+import KioskHTML
 
 /// `kiosk extract [--json] [--url URL] FILE...` and `kiosk extract --json --list LIST`: the reader
 /// view of saved web pages, in one process.

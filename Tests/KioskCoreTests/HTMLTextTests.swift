@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import Testing
 @testable import KioskCore
 
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func reutersStringIsTheFixturesFirstItemDescription() throws {
-        let url = try #require(Bundle.module.url(forResource: "reuters_business", withExtension: "xml", subdirectory: "Fixtures"))
+        let url = try Fixture.url("reuters_business.xml")
         let xml = try String(contentsOf: url, encoding: .utf8)
         let item = try #require(xml.range(of: "<item>"))
         let open = try #require(xml.range(of: "<description>", range: item.upperBound..<xml.endIndex))

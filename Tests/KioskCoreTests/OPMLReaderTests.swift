@@ -1,4 +1,5 @@
 import Foundation
+import KioskTesting
 import Testing
 @testable import KioskCore
 
@@ -12,10 +13,7 @@ enum OPMLFixture {
 
     /// The bytes of `Fixtures/opml/<name>.opml`, exactly as written.
     static func bytes(_ name: String) throws -> [UInt8] {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "opml", subdirectory: "Fixtures/opml") else {
-            throw Fixture.Missing(name: "opml/\(name).opml")
-        }
-        return try [UInt8](Data(contentsOf: url))
+        try [UInt8](Fixture.data("\(name).opml", in: "opml"))
     }
 
     static func parse(_ name: String) throws -> OPMLDocument {

@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskDemo
+import KioskHTML
 import Testing
 
 /// Behind every link of the sample feeds there is an article page on the demo server, so the

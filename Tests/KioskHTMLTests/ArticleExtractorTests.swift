@@ -1,4 +1,5 @@
 import Foundation
+@testable import KioskHTML
 import Testing
 
 @testable import KioskCore

@@ -1,4 +1,6 @@
 import Foundation
+@testable import KioskHTML
+import KioskTesting
 import Testing
 @testable import KioskCore
 

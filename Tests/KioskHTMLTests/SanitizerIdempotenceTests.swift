@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+@testable import KioskHTML
 import Testing
 
 /// What the sanitizer lets through, it lets through again: sanitizing its own output changes

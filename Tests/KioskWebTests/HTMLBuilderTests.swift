@@ -1,4 +1,5 @@
 import KioskCore
+import KioskHTML
 import Testing
 
 @testable import KioskWeb

@@ -9,9 +9,9 @@ import Foundation
 /// the end of the input is dropped. CDATA sections, which only escaped-twice feeds contain in
 /// HTML, are read as text. It works on UTF-8 bytes, in time linear in the input, and
 /// never traps, whatever the input.
-struct HTMLTokenizer {
+package struct HTMLTokenizer {
     /// One piece of markup.
-    enum Token {
+    package enum Token {
         /// Text whose character references ``appendText(_:to:)`` decodes (byte range in the input).
         case text(Range<Int>)
         /// Content of a raw-text element such as `script` or `xmp`, or of a CDATA section: no
@@ -22,21 +22,21 @@ struct HTMLTokenizer {
     }
 
     /// A start tag.
-    struct Tag {
+    package struct Tag {
         /// Lowercased name.
-        var name: String
+        package var name: String
         /// Attributes in source order, names lowercased, values decoded, without duplicates.
-        var attributes: [Attribute]
+        package var attributes: [Attribute]
         /// Written with a trailing `/` (`<br/>`); only meaningful for void and foreign elements.
-        var selfClosing: Bool
+        package var selfClosing: Bool
 
         /// The value of the named (lowercase) attribute, if present.
-        func value(of name: String) -> String? {
+        package func value(of name: String) -> String? {
             attributes.first(where: { $0.name == name })?.value
         }
 
         /// FeedBurner's `<div class="feedflare">`: sharing links and their counters, not the item.
-        var isFeedFlare: Bool {
+        package var isFeedFlare: Bool {
             guard name == "div", let classes = value(of: "class") else { return false }
             // Most divs have a class and few are FeedBurner's: the bytes are looked for first
             // (splitting every class list into Characters was a percent of the reader view).
@@ -48,16 +48,21 @@ struct HTMLTokenizer {
     }
 
     /// One attribute of a start tag; a valueless attribute has an empty value.
-    struct Attribute: Equatable {
-        var name: String
-        var value: String
+    package struct Attribute: Equatable {
+        package var name: String
+        package var value: String
+
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// Attributes kept per tag: the duplicate check is quadratic in this, not in the input.
-    static let maximumAttributes = 64
+    package static let maximumAttributes = 64
 
     /// How markup is read.
-    enum Mode {
+    package enum Mode {
         /// As a browser reads a document: `script`, `title`, `textarea`... hold text up to their
         /// end tag, and markup cut off by the end of the input is dropped.
         case document
@@ -68,7 +73,7 @@ struct HTMLTokenizer {
     }
 
     /// The input as UTF-8.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
     private let mode: Mode
     private var position = 0
     /// Set after a start tag whose content is text up to its end tag (`script`, `title`...).
@@ -77,20 +82,20 @@ struct HTMLTokenizer {
     private var inPlaintext = false
 
     /// A tokenizer over the UTF-8 of `html`.
-    init(_ html: String, mode: Mode = .document) {
+    package init(_ html: String, mode: Mode = .document) {
         bytes = Array(html.utf8)
         self.mode = mode
     }
 
     /// A tokenizer over `utf8`, which must be valid UTF-8 (as `TextDecoding.utf8Bytes` gives):
     /// the bytes are read where they are, not copied.
-    init(utf8: [UInt8], mode: Mode = .document) {
+    package init(utf8: [UInt8], mode: Mode = .document) {
         bytes = utf8
         self.mode = mode
     }
 
     /// The next token, or nil at the end of the input.
-    mutating func next() -> Token? {
+    package mutating func next() -> Token? {
         while position < bytes.count {
             if inPlaintext {
                 defer { position = bytes.count }
@@ -115,7 +120,7 @@ struct HTMLTokenizer {
 
     /// Appends the text of a `.text` or `.rawText` range to `out`, references decoded for `.text`
     /// ranges only if `decode`, and NUL bytes dropped (browsers ignore them in text).
-    func appendText(_ range: Range<Int>, to out: inout [UInt8], decode: Bool = true) {
+    package func appendText(_ range: Range<Int>, to out: inout [UInt8], decode: Bool = true) {
         bytes.withUnsafeBufferPointer { buffer in
             let slice = UnsafeBufferPointer(rebasing: buffer[range.clamped(to: 0..<buffer.count)])
             if decode {
@@ -132,7 +137,7 @@ struct HTMLTokenizer {
     /// `head` ends, as in browsers, also before `<body>`, before any tag that does not belong in
     /// a head, or before text that is not whitespace; that token is returned for the caller to
     /// handle. Every other element returns nil.
-    mutating func skipContent(of name: String) -> Token? {
+    package mutating func skipContent(of name: String) -> Token? {
         var depth = 1
         while let token = next() {
             switch token {
@@ -162,12 +167,12 @@ struct HTMLTokenizer {
     }
 
     /// Elements that have no content and no end tag.
-    static func isVoid(_ name: String) -> Bool {
+    package static func isVoid(_ name: String) -> Bool {
         voidElements.contains(name)
     }
 
     /// SVG and MathML, where a trailing `/` really closes an element.
-    static func isForeign(_ name: String) -> Bool {
+    package static func isForeign(_ name: String) -> Bool {
         name == "svg" || name == "math"
     }
 

@@ -3,7 +3,7 @@
 
 extension String {
     /// The string without leading and trailing ASCII white space (space, tab, CR, LF, FF, VT).
-    var trimmingASCIIWhitespace: String {
+    package var trimmingASCIIWhitespace: String {
         let utf8 = self.utf8
         guard let first = utf8.firstIndex(where: { !ASCIIWhitespace.contains($0) }),
             let last = utf8.lastIndex(where: { !ASCIIWhitespace.contains($0) })
@@ -14,8 +14,8 @@ extension String {
 }
 
 /// ASCII white space as bytes.
-enum ASCIIWhitespace {
-    @inline(__always) static func contains(_ c: UInt8) -> Bool {
+package enum ASCIIWhitespace {
+    @inline(__always) package static func contains(_ c: UInt8) -> Bool {
         c == 0x20 || (c >= 0x09 && c <= 0x0D)
     }
 

@@ -5,15 +5,15 @@
 /// every digit run read from a source goes through here instead: the value stops at `ceiling`
 /// (a caller picks one just past the largest value it accepts) and the digits are still counted,
 /// so callers consume the whole run and can tell "too long" from "just right".
-struct BoundedNumber: Sendable, Hashable {
+package struct BoundedNumber: Sendable, Hashable {
     let radix: Int
     let ceiling: Int
     /// The digits' value, or `ceiling` once it would pass it.
-    private(set) var value = 0
+    package private(set) var value = 0
     /// How many digits were appended, saturated or not.
     private(set) var digitCount = 0
 
-    init(radix: Int = 10, ceiling: Int = .max) {
+    package init(radix: Int = 10, ceiling: Int = .max) {
         self.radix = radix
         self.ceiling = ceiling
     }
@@ -21,7 +21,7 @@ struct BoundedNumber: Sendable, Hashable {
     /// True once the digits' value reached `ceiling`: the exact number is lost.
     var isSaturated: Bool { value >= ceiling }
 
-    mutating func append(_ digit: Int) {
+    package mutating func append(_ digit: Int) {
         digitCount += 1
         guard value < ceiling else { return }
         let (product, productOverflow) = value.multipliedReportingOverflow(by: radix)
@@ -30,7 +30,7 @@ struct BoundedNumber: Sendable, Hashable {
     }
 
     /// The value of an ASCII digit in `radix` (up to 16), or nil when the byte is none.
-    static func digitValue(_ byte: UInt8, radix: Int = 10) -> Int? {
+    package static func digitValue(_ byte: UInt8, radix: Int = 10) -> Int? {
         if byte >= 0x30, byte <= 0x39 { return Int(byte &- 0x30) }
         guard radix == 16 else { return nil }
         let lower = byte | 0x20

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Resolves references against a base (`xml:base`, the feed's own address), as RFC 3986 says.
-enum URLResolution {
+package enum URLResolution {
     /// `reference` made absolute against `base`; unchanged when there is no usable base or the
     /// reference is already absolute.
-    static func resolve(_ reference: String, against base: String?) -> String {
+    package static func resolve(_ reference: String, against base: String?) -> String {
         let trimmed = reference.trimmingASCIIWhitespace
         guard let base, !base.isEmpty, !hasScheme(trimmed) else { return trimmed }
         guard let baseURL = URL(string: base),

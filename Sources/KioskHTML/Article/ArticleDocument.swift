@@ -1,3 +1,4 @@
+import KioskCore
 /// A web page as a tree, built from `HTMLTokenizer`'s tokens the forgiving way browsers build the
 /// common cases: void elements, the implied ends of `p`, `li`, `dt`/`dd`, table rows and cells and
 /// `option`, an end tag closing the nearest open element of its name, stray end tags ignored.

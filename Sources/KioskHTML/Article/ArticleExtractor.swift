@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// The main article of a web page, from its bytes: the reader view.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Finds the article in a page's tree, after Mozilla Readability's `grabArticle`: unlikely parts
 /// (menus, comments, sidebars) removed, paragraphs scored by their text (length and commas) and

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// What a page says about its article outside the article: JSON-LD (schema.org), OpenGraph,
 /// Twitter and Dublin Core `<meta>`, `<title>`, `<html lang>`. Read before the page is cut down.

@@ -1,3 +1,4 @@
+import KioskCore
 /// A CSS selector of the small kind site rules need: compound selectors (`div`, `.story`,
 /// `#main`, `[data-role]`, `[itemprop=articleBody]`, `article.post.full`) joined by descendant
 /// combinators (spaces), several of them separated by commas. Anything else (child or sibling

@@ -1,3 +1,4 @@
+import KioskCore
 /// What the scoring asks of every element (its text's length, the part of it in links, its
 /// commas, how many paragraphs, images, list items... it holds), counted once for the whole tree
 /// in one bottom-up pass, so no question costs a walk over the element's descendants and the

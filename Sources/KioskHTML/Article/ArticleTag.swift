@@ -1,3 +1,4 @@
+import KioskCore
 /// The element names the extractor asks about, as small numbers: every node carries its own, so
 /// "is this a heading, a block, phrasing..." is a bit test instead of hashing a `String` into a
 /// `Set` (hashing and comparing names was a sixth of the extractor's time).

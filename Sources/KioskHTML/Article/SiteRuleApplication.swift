@@ -1,3 +1,4 @@
+import KioskCore
 /// A ``SiteRule`` applied to a page's tree.
 enum SiteRuleApplication {
     /// Takes every element matching one of `selectors` out of the tree.

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// What to keep and drop on one site's pages, so a page the heuristics get wrong is fixed with
 /// data rather than code (Miniflux's scraper rules, Readability's site configurations).

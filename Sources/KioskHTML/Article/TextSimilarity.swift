@@ -1,3 +1,4 @@
+import KioskCore
 /// Readability's `_textSimilarity` against one text read many times (the article's title against
 /// every heading): `a`'s words are split once, and a text of ASCII is split by its bytes (the
 /// `Character` split of each heading was a twentieth of a 10 MB page's extraction).

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Addresses found on web pages, made absolute and comparable: only http(s) survives, since
 /// anything else (`javascript:`, `data:`, `mailto:`, app links) is nothing a fetcher may follow.

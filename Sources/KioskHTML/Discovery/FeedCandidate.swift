@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// A feed address found on a web page, for a person to pick from or a fetcher to try in order.
 public struct FeedCandidate: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Feed autodiscovery: given a web page someone pasted instead of a feed address, the feeds it
 /// points to. Pure functions over bytes; fetching the page and trying the candidates is the

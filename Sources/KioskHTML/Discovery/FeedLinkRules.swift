@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// What makes a link on a page a feed: declared media types for `<link>` elements, the
 /// address's shape, `type` and text for `<a>` elements.

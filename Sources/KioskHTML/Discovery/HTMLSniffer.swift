@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// Tells a web page from a feed by how the document starts, and reads the charset a page
 /// declares in `<meta>`, which ``TextDecoding`` (made for XML) does not look for.

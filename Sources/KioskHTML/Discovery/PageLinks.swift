@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// The links of a page that may lead to feeds, collected in one pass of ``HTMLTokenizer`` and
 /// judged later, once the `<base>` (which may come after them) is known.

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskHTML
 import KioskModel
 import KioskSources
 

@@ -1,6 +1,7 @@
 import Foundation
 import KioskAccounts
 import KioskCore
+import KioskHTML
 import KioskModel
 import KioskReader
 import KioskSources

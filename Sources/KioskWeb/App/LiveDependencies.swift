@@ -1,6 +1,7 @@
 import Foundation
 import KioskAccounts
 import KioskCore
+import KioskHTML
 import KioskReader
 import KioskSources
 import KioskStore

@@ -1,4 +1,5 @@
 import KioskCore
+import KioskHTML
 
 /// A piece of an HTML document. Text and attribute values are escaped when rendered; the only
 /// way to insert markup as is goes through ``SanitizedHTML``, which only the sanitizer makes.

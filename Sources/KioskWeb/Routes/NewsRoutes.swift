@@ -1,5 +1,6 @@
 import Hummingbird
 import KioskCore
+import KioskHTML
 import KioskModel
 import KioskSources
 

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskHTML
 import KioskStore
 
 /// An entry page's reader view: the whole article in place of the summary, or, when it cannot be

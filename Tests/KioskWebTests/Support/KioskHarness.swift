@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskDemo
+import KioskHTML
 import KioskSQLite
 import KioskSources
 import KioskStore

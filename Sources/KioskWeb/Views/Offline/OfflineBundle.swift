@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskHTML
 import KioskStore
 
 /// What the installed app keeps on the device for reading without a network

@@ -48,8 +48,8 @@ import Testing
         try await withKioskApp { kiosk in
             try await kiosk.run { _, _ in
                 let hub = kiosk.hub
-                // The checks' metrics listen to the hub beside the broadcaster: both, before publishing.
-                let attached = try await eventually { await hub.subscriberCount >= 2 }
+                // The checks' metrics listen to the hub: wait for them, before publishing.
+                let attached = try await eventually { await hub.isListening(SourceMetrics.hubName) }
                 try #require(attached, "the checks' metrics never listened to the hub")
                 await hub.publish(.checking(.business))
                 await hub.publish(.changed(.business, [SampleEntries.plain(1)]))

@@ -8,6 +8,9 @@ import Foundation
 public actor EventHub {
     private var snapshot = HubSnapshot()
     private var subscribers: [UUID: AsyncStream<EngineEvent>.Continuation] = [:]
+    /// The subscribers that said who they are, by name (what waits on them asks by name, not by
+    /// counting).
+    private var named: [UUID: String] = [:]
 
     public init() {}
 
@@ -26,8 +29,10 @@ public actor EventHub {
     public func currentSnapshot() -> HubSnapshot { snapshot }
 
     /// A subscription starting now: first a resync with the current state, then every event.
-    /// - Parameter bufferSize: events held for a slow reader before it is resynced.
-    public func subscribe(bufferSize: Int = 256) -> HubSubscription {
+    /// - Parameters:
+    ///   - bufferSize: events held for a slow reader before it is resynced.
+    ///   - name: who listens (`"metrics"`), for ``isListening(_:)``.
+    public func subscribe(bufferSize: Int = 256, name: String? = nil) -> HubSubscription {
         let id = UUID()
         let (stream, continuation) = AsyncStream.makeStream(
             of: EngineEvent.self, bufferingPolicy: .bufferingNewest(max(1, bufferSize)))
@@ -35,13 +40,17 @@ public actor EventHub {
             Task { await self?.unsubscribe(id) }
         }
         subscribers[id] = continuation
+        named[id] = name
         return HubSubscription(events: stream, start: snapshot, hub: self)
     }
 
-    /// How many subscribers are attached (for tests and metrics).
-    public var subscriberCount: Int { subscribers.count }
+    /// Whether a subscriber called `name` is attached.
+    public func isListening(_ name: String) -> Bool {
+        named.values.contains(name)
+    }
 
     private func unsubscribe(_ id: UUID) {
         subscribers[id] = nil
+        named[id] = nil
     }
 }

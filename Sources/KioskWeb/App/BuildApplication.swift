@@ -59,24 +59,32 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
             accounts: dependencies.accounts, presence: AccountPresence(accounts: dependencies.accounts),
             loopbackOnly: config.servesLocalOwner,
             owner: OwnerPass(access: config.ownerAccess, signer: dependencies.signer)))
-    let shared = RouteContext(config: config, dependencies: dependencies, live: live, logger: logger)
-    AccountRoutes(shared: shared).register(on: router)
+    // Each route group gets what it uses, no more.
+    let d = dependencies
+    // The Discover articles a page listed, for their detail pages and Home's "last opened".
+    let shelf = ArticleShelf()
+    AccountRoutes(
+        accounts: d.accounts, live: live, host: config.host, port: config.port, trustedProxies: config.trustedProxies
+    ).register(on: router)
     // The sync APIs (own credentials; the sign-in middleware lets /api/ through).
-    GoogleReaderAPI<KioskRequestContext>(
-        accounts: dependencies.accounts, reader: dependencies.reader, store: dependencies.store, logger: logger
+    GoogleReaderAPI<KioskRequestContext>(accounts: d.accounts, reader: d.reader, store: d.store, logger: logger)
+        .register(on: router)
+    FeverAPI<KioskRequestContext>(accounts: d.accounts, reader: d.reader, store: d.store, logger: logger)
+        .register(on: router)
+    ShellRoutes(assets: d.assets, live: live, ownerName: config.ownerName, notReady: d.notReady).register(on: router)
+    NewsRoutes(news: d.news, store: d.store, signer: d.signer, articles: d.articles, live: live).register(on: router)
+    ReaderRoutes(
+        reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live
     ).register(on: router)
-    FeverAPI<KioskRequestContext>(
-        accounts: dependencies.accounts, reader: dependencies.reader, store: dependencies.store, logger: logger
+    ReaderActionRoutes(reader: d.reader, articlePasses: d.articlePasses).register(on: router)
+    OfflineRoutes(reader: d.reader, store: d.store, drawings: d.drawings, signer: d.signer).register(on: router)
+    DiscoverRoutes(
+        discover: d.discover, hasAPIKey: !(config.catalogue.newsAPI.apiKey ?? "").isEmpty, store: d.store,
+        reader: d.reader, news: d.news, signer: d.signer, shelf: shelf, logger: logger
     ).register(on: router)
-    ShellRoutes(shared: shared).register(on: router)
-    NewsRoutes(shared: shared).register(on: router)
-    ReaderRoutes(shared: shared).register(on: router)
-    ReaderActionRoutes(shared: shared).register(on: router)
-    OfflineRoutes(shared: shared).register(on: router)
-    DiscoverRoutes(shared: shared).register(on: router)
-    OnDemandRoutes(shared: shared).register(on: router)
-    ImageRoute(shared: shared).register(on: router)
-    OpenedRoute(shared: shared).register(on: router)
+    OnDemandRoutes(facts: d.facts, albums: d.albums, jokes: d.jokes, signer: d.signer).register(on: router)
+    ImageRoute(signer: d.signer, images: d.images, logger: logger).register(on: router)
+    OpenedRoute(news: d.news, store: d.store, reader: d.reader, live: live, shelf: shelf).register(on: router)
     EventsRoute(live: live).register(on: router)
     // The generated HEAD would run the GET handler, whose subscription ends only in the body
     // it then drops: every HEAD would leave a client on the broadcaster.
@@ -101,15 +109,6 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
         services: dependencies.services + [live] + metricsServices(config, dependencies, live: live, logger: logger),
         logger: logger)
     return (application, live)
-}
-
-/// What every route group shares.
-struct RouteContext: Sendable {
-    var config: AppConfig
-    var dependencies: WebDependencies
-    var live: LiveBroadcaster
-    var logger: Logger
-    let articles = ArticleShelf()
 }
 
 /// The checks' metrics (from the hub), and the loopback `/metrics` listener when asked for.

@@ -13,12 +13,14 @@ struct SourceMetrics: Service {
     /// The label a source is counted under: the News sources by id; a reader's own feeds share
     /// one label, so 100,000 subscriptions do not make 100,000 series.
     let label: @Sendable (SourceID) -> String
+    /// What it is called on the hub (``EventHub/isListening(_:)``).
+    static let hubName = "source-metrics"
 
     func run() async throws {
         let clock = ContinuousClock()
         var started: [SourceID: ContinuousClock.Instant] = [:]
         var outcome: [SourceID: String] = [:]
-        let updates = await hub.subscribe(bufferSize: 4_096)
+        let updates = await hub.subscribe(bufferSize: 4_096, name: Self.hubName)
         for await update in updates.cancelOnGracefulShutdown() {
             guard case .event(let event) = update else {
                 // Events were missed: the checks under way are not timed.

@@ -9,8 +9,11 @@ import KioskStore
 /// and per address; the cookie is HttpOnly, SameSite=Lax, and Secure when the browser came over
 /// TLS (said by `X-Forwarded-Proto` from a configured proxy only).
 struct AccountRoutes: Sendable {
-    let shared: RouteContext
-    private var accounts: Accounts { shared.dependencies.accounts }
+    let accounts: Accounts
+    let live: LiveBroadcaster
+    let host: String
+    let port: Int
+    let trustedProxies: [String]
 
     private struct SignIn: Decodable {
         var name: String
@@ -59,7 +62,7 @@ struct AccountRoutes: Sendable {
                 try? await accounts.closeSession(token: token)
             }
             // The session's open pages stop hearing its events at once.
-            if let session = context.csrf { await shared.live.disconnect(session: session) }
+            if let session = context.csrf { await live.disconnect(session: session) }
             var response = FormBody.redirect("/login")
             response.setCookie(sessionCookie("", request: request, context: context, expired: true))
             // Nothing of the account stays on the device: the service worker's cached pages, its
@@ -130,12 +133,12 @@ struct AccountRoutes: Sendable {
     /// The address the browser used to reach Kiosk, for the instructions.
     private func origin(_ request: Request, context: KioskRequestContext) -> String {
         let scheme = isSecure(request, context: context) ? "https" : "http"
-        return "\(scheme)://\(request.head.authority ?? "\(shared.config.host):\(shared.config.port)")"
+        return "\(scheme)://\(request.head.authority ?? "\(host):\(port)")"
     }
 
     /// Whether the browser's connection is TLS: only a configured proxy may say so.
     private func isSecure(_ request: Request, context: KioskRequestContext) -> Bool {
-        guard let address = context.remoteAddress, shared.config.trustedProxies.contains(address) else { return false }
+        guard let address = context.remoteAddress, trustedProxies.contains(address) else { return false }
         return request.headers[.xForwardedProto]?.lowercased() == "https"
     }
 

@@ -2,13 +2,22 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskModel
+import KioskReader
 import KioskSources
 import KioskStore
+import Logging
 
 /// `/discover`: category and search pages, the fragments infinite scroll and the search box ask
 /// for, and article details.
 struct DiscoverRoutes: Sendable {
-    let shared: RouteContext
+    let discover: DiscoverService
+    let hasAPIKey: Bool
+    let store: any KioskStore
+    let reader: Reader
+    let news: NewsSections
+    let signer: ImageSigner
+    let shelf: ArticleShelf
+    let logger: Logger
 
     func register(on router: Router<KioskRequestContext>) {
         router.get("discover") { request, context in
@@ -34,11 +43,11 @@ struct DiscoverRoutes: Sendable {
                     loading.cancel()
                 }
                 return DiscoverScreenPage(
-                    query: query, rows: ArticleRows(articles: [], images: shared.dependencies.signer), page: 0,
+                    query: query, rows: ArticleRows(articles: [], images: signer), page: 0,
                     hasMore: false, error: nil, hasAPIKey: hasAPIKey, saved: nil, loading: true
                 ).document.response(for: context)
             }
-            let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
+            let rows = ArticleRows(articles: await shelf.keep(result.articles), images: signer)
             return DiscoverScreenPage(
                 query: query, rows: rows, page: 1, hasMore: result.hasMore, error: result.error, hasAPIKey: hasAPIKey,
                 saved: result.saved
@@ -53,24 +62,23 @@ struct DiscoverRoutes: Sendable {
             // moved on from is dropped by `DiscoverService` (superseded) instead.
             let fresh = request.uri.queryParameters.get("refresh") != nil
             let result = await load(query, page: page, client: context.clientID, user: context.user, fresh: fresh)
-            let rows = ArticleRows(articles: await shared.articles.keep(result.articles), images: shared.dependencies.signer)
+            let rows = ArticleRows(articles: await shelf.keep(result.articles), images: signer)
             let body = DiscoverResults(
                 html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,
                 error: result.error, query: query.queryString, superseded: result.superseded)
             return try JSONResponse(body).response
         }
         router.get("discover/articles/:key") { _, context in
-            guard let article = await shared.articles.article(context.parameters.get("key") ?? "") else {
+            guard let article = await shelf.article(context.parameters.get("key") ?? "") else {
                 let gone = MessagePage(
                     kind: "not-found", title: "Article not available",
                     message: "This article is no longer in Kiosk's memory. Open it again from Discover.", tab: .discover)
                 return HTMLResponse(gone.page.render(), status: .notFound).response
             }
-            return ArticleDetailPage(article: article, images: shared.dependencies.signer).page.response(for: context)
+            return ArticleDetailPage(article: article, images: signer).page.response(for: context)
         }
     }
 
-    private var hasAPIKey: Bool { !(shared.config.catalogue.newsAPI.apiKey ?? "").isEmpty }
 
     private func query(_ request: Request) -> DiscoverQuery {
         let parameters = request.uri.queryParameters
@@ -94,7 +102,6 @@ struct DiscoverRoutes: Sendable {
     }
 
     private func load(_ query: DiscoverQuery, page: Int, client: String, user: UserID, fresh: Bool = false) async -> Outcome {
-        let discover = shared.dependencies.discover
         let result: Result<DiscoverPage, SourceError>
         switch query {
         case .category(let category):
@@ -115,9 +122,9 @@ struct DiscoverRoutes: Sendable {
     private func searchSaved(_ text: String, page: Int, user: UserID) async -> Outcome {
         guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
         do {
-            let hits = try await shared.dependencies.store.search(text, limit: 50, user: user)
+            let hits = try await store.search(text, limit: 50, user: user)
             var names: [SourceID: String] = [:]
-            for subscription in try await shared.dependencies.reader.subscriptions(user: user) {
+            for subscription in try await reader.subscriptions(user: user) {
                 names[subscription.id] = subscription.displayName
             }
             // A hit from a feed the user no longer follows has no page left to open.
@@ -125,9 +132,9 @@ struct DiscoverRoutes: Sendable {
             return Outcome(
                 saved: SavedRows(
                     hits: followed.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }, names: names,
-                    news: shared.dependencies.news))
+                    news: news))
         } catch {
-            shared.logger.warning("saved search failed", metadata: ["error": "\(error)"])
+            logger.warning("saved search failed", metadata: ["error": "\(error)"])
             return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched right now.")
         }
     }

@@ -7,12 +7,11 @@ import Logging
 /// `/img?u=<url>&s=<signature>`: images from sources, through the image pipeline, only for URLs
 /// Kiosk's own pages signed. Pages never load a third-party image directly.
 struct ImageRoute: Sendable {
-    let shared: RouteContext
+    let signer: ImageSigner
+    let images: ImagePipeline
+    let logger: Logger
 
     func register(on router: Router<KioskRequestContext>) {
-        let signer = shared.dependencies.signer
-        let images = shared.dependencies.images
-        let logger = shared.logger
         router.get("img") { request, _ in
             guard let link = request.uri.queryParameters.get("u"), let signature = request.uri.queryParameters.get("s"),
                 signer.isValid(url: link, signature: signature), let url = URL(string: link)

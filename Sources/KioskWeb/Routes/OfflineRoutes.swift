@@ -9,9 +9,10 @@ import KioskStore
 /// Reading without a network: the bundle the installed app keeps (`/reader/offline.json`) and
 /// the page that shows it when the server cannot be reached (`/offline/reader`).
 struct OfflineRoutes: Sendable {
-    let shared: RouteContext
-    private var reader: Reader { shared.dependencies.reader }
-    private var store: any KioskStore { shared.dependencies.store }
+    let reader: Reader
+    let store: any KioskStore
+    let drawings: EntryDrawings
+    let signer: ImageSigner
 
     func register(on router: Router<KioskRequestContext>) {
         router.get("offline/reader") { _, _ in OfflineReaderPage().page.response }
@@ -33,8 +34,6 @@ struct OfflineRoutes: Sendable {
             names[subscription.id] = subscription.displayName
             sites[subscription.id] = subscription.siteURL
         }
-        let drawings = shared.dependencies.drawings
-        let signer = shared.dependencies.signer
         let items = entries.map { entry in
             OfflineBundle.item(
                 entry, feedTitle: names[entry.source] ?? entry.source.rawValue, drawing: drawings.drawing(of: entry.source),

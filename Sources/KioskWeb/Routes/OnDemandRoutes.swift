@@ -5,20 +5,22 @@ import KioskSources
 
 /// The screens read on request: Facts, Jokes and Top Albums.
 struct OnDemandRoutes: Sendable {
-    let shared: RouteContext
+    let facts: CachedResource<FactSheet>
+    let albums: CachedResource<AlbumChart>
+    let jokes: JokeService
+    let signer: ImageSigner
 
     func register(on router: Router<KioskRequestContext>) {
-        let dependencies = shared.dependencies
         router.get("facts") { request, context in
             // A cached sheet shows at once, also while a refresh (the button) goes on; `?landed`
             // is that refresh's outcome, when it lands.
-            let facts = await Self.load(dependencies.facts, request)
-            return FactsPage(sheet: facts.value, error: facts.error, images: dependencies.signer, refreshing: facts.refreshing)
+            let facts = await Self.load(facts, request)
+            return FactsPage(sheet: facts.value, error: facts.error, images: signer, refreshing: facts.refreshing)
                 .page.response(for: context)
         }
         router.get("jokes") { _, context in JokesPage().page.response(for: context) }
         router.post("jokes/next") { _, context in
-            switch await dependencies.jokes.joke(for: context.clientID) {
+            switch await jokes.joke(for: context.clientID) {
             case .success(let joke): return try JSONResponse(JokeAnswer(joke: joke.content, error: nil)).response
             case .failure(let error):
                 let message = "No joke this time: \(error.description)"
@@ -27,16 +29,16 @@ struct OnDemandRoutes: Sendable {
         }
         let albumRows = RenderCache<AlbumChart?>()
         router.get("albums") { request, context in
-            let albums = await Self.load(dependencies.albums, request)
-            let signer = dependencies.signer
+            let albums = await Self.load(albums, request)
+            let signer = signer
             let rows = await albumRows.html(for: albums.value) { AlbumsPage.rows($0, images: signer) }
             return AlbumsPage(rows: rows, error: albums.error, refreshing: albums.refreshing).page.response(for: context)
         }
         router.get("albums/:id") { _, context in
             let id = context.parameters.get("id") ?? ""
-            let chart = await dependencies.albums.current(refresh: false).value
+            let chart = await albums.current(refresh: false).value
             guard let album = chart?.albums.first(where: { $0.id == id }) else { throw HTTPError(.notFound) }
-            return AlbumDetailPage(album: album, images: dependencies.signer).page.response(for: context)
+            return AlbumDetailPage(album: album, images: signer).page.response(for: context)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KioskCore
 import KioskModel
+import KioskReader
 import KioskSources
 import KioskStore
 
@@ -10,7 +11,11 @@ import KioskStore
 /// cross-site `<img>` cannot (it is a POST behind `SameOriginMiddleware`), and a client that
 /// sends a flood of them is heard at most every `OpenedLimiter.spacing`.
 struct OpenedRoute: Sendable {
-    let shared: RouteContext
+    let news: NewsSections
+    let store: any KioskStore
+    let reader: Reader
+    let live: LiveBroadcaster
+    let shelf: ArticleShelf
     let limiter = OpenedLimiter()
 
     private struct Opened: Decodable { var path: String }
@@ -21,7 +26,7 @@ struct OpenedRoute: Sendable {
             let path = Self.headlinePath(form.path)
             guard let title = await title(of: path, user: context.user) else { throw HTTPError(.notFound) }
             if await limiter.admit(context.clientID, now: ContinuousClock.now) {
-                await shared.live.recordOpened(title: title, path: path, user: context.user)
+                await live.recordOpened(title: title, path: path, user: context.user)
             }
             return Response(status: .noContent)
         }
@@ -40,20 +45,20 @@ struct OpenedRoute: Sendable {
         switch parts.count {
         case 4 where parts[1] == "news":
             let source = SourceID(parts[2])
-            guard shared.dependencies.news.shows(source) else { return nil }
-            let state = await shared.live.snapshot()
+            guard news.shows(source) else { return nil }
+            let state = await live.snapshot()
             var found = state.entries[source]?.first(where: { EntryIdentity.key(of: $0) == parts[3] })
             if found == nil {
-                found = (try? await shared.dependencies.store.storedEntry(source: source, key: parts[3], user: user))?.entry
+                found = (try? await store.storedEntry(source: source, key: parts[3], user: user))?.entry
             }
             return found.map { $0.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
         case 4 where parts[1] == "discover" && parts[2] == "articles":
-            return await shared.articles.article(parts[3]).map { $0.title ?? "Untitled" }
+            return await shelf.article(parts[3]).map { $0.title ?? "Untitled" }
         case 5 where parts[1] == "reader" && parts[2] == "entry":
             guard let source = parts[3].removingPercentEncoding, let key = parts[4].removingPercentEncoding,
-                (try? await shared.dependencies.reader.subscription(SourceID(source), user: user)) != nil
+                (try? await reader.subscription(SourceID(source), user: user)) != nil
             else { return nil }
-            let entry = try? await shared.dependencies.store.storedEntry(source: SourceID(source), key: key, user: user)
+            let entry = try? await store.storedEntry(source: SourceID(source), key: key, user: user)
             return entry.map { $0.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "Untitled" }
         default:
             return nil

@@ -10,8 +10,8 @@ import KioskStore
 /// All POSTs (behind `SameOriginMiddleware`); the script sends them with `Accept:
 /// application/json` and gets JSON, a plain form gets a page or a redirect.
 struct ReaderActionRoutes: Sendable {
-    let shared: RouteContext
-    private var reader: Reader { shared.dependencies.reader }
+    let reader: Reader
+    let articlePasses: ArticlePrefetcher.Wake
     /// An OPML upload at most (the reader itself refuses files over 4 MiB with a clear message).
     static let uploadLimit = 6 << 20
 
@@ -82,7 +82,7 @@ struct ReaderActionRoutes: Sendable {
                     interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) },
                     fullArticles: form.fullArticles != nil, user: context.user)
                 // Its newest entries' articles now, not at the next minute's pass.
-                if form.fullArticles != nil, !subscription.fullArticles { shared.dependencies.articlePasses.now() }
+                if form.fullArticles != nil, !subscription.fullArticles { articlePasses.now() }
                 return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
             } catch {
                 return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)

@@ -11,9 +11,12 @@ import KioskStore
 /// settings, OPML. Every page is a GET that changes nothing; the actions are in
 /// `ReaderActionRoutes`.
 struct ReaderRoutes: Sendable {
-    let shared: RouteContext
-    private var reader: Reader { shared.dependencies.reader }
-    private var store: any KioskStore { shared.dependencies.store }
+    let reader: Reader
+    let store: any KioskStore
+    let drawings: EntryDrawings
+    let articles: ArticleService
+    let signer: ImageSigner
+    let live: LiveBroadcaster
     static let pageSize = 50
 
     func register(on router: Router<KioskRequestContext>) {
@@ -21,7 +24,7 @@ struct ReaderRoutes: Sendable {
             let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderHomePage(
                 subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user),
-                sequence: await shared.live.snapshot().sequence, health: try await reader.feedHealth(user: context.user)
+                sequence: await live.snapshot().sequence, health: try await reader.feedHealth(user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/counts") { _, context in
@@ -109,9 +112,9 @@ struct ReaderRoutes: Sendable {
         // Mark all read stops at the newest entry received now, whatever its date.
         let newest = try await store.newestEntryID(sources: filter.sources, user: context.user)
         return ReaderListPage(
-            scope: scope, title: title, entries: entries, names: names, drawings: shared.dependencies.drawings, counts: try await counts(subscriptions, user: context.user),
+            scope: scope, title: title, entries: entries, names: names, drawings: drawings, counts: try await counts(subscriptions, user: context.user),
             folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
-            subscription: subscription, sources: filter.sources, sequence: await shared.live.snapshot().sequence
+            subscription: subscription, sources: filter.sources, sequence: await live.snapshot().sequence
         ).page.response(for: context)
     }
 
@@ -121,7 +124,7 @@ struct ReaderRoutes: Sendable {
         let entries = try await store.readingList(EntryFilter(sources: [id], limit: 20), user: user)
         var sample: [(summaryWords: Int, articleWords: Int)] = []
         for entry in entries {
-            guard let article = await shared.dependencies.articles.kept(entry.id)?.article else { continue }
+            guard let article = await articles.kept(entry.id)?.article else { continue }
             sample.append((FullArticleSuggestion.words(ofSummary: entry.entry.summary ?? entry.entry.content), article.wordCount))
         }
         return FullArticleSuggestion(sample: sample)
@@ -134,10 +137,9 @@ struct ReaderRoutes: Sendable {
         guard let subscription = try await reader.subscription(source, user: context.user),
             let entry = try await store.storedEntry(source: source, key: key, user: context.user)
         else { throw HTTPError(.notFound) }
-        let signer = shared.dependencies.signer
         let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
         let subscriptions = try await reader.subscriptions(user: context.user)
-        let articles = shared.dependencies.articles
+        let articles = articles
         let read: StoredArticle? =
             if withArticle {
                 await articles.article(entry: entry.id, link: entry.entry.link)
@@ -150,12 +152,12 @@ struct ReaderRoutes: Sendable {
         let path = ReaderLinks.entry(source, key: key)
         return ReaderEntryPage(
             entry: entry, feedName: subscription.displayName,
-            drawing: shared.dependencies.drawings.drawing(of: source), sanitizer: sanitizer,
+            drawing: drawings.drawing(of: source), sanitizer: sanitizer,
             article: ArticleView(
                 stored: read, signer: signer, entryPath: path,
                 summaryPath: subscription.fullArticles ? path + "?summary=1" : path),
             folders: try await reader.folders(user: context.user),
-            unread: try await counts(subscriptions, user: context.user).all, sequence: await shared.live.snapshot().sequence
+            unread: try await counts(subscriptions, user: context.user).all, sequence: await live.snapshot().sequence
         ).page.response(for: context)
     }
 

@@ -3,22 +3,24 @@ import Hummingbird
 
 /// Home, the static files, the PWA's manifest and service worker, the offline page, health.
 struct ShellRoutes: Sendable {
-    let shared: RouteContext
+    let assets: Assets
+    let live: LiveBroadcaster
+    let ownerName: String
+    let notReady: @Sendable () async -> String?
 
     func register(on router: Router<KioskRequestContext>) {
-        let assets = shared.dependencies.assets
         router.get("/") { _, context in
-            let sequence = await shared.live.snapshot().sequence
+            let sequence = await live.snapshot().sequence
             return HomePage(
-                ownerName: context.account.map { $0.homeName ?? $0.name } ?? shared.config.ownerName,
-                lastOpened: await shared.live.lastOpened(for: context.user), now: Date(), sequence: sequence,
+                ownerName: context.account.map { $0.homeName ?? $0.name } ?? ownerName,
+                lastOpened: await live.lastOpened(for: context.user), now: Date(), sequence: sequence,
                 signedInAs: context.account?.name
             ).page.response(for: context)
         }
         // Alive: the process answers. Ready: it can serve (its database answers), for a load balancer.
         router.get("healthz") { _, _ in "ok\n" }
         router.get("readyz") { _, _ in
-            if let reason = await shared.dependencies.notReady() {
+            if let reason = await notReady() {
                 return Response(
                     status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(string: "not ready: \(reason)\n")))

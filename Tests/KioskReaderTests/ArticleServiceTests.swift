@@ -318,16 +318,16 @@ import Testing
         let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
         let prefetcher = ArticlePrefetcher(store: store, articles: articles)
 
-        #expect(await prefetcher.pass() == 3)
+        #expect(await prefetcher.pass().fetched == 3)
         #expect(Set(await pages.requests.map(\.absoluteString)) == Set(entries.compactMap(\.link)))
         // Every entry has its article now; the next pass has nothing to do.
-        #expect(await prefetcher.pass() == 0)
+        #expect(await prefetcher.pass().fetched == 0)
         #expect(await pages.requests.count == 3)
 
         // A new entry arrives: the next pass fetches it alone.
         try await store.saveSourceState(
             SourceState(entries: [Entry(id: "w9", title: "W9", link: "https://wanted.example/9")] + entries), for: "wanted")
-        #expect(await prefetcher.pass() == 1)
+        #expect(await prefetcher.pass().fetched == 1)
         #expect(await pages.requests.last?.absoluteString == "https://wanted.example/9")
     }
 
@@ -352,18 +352,56 @@ import Testing
         let prefetcher = ArticlePrefetcher(store: store, articles: articles, pause: .seconds(60))
 
         var perPass: [Int] = []
-        for _ in 0..<11 { perPass.append(await prefetcher.pass()) }
+        for _ in 0..<11 { perPass.append(await prefetcher.pass().fetched) }
         // Pass 1: two of the burst and the quiet feed's one; then two a pass until the tenth.
         #expect(perPass == [3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0])
         #expect(await pages.requests.count == 21)
 
-        // Before, every pass read up to ten of a feed: the burst went in two passes.
-        // A later burst starts a spread of its own.
+        // Entries that arrive later are not backlog: read at once (they took five passes before,
+        // spread like a backlog: an article opened soon after its entry arrived was a summary).
         let second = (20..<25).map { Entry(id: "b\($0)", title: "B\($0)", link: "https://busy.example/\($0)") }
         try await store.saveSourceState(SourceState(entries: second + burst), for: "busy")
-        perPass = []
-        for _ in 0..<6 { perPass.append(await prefetcher.pass()) }
-        #expect(perPass == [1, 1, 1, 1, 1, 0])
+        let next = await prefetcher.pass()
+        #expect(next.fetched == 5 && !next.more)
+        #expect(await prefetcher.pass().fetched == 0)
+
+        // More arrivals than a pass takes (ten): the pass says so, and the next one takes the rest.
+        let flood = (25..<37).map { Entry(id: "b\($0)", title: "B\($0)", link: "https://busy.example/\($0)") }
+        try await store.saveSourceState(SourceState(entries: flood + second + burst), for: "busy")
+        let first = await prefetcher.pass()
+        #expect(first.fetched == 10 && first.more)
+        #expect(await prefetcher.pass().fetched == 2)
+    }
+
+    /// A feed read as full articles changes: its new entries' pages are read then, not at the next
+    /// tick (an hour away here), so an entry opened or synced seconds after it arrived is whole.
+    @Test func aFeedThatChangesHasItsNewPagesReadAtOnce() async throws {
+        let store = try SQLiteStore.inMemoryDatabase()
+        let feed = try #require(URL(string: "https://wanted.example/feed.xml"))
+        try await store.saveSubscriptions(
+            [Subscription(id: "wanted", url: feed, interval: .seconds(300), fullArticles: true)], user: .owner)
+        let first = Entry(id: "a", title: "A", link: "https://wanted.example/a")
+        try await store.saveSourceState(SourceState(entries: [first]), for: "wanted")
+        let pages = ArticleServiceTests.Pages(ArticleServiceTests.page("A whole article."))
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let hub = EventHub()
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles, pause: .seconds(3_600), hub: hub)
+        let group = ServiceGroup(services: [prefetcher], gracefulShutdownSignals: [], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        defer { running.cancel() }
+        // The pass at start reads the backlog (one page) and the service listens to the hub.
+        #expect(await eventually { await pages.requests.count == 1 })
+        #expect(await eventually { await hub.isListening(ArticlePrefetcher.hubName) })
+
+        // Six arrive at once (the engine saves before it tells the hub); a five-minute feed's
+        // backlog would have been spread over five passes, an hour apart here.
+        let arrived = (1...6).map { Entry(id: "n\($0)", title: "N\($0)", link: "https://wanted.example/n\($0)") }
+        try await store.saveSourceState(SourceState(entries: arrived + [first]), for: "wanted")
+        await hub.publish(.changed("wanted", arrived + [first]))
+        #expect(await eventually { await pages.requests.count == 7 })
+        #expect(Set(await pages.requests.map(\.absoluteString)).isSuperset(of: arrived.compactMap(\.link)))
+        await group.triggerGracefulShutdown()
+        try? await running.value
     }
 
     @Test func summariesUnderAFifthOfTheirArticlesAreSuggestedFullArticles() {

@@ -160,13 +160,18 @@ import Testing
                 #expect(!summary.contains("four thousand books"))
                 #expect(summary.contains("Two words."))
                 #expect(summary.contains(">Full article</a>"))
-                // An entry with no article kept yet shows its summary and offers the article.
+                // An entry whose article is still due (no pass has read it yet) is read when
+                // opened, as "Full article" does, and kept; before, it showed its summary.
                 try await kiosk.store.saveSourceState(
                     SourceState(entries: more + [Entry(id: "new", title: "New", link: story.link, summary: "Fresh.")]),
                     for: .business)
-                let fresh = try await client.text("/reader/entry/business/\(EntryIdentity.key(of: Entry(id: "new", title: "New")))")
-                #expect(fresh.contains("Fresh."))
-                #expect(fresh.contains(">Full article</a>"))
+                let freshKey = EntryIdentity.key(of: Entry(id: "new", title: "New"))
+                let due = try #require(try await kiosk.store.storedEntry(source: .business, key: freshKey, user: .owner))
+                #expect(try await kiosk.store.article(entry: due.id) == nil)
+                let fresh = try await client.text("/reader/entry/business/\(freshKey)")
+                #expect(fresh.contains("four thousand books"))
+                #expect(fresh.contains(#"href="/reader/entry/business/\#(freshKey)?summary=1">Summary</a>"#))
+                #expect(try await kiosk.store.article(entry: due.id)?.article?.text.contains("four thousand books") == true)
             }
         }
     }

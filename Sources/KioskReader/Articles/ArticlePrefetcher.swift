@@ -5,12 +5,15 @@ import KioskStore
 import Logging
 import ServiceLifecycle
 
-/// "Show full articles": every pass (a minute by default), the newest entries of each feed a
-/// follower reads as full articles that have no article kept yet are fetched through
-/// `ArticleService`, so they are ready when opened and when apps sync. Politely: a feed's new
-/// pages are spread over its interval (a burst of twenty on a ten-minute feed: two a pass for
-/// ten passes, at most `perFeedPerPass`), at most two pages of a host at once (the service's
-/// rule), each entry once (a failure is kept too, so it is not fetched again by this).
+/// "Show full articles": the newest entries of each feed a follower reads as full articles that
+/// have no article kept yet are fetched through `ArticleService`, so they are ready when opened
+/// and when apps sync. A pass runs when such a feed changes (the hub says so: its new entries are
+/// read at once, not at the next tick), when asked (`Wake`), and every `pause` (a minute).
+/// Politely: at most two pages of a host at once (the service's rule), a host that keeps failing
+/// left alone for a while, each entry once (a failure is kept too), once per cluster (the
+/// service's claims); a feed's backlog, the entries it had when it was first seen here, is spread
+/// over its interval (twenty on a ten-minute feed: two a pass for ten passes), while entries that
+/// arrive later are read at once, `perFeedPerPass` a pass, passes following each other until done.
 public struct ArticlePrefetcher: Service {
     /// Asks for a pass now rather than at the next minute (a feed was just set to "Show full
     /// articles"); asks made while a pass runs make one more pass, not one each.
@@ -32,6 +35,7 @@ public struct ArticlePrefetcher: Service {
     private let perFeedPerPass: Int
     private let logger: Logger
     private let wake: Wake
+    private let hub: EventHub?
     private let pacing = Pacing()
 
     /// What the passes remember: which hosts keep failing, and for how many passes to leave
@@ -41,6 +45,25 @@ public struct ArticlePrefetcher: Service {
         private var pass = 0
         private var failures: [String: (count: Int, skipUntil: Int)] = [:]
         private var deadlines: [SourceID: Int] = [:]
+        /// Each feed's newest waiting entry when it was first seen here (by the store's id, which
+        /// grows with arrival): what is above arrived later. A feed not in it has not been seen.
+        private var backlogTop: [SourceID: Int64] = [:]
+        /// The feeds read as full articles at the last pass: their changes wake a pass.
+        private(set) var fullArticleFeeds: Set<SourceID> = []
+
+        /// Splits `waiting` into what arrived since the feed was first seen and its backlog.
+        func arrivals(of feed: SourceID, in waiting: [ArticleWanted]) -> (arrived: [ArticleWanted], backlog: [ArticleWanted]) {
+            guard let top = backlogTop[feed] else {
+                backlogTop[feed] = waiting.map(\.entry).max() ?? 0
+                return ([], waiting)
+            }
+            return (waiting.filter { $0.entry > top }, waiting.filter { $0.entry <= top })
+        }
+
+        func setFullArticleFeeds(_ feeds: Set<SourceID>) {
+            fullArticleFeeds = feeds
+            backlogTop = backlogTop.filter { feeds.contains($0.key) }
+        }
 
         /// How many of `feed`'s `waiting` pages this pass reads: the waiting pages shared out
         /// over the passes left until the feed's deadline, one interval (`passesPerInterval`)
@@ -82,10 +105,11 @@ public struct ArticlePrefetcher: Service {
 
     public init(
         store: any ArticleStore, articles: ArticleService, clock: any Clock<Duration> = ContinuousClock(),
-        pause: Duration = .seconds(60), perFeedPerPass: Int = 10, wake: Wake = Wake(),
+        pause: Duration = .seconds(60), perFeedPerPass: Int = 10, wake: Wake = Wake(), hub: EventHub? = nil,
         logger: Logger = Logger(label: "kiosk.articles")
     ) {
         self.wake = wake
+        self.hub = hub
         self.store = store
         self.articles = articles
         self.clock = clock
@@ -109,36 +133,67 @@ public struct ArticlePrefetcher: Service {
                         do { try await clock.sleep(for: pause, tolerance: nil) } catch { return }
                     }
                 }
+                // A feed read as full articles changed: its new entries are read now. (The store
+                // holds them before the hub is told.)
+                if let hub {
+                    let pacing = pacing
+                    let updates = await hub.subscribe(bufferSize: 1_024, name: Self.hubName)
+                    group.addTask {
+                        for await update in updates {
+                            switch update {
+                            case .event(let event):
+                                guard case .changed(let id, _, _) = event.kind,
+                                    await pacing.fullArticleFeeds.contains(id)
+                                else { continue }
+                                wake.now()
+                            case .resync:
+                                wake.now()
+                            }
+                        }
+                    }
+                }
                 // Ends when cancelled (the service group shutting down).
-                for await _ in wake.passes { await pass() }
+                for await _ in wake.passes {
+                    // More waiting than a pass takes: the next pass follows at once.
+                    if await pass().more { wake.now() }
+                }
                 group.cancelAll()
             }
         }
     }
 
+    /// What the hub knows this service as (``EventHub/isListening(_:)``).
+    public static let hubName = "article-prefetcher"
+
     /// One pass over the feeds read as full articles; returns how many pages it fetched: each
-    /// feed's share (its waiting pages spread over its interval, at most `perFeedPerPass`), and
-    /// none of a host whose pages keep failing, for a while.
+    /// feed's new arrivals (at most `perFeedPerPass`) and its backlog's share (spread over its
+    /// interval, within the same cap), none of a host whose pages keep failing, for a while; and
+    /// whether arrivals are left for another pass.
     @discardableResult
-    public func pass() async -> Int {
+    public func pass() async -> (fetched: Int, more: Bool) {
         let number = await pacing.nextPass()
         let feeds: [FullArticleFeed]
         do {
             feeds = try await store.fullArticleFeeds()
         } catch {
             logger.warning("cannot list the feeds read as full articles", metadata: ["error": "\(error)"])
-            return 0
+            return (0, false)
         }
+        await pacing.setFullArticleFeeds(Set(feeds.map(\.id)))
         var wanted: [ArticleWanted] = []
         var probed: Set<String> = []
+        var more = false
         for feed in feeds {
             do {
                 let waiting = try await store.entriesWithoutArticles(of: feed.id, limit: perFeedPerPass * 4)
+                let (arrived, backlog) = await pacing.arrivals(of: feed.id, in: waiting)
                 let share = await pacing.share(
-                    of: feed.id, waiting: waiting.count, passesPerInterval: Self.passes(in: feed.interval, each: pause),
+                    of: feed.id, waiting: backlog.count, passesPerInterval: Self.passes(in: feed.interval, each: pause),
                     cap: perFeedPerPass, at: number)
+                let cap = min(perFeedPerPass, arrived.count + share)
+                if arrived.count > perFeedPerPass { more = true }
                 var taken = 0
-                for entry in waiting where taken < share {
+                for entry in arrived + backlog where taken < cap {
                     // An entry with no link to a page is read too: its failure is kept, once.
                     if let host = Self.host(entry.link) {
                         if await pacing.isResting(host, at: number) { continue }
@@ -161,7 +216,7 @@ public struct ArticlePrefetcher: Service {
                 }
             }
         }
-        return wanted.count
+        return (wanted.count, more)
     }
 
     /// How many passes, `each` apart, an interval spans (at least one).

@@ -89,7 +89,8 @@ extension WebDependencies {
         var services = parts.services
         let articlePasses = ArticlePrefetcher.Wake()
         if parts.prefetchesArticles {
-            services.append(ArticlePrefetcher(store: store, articles: articles, wake: articlePasses, logger: logger))
+            services.append(
+                ArticlePrefetcher(store: store, articles: articles, wake: articlePasses, hub: parts.hub, logger: logger))
         }
         var dependencies = WebDependencies(
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,

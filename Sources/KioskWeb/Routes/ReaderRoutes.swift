@@ -144,8 +144,13 @@ struct ReaderRoutes: Sendable {
             if withArticle {
                 await articles.article(entry: entry.id, link: entry.entry.link)
             } else if subscription.fullArticles, !summary {
-                // Kept by the background passes; a page view fetches nothing here.
-                await articles.kept(entry.id)
+                // Kept by the background passes; one still due is fetched now, as "Full article"
+                // does, rather than showing the summary.
+                if let kept = await articles.kept(entry.id) {
+                    kept
+                } else {
+                    await articles.article(entry: entry.id, link: entry.entry.link)
+                }
             } else {
                 nil
             }

@@ -31,6 +31,8 @@ enum PostgresMigrations {
         Step(name: "list_versions", statements: ["CREATE TABLE list_versions (user_id bigint PRIMARY KEY, version bigint NOT NULL)"]),
         // Failed sign-ins counted in the database: N replicas, or a restart, no longer multiply them.
         Step(name: "sign_in_failures", statements: PostgresSchema.signInFailures),
+        // OPML imports an hour and Discover's calls, counted across replicas and restarts.
+        Step(name: "allowance_uses", statements: PostgresSchema.allowanceUses),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -210,6 +210,12 @@ enum PostgresSchema {
         "CREATE INDEX entries_by_received ON entries (received_at)"
     ]
 
+    /// One row per use of an allowance (`AllowanceLedger`), forgotten a window later.
+    static let allowanceUses = [
+        "CREATE TABLE allowance_uses (allowance text NOT NULL, account text NOT NULL, at double precision NOT NULL)",
+        "CREATE INDEX allowance_uses_by_account ON allowance_uses (allowance, account, at)",
+    ]
+
     /// Failed sign-ins (account lowercased), for the throttle; `cleared` once the account signed
     /// in from that address.
     static let signInFailures = [

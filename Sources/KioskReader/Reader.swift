@@ -12,7 +12,7 @@ import Logging
 public actor Reader {
     public typealias ChangeHandler = @Sendable (ReaderChange) async -> Void
 
-    private let store: any SubscriptionStore & ReadingStore
+    private let store: any SubscriptionStore & ReadingStore & AllowanceLedger
     private let scheduler: any FeedScheduler
     /// The feeds handed to the scheduler at the last start or reload (reload stops the others).
     private var scheduled: Set<SourceID> = []
@@ -40,11 +40,9 @@ public actor Reader {
     private let countsLifetime: Duration = .seconds(2)
     private let limits: ReaderLimits
     private let now: @Sendable () -> Date
-    /// When each user's recent imports were made (this process's count).
-    private var imports: [UserID: [Date]] = [:]
 
     public init(
-        store: any SubscriptionStore & ReadingStore, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
+        store: any SubscriptionStore & ReadingStore & AllowanceLedger, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
         limits: ReaderLimits = ReaderLimits(), now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "kiosk.reader"), onChange: @escaping ChangeHandler = { _ in }
     ) {
@@ -272,6 +270,9 @@ public actor Reader {
 
     // MARK: - OPML
 
+    /// The allowance OPML imports are counted under (`AllowanceLedger`).
+    static let importAllowance = "opml-import"
+
     /// Adds every feed of an OPML file that the user does not already follow, all at once or,
     /// when saving fails, none. Nested outlines become folders.
     public func importOPML(_ bytes: [UInt8], user: UserID) async throws(ReaderError) -> ImportReport {
@@ -281,15 +282,18 @@ public actor Reader {
         } catch {
             throw .opml(error)
         }
+        // Counted in the store: a restart does not clear it, replicas do not multiply it.
         let now = now()
-        let recent = (imports[user] ?? []).filter { now.timeIntervalSince($0) < 3_600 }
-        guard recent.count < limits.importsPerHour else {
-            let wait = max(1, Int((3_600 - now.timeIntervalSince(recent[0])) / 60 + 0.999))
-            imports[user] = recent
+        let store = store
+        let limit = limits.importsPerHour
+        let refusedSince = try await storing {
+            try await store.spend(Self.importAllowance, account: String(user.rawValue), limit: limit, window: Duration.seconds(3_600), now: now)
+        }
+        if let oldest = refusedSince {
+            let wait = max(1, Int((3_600 - now.timeIntervalSince(oldest)) / 60 + 0.999))
             throw .limit(
                 "One account may import \(limits.importsPerHour) OPML files an hour; try again in \(wait) minute\(wait == 1 ? "" : "s").")
         }
-        imports[user] = recent + [now]
         var report = ImportReport(skipped: document.duplicates)
         let followed = try await list(for: user)
         var room = max(0, limits.subscriptionsPerAccount - followed.count)

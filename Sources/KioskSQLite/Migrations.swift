@@ -41,6 +41,8 @@ enum Migrations {
         }
         // Failed sign-ins in the database: a restart (or another process) no longer forgets them.
         migrator.registerMigration("sign_in_failures") { db in try db.execute(sql: Schema.signInFailures) }
+        // OPML imports an hour and Discover's calls, counted where a restart no longer clears them.
+        migrator.registerMigration("allowance_uses") { db in try db.execute(sql: Schema.allowanceUses) }
         return migrator
     }
 }

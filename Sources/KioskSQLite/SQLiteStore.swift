@@ -377,12 +377,12 @@ public final class SQLiteStore: KioskStore {
     // MARK: - Access
 
     /// A read transaction off the caller's executor, its errors as `StoreError`.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do { return try await writer.read(body) } catch { throw StoreError(error, path: path) }
     }
 
     /// A write transaction (committed when `body` returns), its errors as `StoreError`.
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         let clock = ContinuousClock()
         let start = clock.now
         defer { onWrite?(clock.now - start) }

@@ -285,6 +285,17 @@ extension Schema {
         ALTER TABLE subscriptions DROP COLUMN folder;
         """
 
+    /// One row per use of an allowance (`AllowanceLedger`: OPML imports an hour, Discover's calls),
+    /// forgotten a window later.
+    static let allowanceUses = """
+        CREATE TABLE allowance_uses (
+            allowance TEXT NOT NULL,
+            account TEXT NOT NULL,
+            at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX allowance_uses_by_account ON allowance_uses (allowance, account, at);
+        """
+
     /// Failed sign-ins (account lowercased), for the throttle; `cleared` once the account signed
     /// in from that address (no longer counted for the pair, still for the address and account).
     static let signInFailures = """

@@ -153,6 +153,24 @@ import Testing
         #expect(try await setup.reader.importOPML(opml, user: .owner).skipped.count == 5)
     }
 
+    /// The hourly import count lives in the store: a second Reader on the same database (another
+    /// replica, or this one after a restart) sees the imports the first counted. (It was counted
+    /// in each Reader's memory: a restart cleared it, N replicas allowed N times as many.)
+    @Test func theImportCountIsSharedByEveryReaderOfTheStore() async throws {
+        let clock = ManualDate(Date(timeIntervalSince1970: 1_760_000_000))
+        let first = try makeReader(limits: ReaderLimits(importsPerHour: 1), now: { clock.now })
+        let opml = Array(#"<?xml version="1.0"?><opml version="2.0"><body><outline text="F" xmlUrl="https://feeds.example/f.xml"/></body></opml>"#.utf8)
+        _ = try await first.reader.importOPML(opml, user: .owner)
+        let policy = AddressPolicy()
+        let second = Reader(
+            store: first.store, scheduler: RecordingScheduler(), finder: FeedFinder(fetcher: CannedWeb(pages: [:]), policy: policy),
+            policy: policy, limits: ReaderLimits(importsPerHour: 1), now: { clock.now }, onChange: { _ in })
+        clock.now += 600
+        await #expect(throws: ReaderError.self) { try await second.importOPML(opml, user: .owner) }
+        // Another account has its own count, on either.
+        #expect(try await second.importOPML(opml, user: UserID(2)).added.count == 1)
+    }
+
     @Test func opmlImportFilesFeedsInFoldersSkipsDuplicatesAndReportsFailures() async throws {
         let setup = try makeReader()
         try await setup.reader.start(builtIn: builtIn, configured: [])

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import KioskCore
 import KioskDemo
+import KioskModel
 import KioskTesting
 import ServiceLifecycle
 import Testing
@@ -118,6 +119,25 @@ import Testing
             #expect((try? await discover.search("markets", client: "a", account: "ada").get()) != nil)
             _ = try await discover.search("climate", client: "a", account: "ada").get()
             #expect(await calls() == 6)
+        }
+    }
+
+    /// The calls are counted in the ledger it is given (the store, when serving): a second
+    /// Discover on the same ledger, another replica or this one restarted, sees them.
+    @Test func discoverCountsCallsWhereAnotherReplicaSeesThem() async throws {
+        try await withSampleSources { _, catalogue, fetcher in
+            let clock = ManualDate(Date(timeIntervalSince1970: 1_760_000_000))
+            var budget = DiscoverService.Budget()
+            budget.callsPerAccount = 2
+            let ledger = MemoryAllowanceLedger()
+            let one = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher, budget: budget, ledger: ledger, now: { clock.now })
+            let other = DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher, budget: budget, ledger: ledger, now: { clock.now })
+            _ = try await one.search("climate", client: "a", account: "ada").get()
+            _ = try await other.search("markets", client: "a", account: "ada").get()
+            guard case .failure(.fetch(.status(429, _, _))) = await one.search("science", client: "a", account: "ada") else {
+                Issue.record("a third call across two replicas was not refused")
+                return
+            }
         }
     }
 

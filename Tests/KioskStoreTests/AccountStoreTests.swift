@@ -1,6 +1,7 @@
 import Foundation
 import KioskCore
 import KioskModel
+import KioskSQLite
 import KioskSources
 import KioskStore
 import Testing
@@ -385,6 +386,56 @@ import Testing
             #expect(
                 try await store.signInFailures(account: "ada", address: "203.0.113.7", since: at(-1))
                     == SignInFailures(pair: 1, pairOldest: at(2_000), address: 1, addressOldest: at(2_000), account: 1))
+        }
+    }
+
+    /// Allowances (OPML imports an hour, Discover's calls) are counted in the store: `limit` uses
+    /// a window, the oldest said when refused, forgotten a window later, per account and per
+    /// allowance; kept across a reopen; and concurrent asks never let more than `limit` through.
+    @Test(arguments: StoreKind.allCases)
+    func allowancesAreCountedInTheStore(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let start = Date(timeIntervalSince1970: 1_000_000)
+            func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+            let hour = Duration.seconds(3_600)
+            for second in [0.0, 10, 20] {
+                #expect(try await store.spend("opml-import", account: "7", limit: 3, window: hour, now: at(second)) == nil)
+            }
+            #expect(try await store.spend("opml-import", account: "7", limit: 3, window: hour, now: at(30)) == at(0))
+            // A refusal is not counted: still the same oldest.
+            #expect(try await store.spend("opml-import", account: "7", limit: 3, window: hour, now: at(40)) == at(0))
+            // Another account, another allowance: counted apart.
+            #expect(try await store.spend("opml-import", account: "8", limit: 3, window: hour, now: at(40)) == nil)
+            #expect(try await store.spend("discover-call", account: "7", limit: 3, window: hour, now: at(40)) == nil)
+            // A window after the first use, one is free again.
+            #expect(try await store.spend("opml-import", account: "7", limit: 3, window: hour, now: at(3_600)) == nil)
+            #expect(try await store.spend("opml-import", account: "7", limit: 3, window: hour, now: at(3_601)) == at(10))
+
+            // Twenty asks at once (as twenty replicas would): exactly five pass.
+            let passed = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<20 {
+                    group.addTask { try await store.spend("race", account: "7", limit: 5, window: hour, now: at(100)) == nil }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(passed == 5)
+        }
+    }
+
+    @Test func allowancesOutliveARestart() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appendingPathComponent("kiosk.sqlite")
+            let now = Date(timeIntervalSince1970: 1_000_000)
+            do {
+                let store = try SQLiteStore(path: path)
+                #expect(try await store.spend("opml-import", account: "7", limit: 1, window: .seconds(3_600), now: now) == nil)
+                try store.close()
+            }
+            let reopened = try SQLiteStore(path: path)
+            defer { try? reopened.close() }
+            #expect(
+                try await reopened.spend("opml-import", account: "7", limit: 1, window: .seconds(3_600), now: now.addingTimeInterval(60))
+                    == now)
         }
     }
 }

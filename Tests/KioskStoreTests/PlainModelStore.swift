@@ -9,6 +9,7 @@ import KioskStore
 /// exceptions. It is a test's oracle, not a store: the app and the other tests use SQLite (in
 /// memory where no file is wanted).
 actor PlainModelStore: KioskStore {
+    private let allowances = MemoryAllowanceLedger()
     private var states: [SourceID: SourceState] = [:]
     private var opened: [UserID: OpenedHeadline] = [:]
     private var device: UUID?
@@ -440,6 +441,10 @@ actor PlainModelStore: KioskStore {
         var state = state
         state.entries = state.entries.map { EntryIdentity.deduplicated($0).map(\.entry) }
         return state
+    }
+
+    func spend(_ allowance: String, account: String, limit: Int, window: Duration, now: Date) async -> Date? {
+        await allowances.spend(allowance, account: account, limit: limit, window: window, now: now)
     }
 }
 

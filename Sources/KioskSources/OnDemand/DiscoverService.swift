@@ -29,22 +29,26 @@ public actor DiscoverService {
     private let settings: NewsAPISettings
     private let fetcher: any Fetching
     private let budget: Budget
+    /// Where each account's calls are counted: the store, so a restart or another replica does
+    /// not start the count again.
+    private let ledger: any AllowanceLedger
     private let now: @Sendable () -> Date
     private var answers: [String: (page: DiscoverPage, at: Date)] = [:]
-    /// When each account's recent calls were made, oldest first.
-    private var calls: [String: [Date]] = [:]
     private var searches: [String: (id: UUID, task: Task<Result<DiscoverPage, SourceError>, Never>)] = [:]
+    /// Each client's newest search, from the moment it is asked (before it is counted).
+    private var latestSearch: [String: UUID] = [:]
     /// Category pages being fetched, shared by everyone asking for the same page meanwhile (a
     /// reader who taps away and back joins the request under way instead of queueing another).
     private var headlineRequests: [String: (task: Task<Result<DiscoverPage, SourceError>, Never>, waiters: Set<UUID>)] = [:]
 
     public init(
         settings: NewsAPISettings, fetcher: any Fetching, budget: Budget = Budget(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        ledger: any AllowanceLedger = MemoryAllowanceLedger(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.settings = settings
         self.fetcher = fetcher
         self.budget = budget
+        self.ledger = ledger
         self.now = now
     }
 
@@ -66,23 +70,24 @@ public actor DiscoverService {
         answers[key] = (page, now())
     }
 
+    /// The allowance Discover's calls are counted under (`AllowanceLedger`).
+    static let allowance = "discover-call"
+
     /// Whether `account` may cause one more call to the API now (and counts it); the refusal, a
-    /// sentence, when not.
-    private func spend(_ account: String) -> SourceError? {
+    /// sentence, when not. A ledger that cannot count (a read-only disk) refuses nothing: the
+    /// answers kept still spare the key.
+    private func spend(_ account: String) async -> SourceError? {
+        guard budget.callsPerAccount < .max else { return nil }
         let now = now()
         let window = budget.window / .seconds(1)
-        var recent = (calls[account] ?? []).filter { now.timeIntervalSince($0) < window }
-        guard recent.count < budget.callsPerAccount else {
-            let wait = max(1, Int((window - now.timeIntervalSince(recent[0])) / 60 + 0.999))
-            calls[account] = recent
-            return .fetch(.status(
-                code: 429,
-                message: "Discover asks the news service at most \(budget.callsPerAccount) times in \(Int(window / 60)) minutes for you: try again in \(wait) minute\(wait == 1 ? "" : "s"); what was already loaded still opens.",
-                retryAfter: nil))
-        }
-        recent.append(now)
-        calls[account] = recent
-        return nil
+        let counted = try? await ledger.spend(
+            Self.allowance, account: account, limit: budget.callsPerAccount, window: budget.window, now: now)
+        guard let oldest = counted ?? nil else { return nil }
+        let wait = max(1, Int((window - now.timeIntervalSince(oldest)) / 60 + 0.999))
+        return .fetch(.status(
+            code: 429,
+            message: "Discover asks the news service at most \(budget.callsPerAccount) times in \(Int(window / 60)) minutes for you: try again in \(wait) minute\(wait == 1 ? "" : "s"); what was already loaded still opens.",
+            retryAfter: nil))
     }
 
     /// Page `page` (1-based) of a category's top headlines. Callers asking for the same page while
@@ -97,11 +102,12 @@ public actor DiscoverService {
         if !fresh, let answer = kept("h\u{1F}" + key) { return .success(answer) }
         let waiter = UUID()
         let task: Task<Result<DiscoverPage, SourceError>, Never>
+        if headlineRequests[key] == nil, let refusal = await spend(account) { return .failure(refusal) }
+        // Read after counting: another caller may have started the same page meanwhile.
         if let shared = headlineRequests[key] {
             task = shared.task
             headlineRequests[key]?.waiters.insert(waiter)
         } else {
-            if let refusal = spend(account) { return .failure(refusal) }
             task = Task {
                 await self.fetchPage(path: "top-headlines", query: [URLQueryItem(name: "category", value: category)], page: page)
             }
@@ -140,15 +146,21 @@ public actor DiscoverService {
             searches[client]?.task.cancel()
             return .success(answer)
         }
-        if let refusal = spend(account) { return .failure(refusal) }
-        searches[client]?.task.cancel()
         let id = UUID()
+        latestSearch[client] = id
+        if let refusal = await spend(account) { return .failure(refusal) }
+        // A newer search by this client began while this one was counted: this one is stale.
+        guard latestSearch[client] == id else { return .failure(.superseded) }
+        searches[client]?.task.cancel()
         let task = Task {
             await self.fetchPage(path: "everything", query: [URLQueryItem(name: "q", value: text)], page: page)
         }
         searches[client] = (id, task)
         let result = await task.value
-        if searches[client]?.id == id { searches[client] = nil }
+        if searches[client]?.id == id {
+            searches[client] = nil
+            latestSearch[client] = nil
+        }
         if task.isCancelled { return .failure(.superseded) }
         keep(result, as: key)
         return result

@@ -96,7 +96,8 @@ extension WebDependencies {
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
             albums: .albums(url: catalogue.albumsURL, fetcher: fetcher),
-            discover: DiscoverService(settings: catalogue.newsAPI, fetcher: fetcher, budget: Self.discoverBudget(config)),
+            discover: DiscoverService(
+                settings: catalogue.newsAPI, fetcher: fetcher, budget: Self.discoverBudget(config), ledger: store),
             jokes: JokeService(url: catalogue.jokesURL, fetcher: fetcher, deviceID: parts.deviceID),
             images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,

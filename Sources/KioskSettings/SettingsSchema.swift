@@ -107,8 +107,9 @@ public struct SettingsSchema<Root: Sendable>: Sendable {
     }
 
     /// The command line's values: `--flag value`, `--flag=value`, or a Boolean's `--flag` alone.
-    /// Anything else is refused, naming the nearest flag.
-    public func commandLineLayer(_ arguments: [String]) throws(SettingsError) -> SettingLayer {
+    /// Anything else is refused, naming the nearest flag, among the settings' and `otherFlags`
+    /// (a command's own, declared elsewhere: a misspelt `--verbos` gets its suggestion too).
+    public func commandLineLayer(_ arguments: [String], otherFlags: [String] = []) throws(SettingsError) -> SettingLayer {
         var layer = SettingLayer()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
@@ -117,7 +118,7 @@ public struct SettingsSchema<Root: Sendable>: Sendable {
             let name = String(word.prefix { $0 != "=" })
             let inline = word.firstIndex(of: "=").map { String(word[word.index(after: $0)...]) }
             guard let spec = specs.first(where: { $0.flag == name }) else {
-                throw SettingsError("unknown option --\(name)\(suggestion(forFlag: name))")
+                throw SettingsError("unknown option --\(name)\(suggestion(forFlag: name, among: otherFlags))")
             }
             let value: String
             if !spec.flagTakesValue {
@@ -205,8 +206,8 @@ public struct SettingsSchema<Root: Sendable>: Sendable {
         nearest(key, among: specs.map(\.key)).map { " (did you mean \($0)?)" } ?? ""
     }
 
-    private func suggestion(forFlag flag: String) -> String {
-        nearest(flag, among: specs.compactMap(\.flag)).map { " (did you mean --\($0)?)" } ?? ""
+    private func suggestion(forFlag flag: String, among others: [String]) -> String {
+        nearest(flag, among: specs.compactMap(\.flag) + others).map { " (did you mean --\($0)?)" } ?? ""
     }
 
     /// The candidate that differs from `word` by at most a third of its letters, if any.

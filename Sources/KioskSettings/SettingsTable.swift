@@ -48,7 +48,7 @@ extension Settings {
             "how long a replica holds a feed it checks: a dead one's feeds are taken over after this"),
         .integer(
             "checksPerHost", \.checksPerHost, flag: "checks-per-host", bounds: .refused(1...10_000),
-            "checks of one host in flight at once (with PostgreSQL, across every replica)"),
+            "connections to one host at once (feeds, images, articles); with PostgreSQL, also checks of one host across every replica"),
         .optionalInteger(
             "metricsPort", \.metricsPort, flag: "metrics-port", shown: "none", range: 1...65_535,
             "serve Prometheus metrics on `127.0.0.1:PORT/metrics`",

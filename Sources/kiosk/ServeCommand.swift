@@ -35,6 +35,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Read a sample-sources server already running at this URL (kiosk demo-sources) instead of the live sources; replicas of a cluster share one.")
     var demoSources: String?
 
+    /// The flags this command declares itself (not settings), for the suggestion a misspelt one gets.
+    static let declaredFlags = ["config", "demo-port", "demo-frozen", "verbose", "demo-sources"]
+
     /// The settings' flags (`--port 9000`, `--lease-seconds=40`...), read by `Settings.schema`:
     /// a setting with a flag in its table entry is a flag here, without a line of its own.
     @Argument(parsing: .allUnrecognized, help: .hidden)
@@ -59,7 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Whatever Kiosk writes (the database, its journals, cached images, the proxy's key) is
         // its user's alone, also what a library creates with its own default mode.
         umask(0o077)
-        let settings = try location.settings(Settings.schema.commandLineLayer(settingFlags))
+        let settings = try location.settings(
+            Settings.schema.commandLineLayer(settingFlags, otherFlags: Self.declaredFlags + DataLocation.declaredFlags.sorted()))
         let host = settings.host
         let port = settings.port
         // Each open page holds a descriptor: take all the system allows, and accept no more

@@ -274,6 +274,47 @@ import Testing
         #expect(await pages.count("up.example") == 6, "the other host's pages were all read")
     }
 
+    /// Passes made for arrivals between two ticks count as no time: a resting host stays resting
+    /// (it was shortened by every pass before), a failing one is not probed, and its waiting
+    /// entries do not make passes follow each other.
+    @Test func passesForArrivalsNeitherShortenARestNorProbe() async throws {
+        actor HostPages: Fetching {
+            private(set) var requests: [URL] = []
+            func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+                requests.append(request.url)
+                if request.url.host == "down.example" { throw .status(code: 503, message: nil, retryAfter: nil) }
+                return try ArticleServiceTests.page("A page.", at: request.url.absoluteString).get()
+            }
+            func count(_ host: String) -> Int { requests.filter { $0.host == host }.count }
+        }
+        let store = try SQLiteStore.inMemoryDatabase()
+        let feed = try #require(URL(string: "https://mixed.example/feed.xml"))
+        try await store.saveSubscriptions(
+            [Subscription(id: "mixed", url: feed, interval: .seconds(60), fullArticles: true)], user: .owner)
+        var entries = [Entry(id: "d0", title: "D0", link: "https://down.example/0")]
+        try await store.saveSourceState(SourceState(entries: entries), for: "mixed")
+        let pages = HostPages()
+        let articles = ArticleService(store: store, fetcher: pages, extract: ArticleServiceTests.extract)
+        let prefetcher = ArticlePrefetcher(store: store, articles: articles)
+        #expect(await prefetcher.pass().fetched == 1)  // a tick: asked, failed; resting for a tick
+        // Fifteen arrive on the failing host: passes for them ask nothing and want no more.
+        entries = (1...15).map { Entry(id: "d\($0)", title: "D\($0)", link: "https://down.example/\($0)") } + entries
+        try await store.saveSourceState(SourceState(entries: entries), for: "mixed")
+        for _ in 0..<5 {
+            let pass = await prefetcher.pass(tick: false)
+            #expect(pass.fetched == 0 && !pass.more)
+        }
+        #expect(await pages.count("down.example") == 1)
+        // Arrivals on a healthy host are read between ticks all the same.
+        entries = [Entry(id: "u1", title: "U1", link: "https://up.example/1")] + entries
+        try await store.saveSourceState(SourceState(entries: entries), for: "mixed")
+        #expect(await prefetcher.pass(tick: false).fetched == 1)
+        // The next tick's pass rests the host still (one tick); the one after probes it once.
+        #expect(await prefetcher.pass().fetched == 0)
+        #expect(await prefetcher.pass().fetched == 1)
+        #expect(await pages.count("down.example") == 2)
+    }
+
     @Test func aSignalEndsThePasses() async throws {
         // Before, the loop never heard the group's graceful shutdown: SIGTERM left `kiosk`
         // running, its web server closed and everything else still going.

@@ -51,6 +51,8 @@ public struct ArticlePrefetcher: Service {
         /// The feeds read as full articles at the last pass: their changes wake a pass.
         private(set) var fullArticleFeeds: Set<SourceID> = []
 
+        func hasSeen(_ feed: SourceID) -> Bool { backlogTop[feed] != nil }
+
         /// Splits `waiting` into what arrived since the feed was first seen and its backlog.
         func arrivals(of feed: SourceID, in waiting: [ArticleWanted]) -> (arrived: [ArticleWanted], backlog: [ArticleWanted]) {
             guard let top = backlogTop[feed] else {
@@ -80,9 +82,21 @@ public struct ArticlePrefetcher: Service {
             return min(cap, max(1, (waiting + left - 1) / left))
         }
 
-        func nextPass() -> Int {
-            pass += 1
+        /// The pass's number: a new one on the minute's tick (rests and backlog shares are
+        /// counted in ticks, however many passes arrivals make in between), else the current one.
+        func number(tick: Bool) -> Int {
+            if tick { pass += 1 }
             return pass
+        }
+
+        /// Whether the minute's tick came since the last pass took it.
+        private var tickDue = false
+
+        func markTick() { tickDue = true }
+
+        func takeTick() -> Bool {
+            defer { tickDue = false }
+            return tickDue
         }
 
         func isResting(_ host: String, at pass: Int) -> Bool {
@@ -127,8 +141,10 @@ public struct ArticlePrefetcher: Service {
         await cancelWhenGracefulShutdown {
             await withTaskGroup(of: Void.self) { group in
                 // The minute's tick is one more way to ask for a pass.
+                let ticks = pacing
                 group.addTask {
                     while !Task.isCancelled {
+                        await ticks.markTick()
                         wake.now()
                         do { try await clock.sleep(for: pause, tolerance: nil) } catch { return }
                     }
@@ -154,8 +170,11 @@ public struct ArticlePrefetcher: Service {
                 }
                 // Ends when cancelled (the service group shutting down).
                 for await _ in wake.passes {
-                    // More waiting than a pass takes: the next pass follows at once.
-                    if await pass().more { wake.now() }
+                    // More arrivals than a pass takes: the next pass follows, a second later.
+                    if await pass(tick: pacing.takeTick()).more {
+                        try? await clock.sleep(for: .seconds(1), tolerance: nil)
+                        wake.now()
+                    }
                 }
                 group.cancelAll()
             }
@@ -166,12 +185,14 @@ public struct ArticlePrefetcher: Service {
     public static let hubName = "article-prefetcher"
 
     /// One pass over the feeds read as full articles; returns how many pages it fetched: each
-    /// feed's new arrivals (at most `perFeedPerPass`) and its backlog's share (spread over its
-    /// interval, within the same cap), none of a host whose pages keep failing, for a while; and
-    /// whether arrivals are left for another pass.
+    /// feed's new arrivals (at most `perFeedPerPass`) and, on a `tick` (the minute's) or when the
+    /// feed is seen for the first time, its backlog's share (spread over its interval, within the same cap) and one probe of each host
+    /// whose pages keep failing; none of a host resting after failures. Rests and shares are
+    /// counted in ticks, so passes made for arrivals between two ticks change neither. Also says
+    /// whether arrivals that could be read are left for another pass.
     @discardableResult
-    public func pass() async -> (fetched: Int, more: Bool) {
-        let number = await pacing.nextPass()
+    public func pass(tick: Bool = true) async -> (fetched: Int, more: Bool) {
+        let number = await pacing.number(tick: tick)
         let feeds: [FullArticleFeed]
         do {
             feeds = try await store.fullArticleFeeds()
@@ -186,22 +207,28 @@ public struct ArticlePrefetcher: Service {
         for feed in feeds {
             do {
                 let waiting = try await store.entriesWithoutArticles(of: feed.id, limit: perFeedPerPass * 4)
+                // A feed seen for the first time (just set to full articles) has its first share
+                // at once, whatever made the pass.
+                let firstSeen = await !pacing.hasSeen(feed.id)
                 let (arrived, backlog) = await pacing.arrivals(of: feed.id, in: waiting)
-                let share = await pacing.share(
-                    of: feed.id, waiting: backlog.count, passesPerInterval: Self.passes(in: feed.interval, each: pause),
-                    cap: perFeedPerPass, at: number)
-                let cap = min(perFeedPerPass, arrived.count + share)
-                if arrived.count > perFeedPerPass { more = true }
-                var taken = 0
-                for entry in arrived + backlog where taken < cap {
+                let share =
+                    tick || firstSeen
+                    ? await pacing.share(
+                        of: feed.id, waiting: backlog.count, passesPerInterval: Self.passes(in: feed.interval, each: pause),
+                        cap: perFeedPerPass, at: number) : 0
+                var readable: [(entry: ArticleWanted, arrived: Bool)] = []
+                for (entry, isArrival) in arrived.map({ ($0, true) }) + backlog.map({ ($0, false) }) {
                     // An entry with no link to a page is read too: its failure is kept, once.
                     if let host = Self.host(entry.link) {
                         if await pacing.isResting(host, at: number) { continue }
-                        if await pacing.isFailing(host), !probed.insert(host).inserted { continue }
+                        if await pacing.isFailing(host), !tick || !probed.insert(host).inserted { continue }
                     }
-                    wanted.append(entry)
-                    taken += 1
+                    readable.append((entry, isArrival))
                 }
+                let readableArrivals = readable.filter(\.arrived).count
+                let taken = Array(readable.prefix(min(perFeedPerPass, readableArrivals + share)))
+                wanted += taken.map(\.entry)
+                if readableArrivals > taken.filter(\.arrived).count { more = true }
             } catch {
                 logger.warning("cannot list a feed's entries", metadata: ["source": "\(feed.id)", "error": "\(error)"])
             }

@@ -102,8 +102,13 @@ public actor DiscoverService {
         if !fresh, let answer = kept("h\u{1F}" + key) { return .success(answer) }
         let waiter = UUID()
         let task: Task<Result<DiscoverPage, SourceError>, Never>
-        if headlineRequests[key] == nil, let refusal = await spend(account) { return .failure(refusal) }
-        // Read after counting: another caller may have started the same page meanwhile.
+        if headlineRequests[key] == nil {
+            let refusal = await spend(account)
+            // Read again after counting: the page may have been kept, or its request started by
+            // another caller, meanwhile (the count then stays spent: it is a call this account asked).
+            if !fresh, let answer = kept("h\u{1F}" + key) { return .success(answer) }
+            if headlineRequests[key] == nil, let refusal { return .failure(refusal) }
+        }
         if let shared = headlineRequests[key] {
             task = shared.task
             headlineRequests[key]?.waiters.insert(waiter)
@@ -143,12 +148,17 @@ public actor DiscoverService {
     {
         let key = "s\u{1F}" + text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ") + "\u{1F}\(page)"
         if !fresh, let answer = kept(key) {
+            // Newer than any search of this client under way, or still being counted.
             searches[client]?.task.cancel()
+            latestSearch[client] = nil
             return .success(answer)
         }
         let id = UUID()
         latestSearch[client] = id
-        if let refusal = await spend(account) { return .failure(refusal) }
+        if let refusal = await spend(account) {
+            if latestSearch[client] == id { latestSearch[client] = nil }
+            return .failure(refusal)
+        }
         // A newer search by this client began while this one was counted: this one is stale.
         guard latestSearch[client] == id else { return .failure(.superseded) }
         searches[client]?.task.cancel()
@@ -157,10 +167,8 @@ public actor DiscoverService {
         }
         searches[client] = (id, task)
         let result = await task.value
-        if searches[client]?.id == id {
-            searches[client] = nil
-            latestSearch[client] = nil
-        }
+        if searches[client]?.id == id { searches[client] = nil }
+        if latestSearch[client] == id { latestSearch[client] = nil }
         if task.isCancelled { return .failure(.superseded) }
         keep(result, as: key)
         return result

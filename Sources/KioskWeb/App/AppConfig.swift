@@ -26,6 +26,9 @@ public struct AppConfig: Sendable {
     /// Most connections part-way through sending a request at once; past that, the one that has
     /// been sending longest is closed to make room.
     public var pendingRequestLimit = 256
+    /// How long an entry page of a feed read as full articles waits for an article still due
+    /// (fetched then); past it, the page shows the summary and the article is read by the passes.
+    public var dueArticleWait: Duration = .seconds(3)
     /// The bcrypt cost of account passwords. Tests lower it to 4 to run fast; nothing else should.
     public var passwordCost = PasswordHasher.standardCost
 

@@ -74,7 +74,8 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     ShellRoutes(assets: d.assets, live: live, ownerName: config.ownerName, notReady: d.notReady).register(on: router)
     NewsRoutes(news: d.news, store: d.store, signer: d.signer, articles: d.articles, live: live).register(on: router)
     ReaderRoutes(
-        reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live
+        reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live,
+        dueArticleWait: config.dueArticleWait
     ).register(on: router)
     ReaderActionRoutes(reader: d.reader, articlePasses: d.articlePasses).register(on: router)
     OfflineRoutes(reader: d.reader, store: d.store, drawings: d.drawings, signer: d.signer).register(on: router)

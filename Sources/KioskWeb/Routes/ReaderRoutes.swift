@@ -8,8 +8,9 @@ import KioskSources
 import KioskStore
 
 /// The reader's pages: the feeds by folder, reading lists, an entry, adding a feed, a feed's
-/// settings, OPML. Every page is a GET that changes nothing; the actions are in
-/// `ReaderActionRoutes`.
+/// settings, OPML. Every page is a GET that changes nothing of the user's (an entry page of a feed
+/// read as full articles may read and keep an article still due, as the passes would); the actions
+/// are in `ReaderActionRoutes`.
 struct ReaderRoutes: Sendable {
     let reader: Reader
     let store: any KioskStore
@@ -17,6 +18,7 @@ struct ReaderRoutes: Sendable {
     let articles: ArticleService
     let signer: ImageSigner
     let live: LiveBroadcaster
+    let dueArticleWait: Duration
     static let pageSize = 50
 
     func register(on router: Router<KioskRequestContext>) {
@@ -145,11 +147,13 @@ struct ReaderRoutes: Sendable {
                 await articles.article(entry: entry.id, link: entry.entry.link)
             } else if subscription.fullArticles, !summary {
                 // Kept by the background passes; one still due is fetched now, as "Full article"
-                // does, rather than showing the summary.
+                // does, for a few seconds at most (then the summary, and the passes read it).
                 if let kept = await articles.kept(entry.id) {
                     kept
                 } else {
-                    await articles.article(entry: entry.id, link: entry.entry.link)
+                    await withinDeadline(dueArticleWait) { [link = entry.entry.link, id = entry.id] in
+                        await articles.article(entry: id, link: link)
+                    }
                 }
             } else {
                 nil

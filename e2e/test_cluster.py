@@ -417,8 +417,12 @@ def test_sign_in_failures_are_counted_across_replicas(cluster):
 
 
 class EventStream(threading.Thread):
-    """A page's EventSource through haproxy: reads frames, and when the connection ends,
-    reconnects after half a second with its Last-Event-ID, as a browser does."""
+    """A page's EventSource through haproxy: opened as app.js opens it, after the sequence the
+    page was drawn at (`/events?since=`, the page's `data-seq`); reads frames, and when the
+    connection ends, reconnects after half a second with its Last-Event-ID, as a browser does (or
+    with `since` again when it heard no numbered event: a page on a replica that died before
+    relaying anything still resumes from where it was drawn).
+    """
 
     def __init__(self, port: int):
         super().__init__(daemon=True)
@@ -430,13 +434,20 @@ class EventStream(threading.Thread):
 
     def run(self) -> None:
         last = ""
+        since = ""
         while not self.stopping.is_set():
             connection = HTTPConnection("127.0.0.1", self.port, timeout=5)
             try:
+                if not since:
+                    # The page first: its drawn sequence is where its stream starts.
+                    connection.request("GET", "/news")
+                    page = connection.getresponse().read().decode()
+                    drawn = re.search(r'data-seq="(\d+)"', page)
+                    since = drawn.group(1) if drawn and drawn.group(1) != "0" else ""
                 headers = {"Accept": "text/event-stream"}
                 if last:
                     headers["Last-Event-ID"] = last
-                connection.request("GET", "/events", headers=headers)
+                connection.request("GET", f"/events?since={since}" if since else "/events", headers=headers)
                 response = connection.getresponse()
                 if response.status != 200:
                     raise OSError(f"HTTP {response.status}")

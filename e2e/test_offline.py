@@ -172,8 +172,11 @@ def test_the_reader_is_read_offline_and_its_changes_are_sent_on_reconnect(browse
         assert after["starred"] == 1
         wait_until(phone, lambda d: js(d, "return localStorage.getItem('kiosk.offline.queue')") is None,
                    "the queue was not emptied")
+        # The page reloads once the queue is sent and is drawn with the server's counts; on a
+        # loaded machine (a fresh clone's test run: the reload, the copy made again and its images
+        # all at once) that took over 15 s, so the bound is the copy's own (60 s).
         wait_until(phone, lambda d: text_of(d, '[data-count-for="all"]') == str(after["all"]),
-                   "the page's unread count is not the server's")
+                   "the page's unread count is not the server's", timeout=60)
         starred = http("GET", server.url("/reader/starred"), headers={"Accept": "text/html"}).text
         assert story_title.split(":")[0] in starred
         # The second entry ended read, as it was left (the server's own entry page says so).

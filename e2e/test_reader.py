@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 from harness import (
-    LIVE_WAIT, WAIT, count, find, find_all, http, is_shown, js, open_page, rect, tap, text_of, wait_live,
+    LIVE_WAIT, WAIT, count, find, find_all, http, is_shown, js, open_page, rect, tap, tap_when, text_of, wait_live,
     wait_until,
 )
 from selenium.webdriver.common.action_chains import ActionChains
@@ -253,7 +253,10 @@ def test_read_and_star_changes_appear_in_another_tab(browser, kiosk):
     # The demo feed may gain an entry between the two loads: star one both tabs show.
     shown = {r["id"] for r in rows(second)}
     target = next(r for r in rows(first)[1:] if r["id"] in shown)
-    tap(first, find(first, f'li[data-id="{target["id"]}"] button[data-star]'))
+    tap_when(first, lambda d: find_all(d, f'li[data-id="{target["id"]}"] button[data-star]'), "no star to tap")
+    # The star took in its own tab first (so a miss below is the live update's, not the tap's).
+    wait_until(first, lambda d: next(r for r in rows(d) if r["id"] == target["id"])["starred"],
+               "the star did not take in its own tab", WAIT)
     wait_until(second, lambda d: next(r for r in rows(d) if r["id"] == target["id"])["starred"],
                "the star never reached the other tab", WAIT)
     driver = first

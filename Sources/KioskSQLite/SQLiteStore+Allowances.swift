@@ -10,7 +10,7 @@ extension SQLiteStore {
         async throws(StoreError) -> Date?
     {
         let at = now.timeIntervalSince1970
-        let forget = at - window.seconds
+        let forget = at - window / .seconds(1)
         return try await write { db in
             try db.execute(
                 sql: "DELETE FROM allowance_uses WHERE allowance = ? AND account = ? AND at <= ?",
@@ -28,8 +28,4 @@ extension SQLiteStore {
             return nil
         }
     }
-}
-
-extension Duration {
-    fileprivate var seconds: TimeInterval { self / .seconds(1) }
 }

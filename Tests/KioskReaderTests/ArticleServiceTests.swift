@@ -209,6 +209,17 @@ import Testing
 
 /// "Show full articles": the background passes and the suggestion.
 @Suite struct ArticlePrefetcherTests {
+    /// Pages of two sites: down.example answers 503, every other site a page.
+    actor HostPages: Fetching {
+        private(set) var requests: [URL] = []
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+            requests.append(request.url)
+            if request.url.host == "down.example" { throw .status(code: 503, message: nil, retryAfter: nil) }
+            return try ArticleServiceTests.page("A page.", at: request.url.absoluteString).get()
+        }
+        func count(_ host: String) -> Int { requests.filter { $0.host == host }.count }
+    }
+
     @Test func aWakeMakesAPassAtOnceRatherThanAtTheNextTick() async throws {
         let store = try SQLiteStore.inMemoryDatabase()
         let feed = try #require(URL(string: "https://wanted.example/feed.xml"))
@@ -237,15 +248,6 @@ import Testing
     /// A site whose pages keep failing is left alone for a while (1, 2, 4... passes after each
     /// failure in a row), while other sites' pages go on being read.
     @Test func aHostThatKeepsFailingIsLeftAloneForAWhile() async throws {
-        actor HostPages: Fetching {
-            private(set) var requests: [URL] = []
-            func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
-                requests.append(request.url)
-                if request.url.host == "down.example" { throw .status(code: 503, message: nil, retryAfter: nil) }
-                return try ArticleServiceTests.page("A page.", at: request.url.absoluteString).get()
-            }
-            func count(_ host: String) -> Int { requests.filter { $0.host == host }.count }
-        }
         let store = try SQLiteStore.inMemoryDatabase()
         let feed = try #require(URL(string: "https://mixed.example/feed.xml"))
         // Checked every minute, so each pass may read all of its waiting pages.
@@ -278,15 +280,6 @@ import Testing
     /// (it was shortened by every pass before), a failing one is not probed, and its waiting
     /// entries do not make passes follow each other.
     @Test func passesForArrivalsNeitherShortenARestNorProbe() async throws {
-        actor HostPages: Fetching {
-            private(set) var requests: [URL] = []
-            func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
-                requests.append(request.url)
-                if request.url.host == "down.example" { throw .status(code: 503, message: nil, retryAfter: nil) }
-                return try ArticleServiceTests.page("A page.", at: request.url.absoluteString).get()
-            }
-            func count(_ host: String) -> Int { requests.filter { $0.host == host }.count }
-        }
         let store = try SQLiteStore.inMemoryDatabase()
         let feed = try #require(URL(string: "https://mixed.example/feed.xml"))
         try await store.saveSubscriptions(

@@ -13,11 +13,6 @@ public protocol AllowanceLedger: Sendable {
     func spend(_ allowance: String, account: String, limit: Int, window: Duration, now: Date) async throws -> Date?
 }
 
-extension Duration {
-    /// Whole and fractional seconds, for `Date` arithmetic.
-    var allowanceSeconds: TimeInterval { self / .seconds(1) }
-}
-
 /// One process's ledger, in memory: what a component counts with when given no store (tests, the
 /// benchmarks), and the oracle the stores' contract test compares with.
 public actor MemoryAllowanceLedger: AllowanceLedger {
@@ -27,7 +22,7 @@ public actor MemoryAllowanceLedger: AllowanceLedger {
 
     public func spend(_ allowance: String, account: String, limit: Int, window: Duration, now: Date) -> Date? {
         let key = allowance + "\u{1F}" + account
-        let seconds = window.allowanceSeconds
+        let seconds = window / .seconds(1)
         var recent = (uses[key] ?? []).filter { now.timeIntervalSince($0) < seconds }
         guard recent.count < limit else {
             uses[key] = recent

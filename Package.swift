@@ -331,6 +331,7 @@ let package = Package(
             dependencies: [
                 "KioskModel",
                 "KioskCluster",
+                "KioskPostgres",
                 "KioskTesting",
                 "KioskSources",
                 "KioskCore",

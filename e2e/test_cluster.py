@@ -513,9 +513,8 @@ def test_a_replica_killed_under_load_fails_no_request_and_its_pages_miss_nothing
         time.sleep(5)
         first_change = f"Before the kill {token()}"
         cluster.advance(first_change)
-        # Killed only once the first change was announced: a replica killed between saving a change
-        # and writing it to the live log takes the announcement with it (a known gap, see the
-        # closing note of 2026-11-28), which is not what this test is about.
+        # Killed only once every page heard the first change: each page's ids are compared with
+        # the log from the first it heard.
         wait_for(lambda: all(len(s.ids) >= 1 for s in streams), "the first change was never announced", LEASE + 40, 0.2)
         time.sleep(1)
         os.kill(cluster.pid("replica-2"), 9)

@@ -36,6 +36,12 @@ public struct ChangeLog: SharedLog {
     }
 
     public func append(_ record: SharedLogRecord) async throws {
+        try await client.withTransaction(logger: logger) { connection in try await append(record, on: connection) }
+    }
+
+    /// Appends `record` within the transaction open on `connection` (with a source's state:
+    /// `LoggedSourceStates`): it is numbered, and replicas hear of it, only if that commits.
+    public func append(_ record: SharedLogRecord, on connection: PostgresConnection) async throws {
         let kind: String
         var source: String?
         var event: String?
@@ -57,15 +63,13 @@ public struct ChangeLog: SharedLog {
             audience = users
         }
         let at = Date().timeIntervalSince1970
-        try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
-            try await connection.query(
-                """
-                INSERT INTO live_log (at, origin, kind, source, event, json, audience)
-                VALUES (\(at), \(origin), \(kind), \(source), \(event), \(json), \(audience))
-                """, logger: logger)
-            try await connection.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
-        }
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.appendLock))", logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO live_log (at, origin, kind, source, event, json, audience)
+            VALUES (\(at), \(origin), \(kind), \(source), \(event), \(json), \(audience))
+            """, logger: logger)
+        try await connection.query("SELECT pg_notify(\(Self.channel), '')", logger: logger)
     }
 
     public func records(after last: Int64, through: Int64, limit: Int) async throws -> [SharedLogItem]? {

@@ -91,6 +91,18 @@ public final class PostgresStore: KioskStore {
         try await connection { session in try await PostgresSourceRows.save(state, for: id, now: now, in: session) }
     }
 
+    /// Saves `state` in one transaction with what `alsoWrite` writes on its connection (first):
+    /// both commit or neither does (a replica's live log record: see `SourceStateStore`).
+    public func saveSourceState(
+        _ state: SourceState, for id: SourceID, alsoWrite: @Sendable (PostgresConnection) async throws -> Void
+    ) async throws(StoreError) {
+        let now = now()
+        try await transaction { session in
+            try await alsoWrite(session.connection)
+            try await PostgresSourceRows.save(state, for: id, now: now, in: session)
+        }
+    }
+
     public func entries(for source: SourceID) async throws(StoreError) -> [Entry] {
         try await connection { session in try await PostgresEntryRows.load(of: source, in: session)[source] ?? [] }
     }

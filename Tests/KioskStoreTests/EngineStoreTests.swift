@@ -92,6 +92,35 @@ import Testing
         }
     }
 
+    /// What pages must hear of is handed to the store with the state it belongs to (a cluster's
+    /// store writes both in one transaction); the new entries are counted against the state before.
+    @Test func everyOutcomePagesHearOfIsSavedWithItsAnnouncement() async throws {
+        let plan = FetchPlan()
+        let store = AnnouncingStore()
+        await plan.set(.success(rss(["a1"], etag: "\"1\"")))
+        try await running([feed("a", interval: .milliseconds(30))], fetcher: plan, store: store) { log in
+            #expect(await log.wait { $0.filter { $0.source == "a" && $0.isChange }.count >= 1 })
+            await plan.set(.success(rss(["a3", "a2", "a1"], etag: "\"2\"")))
+            #expect(await log.wait { $0.filter { $0.source == "a" && $0.isChange }.count >= 2 })
+            await plan.set(.success(.notModified(freshFor: nil)))
+            let checks = await plan.count
+            #expect(await plan.waitForCount(atLeast: checks + 3))
+            await plan.set(.failure(.status(code: 503, message: "later", retryAfter: nil)))
+            #expect(await log.wait { $0.contains { $0.source == "a" && $0.isFailure } })
+            await plan.set(.success(.notModified(freshFor: nil)))
+            #expect(await log.wait { $0.filter { $0.source == "a" && $0.isChange }.count >= 3 })
+        }
+        let announced = await store.announced
+        // Failures repeat while the 503 lasts; each is a save with its own announcement.
+        let failures = announced.filter { if case .failed? = $0 { true } else { false } }
+        #expect(failures.first == .failed("a", message: "HTTP 503: later"))
+        #expect(!failures.isEmpty)
+        #expect(announced.filter { if case .changed? = $0 { true } else { false } } == [
+            .changed("a", added: 1), .changed("a", added: 2), .changed("a", added: 0),
+        ])
+        #expect(!announced.contains(nil))  // the 304s wrote nothing
+    }
+
     @Test func everyChangeIsOnDiskBeforeAnyClientIsTold() async throws {
         let plan = FetchPlan()
         let hub = EventHub()

@@ -101,3 +101,18 @@ actor PublishOrderStore: SourceStateStore {
         if let entries = state.entries, await hub.currentSnapshot().entries[id] == entries { savedAfterPublishing += 1 }
     }
 }
+
+/// A store that notes what each save announced (nil: a save pages need not hear of).
+actor AnnouncingStore: SourceStateStore {
+    private(set) var announced: [SharedLogRecord?] = []
+
+    func loadSourceStates() async throws -> [SourceID: SourceState] { [:] }
+
+    func saveSourceState(_ state: SourceState, for id: SourceID) async throws {
+        announced.append(nil)
+    }
+
+    func saveSourceState(_ state: SourceState, for id: SourceID, announcing: SharedLogRecord?) async throws {
+        announced.append(announcing)
+    }
+}

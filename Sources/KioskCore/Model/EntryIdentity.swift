@@ -31,6 +31,12 @@ public enum EntryIdentity {
         return kept
     }
 
+    /// How many of `entries` are not in `before` (by identity): the new ones a change announces.
+    public static func countNew(_ entries: [Entry], since before: [Entry]?) -> Int {
+        let previous = Set((before ?? []).map(key(of:)))
+        return entries.filter { !previous.contains(key(of: $0)) }.count
+    }
+
     private static func nonBlank(_ text: String?) -> String? {
         guard let text else { return nil }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

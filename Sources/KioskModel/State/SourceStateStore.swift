@@ -10,4 +10,15 @@ public protocol SourceStateStore: Sendable {
     /// Called after every check outcome that changed something, BEFORE the engine publishes it
     /// (so whatever a client was told is on disk).
     func saveSourceState(_ state: SourceState, for id: SourceID) async throws
+    /// The same, for an outcome pages must hear of (`announcing`: the change or failure). A
+    /// store shared by replicas writes the announcement to the live log in the same
+    /// transaction as the state, so a replica that dies after saving cannot take it along; a
+    /// store of one Kiosk has no log and saves the state alone (the default).
+    func saveSourceState(_ state: SourceState, for id: SourceID, announcing: SharedLogRecord?) async throws
+}
+
+extension SourceStateStore {
+    public func saveSourceState(_ state: SourceState, for id: SourceID, announcing: SharedLogRecord?) async throws {
+        try await saveSourceState(state, for: id)
+    }
 }

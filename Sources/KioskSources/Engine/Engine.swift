@@ -386,7 +386,15 @@ public actor Engine: Service {
         states[feed.id] = state
         subscriptions[feed.id]?.retryAfter = retryAfter
         subscriptions[feed.id]?.freshness = freshness
-        await save(state, previous: previous, for: feed.id)
+        let record: SharedLogRecord? =
+            if let announced {
+                .changed(feed.id, added: EntryIdentity.countNew(announced, since: previous?.entries))
+            } else if let failure {
+                .failed(feed.id, message: failure.description)
+            } else {
+                nil
+            }
+        await save(state, previous: previous, for: feed.id, announcing: record)
         if let announced { await announce(announced, by: loop) }
         if let failure {
             logger.warning("source failed", metadata: ["source": "\(feed.id)", "error": "\(failure)"])
@@ -484,14 +492,15 @@ public actor Engine: Service {
         }
     }
 
-    /// Writes a feed's new state when it differs from `previous` in anything worth keeping.
+    /// Writes a feed's new state when it differs from `previous` in anything worth keeping, or
+    /// when pages must hear of it (`announcing`, written with it: see `SourceStateStore`).
     ///
     /// A failed write (read-only or full disk) is logged once per distinct message and otherwise
     /// ignored: the engine keeps polling and publishing from memory.
-    private func save(_ state: SourceState, previous: SourceState?, for id: SourceID) async {
-        guard let store, state.needsSaving(comparedTo: previous) else { return }
+    private func save(_ state: SourceState, previous: SourceState?, for id: SourceID, announcing: SharedLogRecord?) async {
+        guard let store, announcing != nil || state.needsSaving(comparedTo: previous) else { return }
         do {
-            try await store.saveSourceState(state, for: id)
+            try await store.saveSourceState(state, for: id, announcing: announcing)
             if !storeProblems.isEmpty {
                 storeProblems.removeAll()
                 logger.notice("the store accepts writes again")

@@ -73,7 +73,7 @@ extension WebDependencies {
         parts.deviceID = try await store.deviceID()
         // The engine starts with no feeds: the reader hands it every subscription.
         let engine = Engine(
-            merged: catalogue.merged, fetcher: fetcher, hub: parts.hub, kinds: parts.kinds, store: store,
+            merged: catalogue.merged, fetcher: fetcher, hub: parts.hub, kinds: parts.kinds, store: backend.sourceStates,
             coordinator: backend.coordinator,
             logger: logger)
         parts.scheduler = engine

@@ -13,6 +13,9 @@ import ServiceLifecycle
 /// leases, the live log, and what must run beside the app.
 struct StoreBackend: Sendable {
     var store: any KioskStore
+    /// Where the engine saves what its checks find: the store, or on a cluster the store with
+    /// the live log written in the same transaction (`LoggedSourceStates`).
+    var sourceStates: any SourceStateStore
     var coordinator: (any CheckCoordinator)?
     var sharedLog: (any SharedLog)?
     var services: [any Service] = []
@@ -31,7 +34,7 @@ struct StoreBackend: Sendable {
             throw StartupError(error.description)
         }
         guard let client = opened.postgres, let store = opened.store as? PostgresStore, let url = config.postgresURL else {
-            return StoreBackend(store: opened.store)
+            return StoreBackend(store: opened.store, sourceStates: opened.store)
         }
         do {
             try await ClusterSchema.migrate(client, logger: logger)
@@ -42,12 +45,14 @@ struct StoreBackend: Sendable {
         let replica = config.replicaName ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)"
         let loadState: @Sendable (SourceID) async throws -> SourceState? = { try await store.sourceState(for: $0) }
         logger.info("database", metadata: ["postgres": "\(Settings.redacted(url))", "replica": "\(replica)"])
+        let log = ChangeLog(client: client, origin: replica, loadState: loadState, logger: logger)
         return StoreBackend(
             store: store,
+            sourceStates: LoggedSourceStates(store: store, log: log),
             coordinator: FeedLeases(
                 client: client, owner: replica, leaseDuration: config.leaseDuration, perHost: config.checksPerHost,
                 loadState: loadState, logger: logger),
-            sharedLog: ChangeLog(client: client, origin: replica, loadState: loadState, logger: logger),
+            sharedLog: log,
             services: [PostgresClientRunner(stop: opened.close)],
             notReady: {
                 // A hard 2 s: a half-open connection must not hold the load balancer's check.

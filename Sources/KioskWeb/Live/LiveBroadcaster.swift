@@ -252,7 +252,7 @@ public actor LiveBroadcaster: Service {
         case .idle(let id):
             broadcast(.activity(ActivityMessage(source: id.rawValue, checking: false)), to: audience, id: frameID)
         case .changed(let id, let entries, _):
-            let added = Self.count(entries, newSince: before)
+            let added = EntryIdentity.countNew(entries, since: before)
             let list = renderList(id, state.sources)
             // Pages are sent the rows that differ, not the list: one feed's change stays small.
             let diff = list?.diff(from: state.lists[id])
@@ -267,16 +267,6 @@ public actor LiveBroadcaster: Service {
         }
     }
 
-    /// How many of `entries` are not among what this replica last had of `source`.
-    func newEntries(_ entries: [Entry], of source: SourceID) -> Int {
-        Self.count(entries, newSince: state.entries[source])
-    }
-
-    /// How many of `entries` are not in `before` (by identity).
-    private static func count(_ entries: [Entry], newSince before: [Entry]?) -> Int {
-        let previous = Set((before ?? []).map(EntryIdentity.key(of:)))
-        return entries.filter { !previous.contains(EntryIdentity.key(of: $0)) }.count
-    }
 
     /// Now, in ms since 1970: when the server learned of a change (`ChangedMessage.detectedAt`).
     private static func detectedNow() -> Int64 {

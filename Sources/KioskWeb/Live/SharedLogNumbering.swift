@@ -55,13 +55,10 @@ struct SharedLogNumbering: LiveNumbering {
     func relay(_ update: HubUpdate, in broadcaster: isolated LiveBroadcaster) async {
         switch update {
         case .resync(let snapshot) where broadcaster.started:
-            // Entries come from the log; the hub's are only this replica's view. Events dropped
-            // for this subscriber may have been a check's outcome: whatever differs from what
-            // the pages were told goes to the log.
+            // Entries come from the log; the hub's are only this replica's view. A check's
+            // outcome dropped for this subscriber is in the log all the same (the store wrote it
+            // with the state).
             broadcaster.state.sources.checking = snapshot.checking
-            for (id, entries) in snapshot.entries where broadcaster.state.entries[id] != entries {
-                if !merged.contains(where: { $0.id == id }) { outboxInput.yield(.changed(id)) }
-            }
         case .resync(let snapshot):
             await broadcaster.take(snapshot)
         case .event(let event):
@@ -69,9 +66,8 @@ struct SharedLogNumbering: LiveNumbering {
         }
     }
 
-    /// One engine event: activity goes to pages at once, unnumbered; a check's outcome goes to
-    /// the log; a warm start's state is taken in quietly. The sources being checked are this
-    /// replica's (its hub's activity), so their outcomes are this replica's to log.
+    /// One engine event: activity goes to pages at once, unnumbered; a check's outcome is
+    /// already in the log; a warm start's state is taken in quietly.
     private func relay(_ event: EngineEvent, in broadcaster: isolated LiveBroadcaster) async {
         let audience = await broadcaster.audience(of: event.source)
         switch event.kind {
@@ -86,20 +82,11 @@ struct SharedLogNumbering: LiveNumbering {
                 return
             }
             guard broadcaster.state.checking.contains(id) else { return broadcaster.takeQuietly(event) }
-            let record: SharedLogRecord
-            switch event.kind {
-            case .changed(_, let entries, _):
-                // What is new, counted here against what this replica last had of the feed: other
-                // replicas do not read a followed feed's entries to tell its followers.
-                let added = broadcaster.newEntries(entries, of: id)
-                if !broadcaster.audiences.isPublic(id) { broadcaster.takeQuietly(event) }
-                record = .changed(id, added: added)
-            case .failed(_, let error):
-                record = .failed(id, message: error.description)
-            default:
-                return
-            }
-            outboxInput.yield(record)
+            // The check's outcome went to the log with the feed's state, in one transaction
+            // (`SourceStateStore.saveSourceState(_:for:announcing:)`): pages hear it as the log
+            // delivers it, even should this replica die now. A followed feed's entries are kept
+            // here too, as no record carries them.
+            if case .changed = event.kind, !broadcaster.audiences.isPublic(id) { broadcaster.takeQuietly(event) }
         }
     }
 

@@ -4,6 +4,50 @@ import KioskCore
 import KioskModel
 import KioskStore
 
+// `SubscriptionStore`: the feeds and who follows which: the public methods, then their SQL.
+extension SQLiteStore {
+    public func feeds() async throws(StoreError) -> [Subscription] {
+        try await read { db in try SubscriptionRows.feeds(in: db) }
+    }
+
+    public func saveFeeds(_ feeds: [Subscription]) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.saveFeeds(feeds, in: db) }
+    }
+
+    public func subscriptions(user: UserID) async throws(StoreError) -> [Subscription] {
+        try await read { db in try SubscriptionRows.subscriptions(of: user, in: db) }
+    }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.save(subscriptions, user: user, in: db) }
+    }
+
+    @discardableResult
+    public func removeSubscription(_ id: SourceID, user: UserID) async throws(StoreError) -> Bool {
+        try await write { db in try SubscriptionRows.remove(id, user: user, in: db) }
+    }
+
+    public func followers(of id: SourceID) async throws(StoreError) -> [UserID] {
+        try await read { db in try SubscriptionRows.followers(of: id, in: db) }
+    }
+
+    public func feedHealth() async throws(StoreError) -> [SourceID: FeedHealth] {
+        try await read { db in try SubscriptionRows.health(in: db) }
+    }
+
+    public func subscriptionsVersion(user: UserID) async throws(StoreError) -> Int64 {
+        try await read { db in try SubscriptionRows.version(of: user, in: db) }
+    }
+
+    public func touchSubscriptions(user: UserID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.bumpVersion(of: [user], in: db) }
+    }
+
+    public func removeFeed(_ id: SourceID) async throws(StoreError) {
+        try await write { db in try SubscriptionRows.removeFeed(id, in: db) }
+    }
+}
+
 /// The SQL side of `Subscription`: feeds (`subscriptions`, one row per address, shared) and who
 /// follows them under which name and folder (`user_feeds`).
 enum SubscriptionRows {

@@ -4,6 +4,72 @@ import KioskCore
 import KioskModel
 import KioskStore
 
+// `ReadingStore` and `SyncReadingStore`: reading lists, read and star state, retention: the
+// public methods, then their SQL.
+extension SQLiteStore {
+    public func readingList(_ filter: EntryFilter, user: UserID) async throws(StoreError) -> [StoredEntry] {
+        try await read { db in try ReadingRows.list(filter, user: user, in: db) }
+    }
+
+    public func storedEntry(source: SourceID, key: String, user: UserID) async throws(StoreError) -> StoredEntry? {
+        try await read { db in try ReadingRows.entry(source: source, key: key, user: user, in: db) }
+    }
+
+    public func storedEntries(ids: [Int64], user: UserID) async throws(StoreError) -> [StoredEntry] {
+        try await read { db in try ReadingRows.entries(ids: ids, user: user, in: db) }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, user: UserID) async throws(StoreError) -> Int64 {
+        try await read { db in try ReadingRows.newestID(sources: sources, user: user, in: db) }
+    }
+
+    public func itemRefs(_ query: ItemQuery, user: UserID) async throws(StoreError) -> [ItemRef] {
+        try await read { db in try ReadingRows.itemRefs(query, user: user, in: db) }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) async throws(StoreError) -> Int64 {
+        try await read { db in try ReadingRows.newestID(sources: sources, receivedBy: date, user: user, in: db) }
+    }
+
+    public func itemCount(user: UserID) async throws(StoreError) -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM entries WHERE source IN (SELECT source FROM user_feeds WHERE user_id = ?)",
+                arguments: [user.rawValue]) ?? 0
+        }
+    }
+
+    public func unreadCounts(user: UserID) async throws(StoreError) -> [SourceID: Int] {
+        try await read { db in try ReadingRows.unreadCounts(user: user, in: db) }
+    }
+
+    public func starredCount(user: UserID) async throws(StoreError) -> Int {
+        try await read { db in try ReadingRows.starredCount(user: user, in: db) }
+    }
+
+    public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await write { db in try ReadingRows.setRead(read, ids: ids, user: user, now: now, in: db) }
+    }
+
+    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await write { db in try ReadingRows.setStarred(starred, ids: ids, user: user, now: now, in: db) }
+    }
+
+    public func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await write { db in
+            try ReadingRows.markAllRead(sources: sources, upTo: upTo, user: user, now: now, in: db)
+        }
+    }
+
+    @discardableResult
+    public func prune(_ policy: RetentionPolicy, now: Date) async throws(StoreError) -> Int {
+        try await write { db in try ReadingRows.prune(policy, now: now, in: db) }
+    }
+}
+
 /// The SQL side of `ReadingStore`: reading lists, read and star state, retention. Every query
 /// is one user's: it sees only entries of feeds that user follows (`user_feeds`), with that
 /// user's mark (`user_marks`) and flags (`entry_states`).

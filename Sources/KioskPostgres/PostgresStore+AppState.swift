@@ -1,6 +1,31 @@
 import Foundation
+import KioskCore
+import KioskModel
 import KioskStore
+import Logging
 import PostgresNIO
+
+// `AppStateStore`: what the app keeps about itself: the public methods, then their SQL.
+extension PostgresStore {
+    public func lastOpened(user: UserID) async throws(StoreError) -> OpenedHeadline? {
+        let json = try await connection { session in
+            try await PostgresAppStateRows.value(for: PostgresAppStateRows.lastOpenedKey(for: user), in: session)
+        }
+        guard let json else { return nil }
+        return try OpenedHeadline(storedJSON: json, location: database)
+    }
+
+    public func setLastOpened(_ headline: OpenedHeadline, user: UserID) async throws(StoreError) {
+        let json = try headline.storedJSON()
+        try await connection { session in
+            try await PostgresAppStateRows.set(json, for: PostgresAppStateRows.lastOpenedKey(for: user), in: session)
+        }
+    }
+
+    public func deviceID() async throws(StoreError) -> UUID {
+        try await connection { session in try await PostgresAppStateRows.deviceID(in: session) }
+    }
+}
 
 /// The SQL side of `app_state`: small values by key (the same keys as SQLite's store, so a
 /// copied database keeps its device identity and last opened headlines).

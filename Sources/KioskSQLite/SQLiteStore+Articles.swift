@@ -1,7 +1,36 @@
 import Foundation
 import GRDB
+import KioskCore
 import KioskModel
 import KioskStore
+
+// `ArticleStore`: full articles fetched for entries: the public methods, then their SQL.
+extension SQLiteStore {
+    public func article(entry: Int64) async throws(StoreError) -> StoredArticle? {
+        try await read { db in try ArticleRows.load(entry: entry, in: db) }
+    }
+
+    public func saveArticle(_ article: StoredArticle, entry: Int64) async throws(StoreError) {
+        try await write { db in try ArticleRows.save(article, entry: entry, in: db) }
+    }
+
+    public func articles(entries: [Int64]) async throws(StoreError) -> [Int64: StoredArticle] {
+        guard !entries.isEmpty else { return [:] }
+        return try await read { db in try ArticleRows.load(entries: entries, in: db) }
+    }
+
+    public func claimArticleFetch(entry: Int64, until: Date, now: Date) async throws(StoreError) -> Bool {
+        try await write { db in try ArticleRows.claim(entry: entry, until: until, now: now, in: db) }
+    }
+
+    public func fullArticleFeeds() async throws(StoreError) -> [FullArticleFeed] {
+        try await read { db in try ArticleRows.fullArticleFeeds(in: db) }
+    }
+
+    public func entriesWithoutArticles(of source: SourceID, limit: Int) async throws(StoreError) -> [ArticleWanted] {
+        try await read { db in try ArticleRows.entriesWithoutArticles(of: source, limit: limit, in: db) }
+    }
+}
 
 /// The SQL side of `StoredArticle`: one `articles` row per entry, indexed by `articles_fts`.
 enum ArticleRows {

@@ -4,6 +4,28 @@ import KioskCore
 import KioskModel
 import KioskStore
 
+// The engine's view (each source's state and entries) and the search over the entries: the
+// public methods, then their SQL.
+extension SQLiteStore {
+    public func loadSourceStates() async throws(StoreError) -> [SourceID: SourceState] {
+        try await read { db in try SourceRows.loadAll(in: db) }
+    }
+
+    public func saveSourceState(_ state: SourceState, for id: SourceID) async throws(StoreError) {
+        let now = now()
+        try await write { db in try SourceRows.save(state, for: id, in: db, now: now) }
+    }
+
+    public func entries(for source: SourceID) async throws(StoreError) -> [Entry] {
+        try await read { db in try EntryRows.load(of: source, in: db)[source] ?? [] }
+    }
+
+    public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {
+        guard limit > 0, let query = SearchText.ftsQuery(text) else { return [] }
+        return try await read { db in try EntryRows.search(query, limit: limit, user: user, in: db) }
+    }
+}
+
 /// The SQL side of `SourceState`: one `sources` row plus the source's entries.
 enum SourceRows {
     /// Writes `state` for `id`: its row upserted, its entries replaced (see `EntryRows.replace`).

@@ -2,7 +2,82 @@ import Foundation
 import KioskCore
 import KioskModel
 import KioskStore
+import Logging
 import PostgresNIO
+
+// `ReadingStore` and `SyncReadingStore`: reading lists, read and star state, retention: the
+// public methods, then their SQL.
+extension PostgresStore {
+    public func readingList(_ filter: EntryFilter, user: UserID) async throws(StoreError) -> [StoredEntry] {
+        try await connection { session in try await PostgresReadingRows.list(filter, user: user, in: session) }
+    }
+
+    public func storedEntry(source: SourceID, key: String, user: UserID) async throws(StoreError) -> StoredEntry? {
+        try await connection { session in
+            try await PostgresReadingRows.entry(source: source, key: key, user: user, in: session)
+        }
+    }
+
+    public func storedEntries(ids: [Int64], user: UserID) async throws(StoreError) -> [StoredEntry] {
+        try await connection { session in try await PostgresReadingRows.entries(ids: ids, user: user, in: session) }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, user: UserID) async throws(StoreError) -> Int64 {
+        try await connection { session in
+            try await PostgresReadingRows.newestID(sources: sources, user: user, in: session)
+        }
+    }
+
+    public func itemRefs(_ query: ItemQuery, user: UserID) async throws(StoreError) -> [ItemRef] {
+        try await connection { session in try await PostgresItemRefs.itemRefs(query, user: user, in: session) }
+    }
+
+    public func newestEntryID(sources: [SourceID]?, receivedBy date: Date, user: UserID) async throws(StoreError)
+        -> Int64
+    {
+        try await connection { session in
+            try await PostgresReadingRows.newestID(sources: sources, receivedBy: date, user: user, in: session)
+        }
+    }
+
+    public func itemCount(user: UserID) async throws(StoreError) -> Int {
+        try await connection { session in try await PostgresReadingRows.itemCount(user: user, in: session) }
+    }
+
+    public func unreadCounts(user: UserID) async throws(StoreError) -> [SourceID: Int] {
+        try await connection { session in try await PostgresReadingRows.unreadCounts(user: user, in: session) }
+    }
+
+    public func starredCount(user: UserID) async throws(StoreError) -> Int {
+        try await connection { session in try await PostgresReadingRows.starredCount(user: user, in: session) }
+    }
+
+    public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await transaction { session in
+            try await PostgresReadingRows.setRead(read, ids: ids, user: user, now: now, in: session)
+        }
+    }
+
+    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await transaction { session in
+            try await PostgresReadingRows.setStarred(starred, ids: ids, user: user, now: now, in: session)
+        }
+    }
+
+    public func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await transaction { session in
+            try await PostgresReadingRows.markAllRead(sources: sources, upTo: upTo, user: user, now: now, in: session)
+        }
+    }
+
+    @discardableResult
+    public func prune(_ policy: RetentionPolicy, now: Date) async throws(StoreError) -> Int {
+        try await transaction { session in try await PostgresReadingRows.prune(policy, now: now, in: session) }
+    }
+}
 
 /// The SQL side of `ReadingStore`: reading lists, read and star state, retention. Every query
 /// is one user's: it sees only entries of feeds that user follows (`user_feeds`), with that

@@ -2,7 +2,54 @@ import Foundation
 import KioskCore
 import KioskModel
 import KioskStore
+import Logging
 import PostgresNIO
+
+// The engine's view (each source's state and entries) and the search over the entries: the
+// public methods, then their SQL.
+extension PostgresStore {
+    /// One feed's state (entries, validators, failures) as `loadSourceStates()` gives it; nil if
+    /// unknown. Replicas reload a feed another replica checked.
+    public func sourceState(for id: SourceID) async throws(StoreError) -> SourceState? {
+        try await connection { session in try await PostgresSourceRows.load(id, in: session) }
+    }
+
+    public func loadSourceStates() async throws(StoreError) -> [SourceID: SourceState] {
+        try await transaction { session in
+            // One snapshot for the sources and their entries.
+            try await session.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return try await PostgresSourceRows.loadAll(in: session)
+        }
+    }
+
+    public func saveSourceState(_ state: SourceState, for id: SourceID) async throws(StoreError) {
+        let now = now()
+        try await connection { session in try await PostgresSourceRows.save(state, for: id, now: now, in: session) }
+    }
+
+    /// Saves `state` in one transaction with what `alsoWrite` writes on its connection (first):
+    /// both commit or neither does (a replica's live log record: see `SourceStateStore`).
+    public func saveSourceState(
+        _ state: SourceState, for id: SourceID, alsoWrite: @Sendable (PostgresConnection) async throws -> Void
+    ) async throws(StoreError) {
+        let now = now()
+        try await transaction { session in
+            try await alsoWrite(session.connection)
+            try await PostgresSourceRows.save(state, for: id, now: now, in: session)
+        }
+    }
+
+    public func entries(for source: SourceID) async throws(StoreError) -> [Entry] {
+        try await connection { session in try await PostgresEntryRows.load(of: source, in: session)[source] ?? [] }
+    }
+
+    public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {
+        guard limit > 0, let query = PostgresSearchText.tsQuery(text) else { return [] }
+        return try await connection { session in
+            try await PostgresEntryRows.search(query, limit: limit, user: user, in: session)
+        }
+    }
+}
 
 /// The SQL side of `SourceState`: one `sources` row plus the source's entries.
 enum PostgresSourceRows {

@@ -2,7 +2,54 @@ import Foundation
 import KioskCore
 import KioskModel
 import KioskStore
+import Logging
 import PostgresNIO
+
+// `SubscriptionStore`: the feeds and who follows which: the public methods, then their SQL.
+extension PostgresStore {
+    public func feeds() async throws(StoreError) -> [Subscription] {
+        try await connection { session in try await PostgresSubscriptionRows.feeds(in: session) }
+    }
+
+    public func saveFeeds(_ feeds: [Subscription]) async throws(StoreError) {
+        try await transaction { session in try await PostgresSubscriptionRows.saveFeeds(feeds, in: session) }
+    }
+
+    public func subscriptions(user: UserID) async throws(StoreError) -> [Subscription] {
+        try await connection { session in try await PostgresSubscriptionRows.subscriptions(of: user, in: session) }
+    }
+
+    public func saveSubscriptions(_ subscriptions: [Subscription], user: UserID) async throws(StoreError) {
+        try await transaction { session in
+            try await PostgresSubscriptionRows.save(subscriptions, user: user, in: session)
+        }
+    }
+
+    @discardableResult
+    public func removeSubscription(_ id: SourceID, user: UserID) async throws(StoreError) -> Bool {
+        try await transaction { session in try await PostgresSubscriptionRows.remove(id, user: user, in: session) }
+    }
+
+    public func followers(of id: SourceID) async throws(StoreError) -> [UserID] {
+        try await connection { session in try await PostgresSubscriptionRows.followers(of: id, in: session) }
+    }
+
+    public func feedHealth() async throws(StoreError) -> [SourceID: FeedHealth] {
+        try await connection { session in try await PostgresSubscriptionRows.health(in: session) }
+    }
+
+    public func subscriptionsVersion(user: UserID) async throws(StoreError) -> Int64 {
+        try await connection { session in try await PostgresSubscriptionRows.version(of: user, in: session) }
+    }
+
+    public func touchSubscriptions(user: UserID) async throws(StoreError) {
+        try await transaction { session in try await PostgresSubscriptionRows.bumpVersion(of: [user], in: session) }
+    }
+
+    public func removeFeed(_ id: SourceID) async throws(StoreError) {
+        try await transaction { session in try await PostgresSubscriptionRows.removeFeed(id, in: session) }
+    }
+}
 
 /// The SQL side of `Subscription`: feeds (`subscriptions`, one row per address, shared) and who
 /// follows them under which name and folder (`user_feeds`).

@@ -1,7 +1,41 @@
 import Foundation
+import KioskCore
 import KioskModel
 import KioskStore
+import Logging
 import PostgresNIO
+
+// `ArticleStore`: full articles fetched for entries: the public methods, then their SQL.
+extension PostgresStore {
+    public func article(entry: Int64) async throws(StoreError) -> StoredArticle? {
+        try await connection { session in try await PostgresArticleRows.load(entry: entry, in: session) }
+    }
+
+    public func saveArticle(_ article: StoredArticle, entry: Int64) async throws(StoreError) {
+        try await connection { session in try await PostgresArticleRows.save(article, entry: entry, in: session) }
+    }
+
+    public func articles(entries: [Int64]) async throws(StoreError) -> [Int64: StoredArticle] {
+        guard !entries.isEmpty else { return [:] }
+        return try await connection { session in try await PostgresArticleRows.load(entries: entries, in: session) }
+    }
+
+    public func claimArticleFetch(entry: Int64, until: Date, now: Date) async throws(StoreError) -> Bool {
+        try await connection { session in
+            try await PostgresArticleRows.claim(entry: entry, until: until, now: now, in: session)
+        }
+    }
+
+    public func fullArticleFeeds() async throws(StoreError) -> [FullArticleFeed] {
+        try await connection { session in try await PostgresArticleRows.fullArticleFeeds(in: session) }
+    }
+
+    public func entriesWithoutArticles(of source: SourceID, limit: Int) async throws(StoreError) -> [ArticleWanted] {
+        try await connection { session in
+            try await PostgresArticleRows.entriesWithoutArticles(of: source, limit: limit, in: session)
+        }
+    }
+}
 
 /// The SQL side of `StoredArticle`: one `articles` row per entry, its folded words in
 /// `search_text` (as `entries.search_text`, see `PostgresSearchText`).

@@ -1,6 +1,29 @@
 import Foundation
 import GRDB
+import KioskCore
+import KioskModel
 import KioskStore
+
+// `AppStateStore`: what the app keeps about itself: the public methods, then their SQL.
+extension SQLiteStore {
+    public func lastOpened(user: UserID) async throws(StoreError) -> OpenedHeadline? {
+        let json = try await read { db in try AppStateRows.value(for: AppStateRows.lastOpenedKey(for: user), in: db) }
+        guard let json else { return nil }
+        return try OpenedHeadline(storedJSON: json, location: path)
+    }
+
+    public func setLastOpened(_ headline: OpenedHeadline, user: UserID) async throws(StoreError) {
+        let json = try headline.storedJSON()
+        try await write { db in try AppStateRows.set(json, for: AppStateRows.lastOpenedKey(for: user), in: db) }
+    }
+
+    public func deviceID() async throws(StoreError) -> UUID {
+        // Read first: a read-only database that has one still answers.
+        let stored = try await read { db in try AppStateRows.value(for: AppStateRows.deviceIDKey, in: db) }
+        if let stored, let id = UUID(uuidString: stored) { return id }
+        return try await write { db in try AppStateRows.deviceID(in: db) }
+    }
+}
 
 /// The SQL side of `app_state`: small values by key.
 enum AppStateRows {

@@ -11,8 +11,7 @@ struct HostileBenchmark: ParsableCommand {
         abstract: "Time the parser on hostile documents (billion laughs, XXE, deep nesting, entity floods, 100 MB)."
     )
 
-    @Option(help: "Size of the large feed in MB.")
-    var largeMB = 100
+    @Option(help: "Size of the large feed in MB.") var largeMB = 100
 
     func run() throws {
         let large = HostileFeeds.largeRSS(bytes: largeMB * 1_000_000)

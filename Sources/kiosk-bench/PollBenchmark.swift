@@ -17,9 +17,7 @@ struct PollBenchmark: AsyncParsableCommand {
         abstract: "Engine polls/s against the loopback sample server (304 path and changed path)."
     )
 
-    @Option(help: "Comma-separated source counts.")
-    var sources = "1000,10000"
-
+    @Option(help: "Comma-separated source counts.") var sources = "1000,10000"
     @Option(help: "Interval between checks of one source, in seconds (the goal: every source every 5 s).")
     var interval = 5.0
 
@@ -29,11 +27,8 @@ struct PollBenchmark: AsyncParsableCommand {
         """)
     var server: String?
 
-    @Option(help: "HTTP/1.1 connections to the sample server (all sources share one host).")
-    var connections = 64
-
-    @Option(help: "Seconds measured per case, after one interval of warm-up.")
-    var seconds = 15.0
+    @Option(help: "HTTP/1.1 connections to the sample server (all sources share one host).") var connections = 64
+    @Option(help: "Seconds measured per case, after one interval of warm-up.") var seconds = 15.0
 
     func run() async throws {
         let counts = sources.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }

@@ -25,20 +25,11 @@ struct ReaderBenchmark: AsyncParsableCommand {
         abstract: "Reader: OPML import, unread counts, mark-all-read, reader page/s, database size over 30 days."
     )
 
-    @Option(help: "Feeds subscribed.")
-    var feeds = 1_000
-
-    @Option(help: "Entries per feed for the counts and mark-all-read cases.")
-    var entriesPerFeed = 1_000
-
-    @Option(help: "Seconds of HTTP load per route.")
-    var seconds = 10
-
-    @Option(help: "Concurrent HTTP requests.")
-    var connections = 16
-
-    @Option(help: "Simulated days for the database-size case (0 skips it).")
-    var days = 30
+    @Option(help: "Feeds subscribed.") var feeds = 1_000
+    @Option(help: "Entries per feed for the counts and mark-all-read cases.") var entriesPerFeed = 1_000
+    @Option(help: "Seconds of HTTP load per route.") var seconds = 10
+    @Option(help: "Concurrent HTTP requests.") var connections = 16
+    @Option(help: "Simulated days for the database-size case (0 skips it).") var days = 30
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-bench-reader-\(UUID())")

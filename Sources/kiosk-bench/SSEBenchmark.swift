@@ -22,27 +22,17 @@ struct SSEBenchmark: AsyncParsableCommand {
         abstract: "Time one update reaching N event-stream (SSE) clients over loopback HTTP; memory per client."
     )
 
-    @Option(help: "Event-stream clients to open.")
-    var clients = 1000
-
-    @Option(help: "The web app's port on 127.0.0.1 (0: any free port).")
-    var port = 0
-
-    @Option(help: "Updates published one after another, each timed on its own.")
-    var rounds = 5
-
+    @Option(help: "Event-stream clients to open.") var clients = 1000
+    @Option(help: "The web app's port on 127.0.0.1 (0: any free port).") var port = 0
+    @Option(help: "Updates published one after another, each timed on its own.") var rounds = 5
     @Flag(help: """
         Run the clients in this process rather than in a second one. Their memory is then counted \
         with the server's, and each stream takes two descriptors of this process's limit.
         """)
     var clientsInProcess = false
 
-    @Option(help: "Connections opened at once (the server's accept backlog is 256).")
-    var wave = 100
-
-    @Option(help: "Seconds to wait for each step (all subscribed, each update everywhere).")
-    var timeout = 120.0
-
+    @Option(help: "Connections opened at once (the server's accept backlog is 256).") var wave = 100
+    @Option(help: "Seconds to wait for each step (all subscribed, each update everywhere).") var timeout = 120.0
     @Option(
         name: .customLong("max-kib-per-client"),
         help: "Fail (exit status 1) when the server holds more than this many KiB per open stream (a regression guard).")

@@ -14,26 +14,15 @@ struct SSEClientsCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(help: "The server's port on 127.0.0.1.")
-    var port: Int
-
+    @Option(help: "The server's port on 127.0.0.1.") var port: Int
     @Option(help: "Several servers' ports (replicas), comma-separated: the streams are spread over them in turn.")
     var ports: String?
 
-    @Option(help: "Event streams to open.")
-    var clients: Int
-
-    @Option(help: "Updates to wait for.")
-    var rounds: Int
-
-    @Option(help: "Where to write the handshake files.")
-    var directory: String
-
-    @Option(help: "Connections opened at once.")
-    var wave = 100
-
-    @Option(help: "Seconds to wait for each step.")
-    var timeout = 60.0
+    @Option(help: "Event streams to open.") var clients: Int
+    @Option(help: "Updates to wait for.") var rounds: Int
+    @Option(help: "Where to write the handshake files.") var directory: String
+    @Option(help: "Connections opened at once.") var wave = 100
+    @Option(help: "Seconds to wait for each step.") var timeout = 60.0
 
     func run() async throws {
         let limit = SSEProcess.raiseFileLimit()

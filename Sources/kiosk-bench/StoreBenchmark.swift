@@ -20,14 +20,9 @@ struct StoreBenchmark: AsyncParsableCommand {
         abstract: "SQLite store writes/s: entries per second saved, replaced and read back."
     )
 
-    @Option(help: "Sources saved per round.")
-    var sources = 100
-
-    @Option(help: "Entries per source list.")
-    var entries = 100
-
-    @Option(help: "Rounds per case (every source saved once per round).")
-    var rounds = 3
+    @Option(help: "Sources saved per round.") var sources = 100
+    @Option(help: "Entries per source list.") var entries = 100
+    @Option(help: "Rounds per case (every source saved once per round).") var rounds = 3
 
     func run() async throws {
         let directory = FileManager.default.temporaryDirectory

@@ -29,15 +29,9 @@ struct SyncBenchmark: AsyncParsableCommand {
         abstract: "Sync: a NetNewsWire-style first sync of 10,000 entries and an incremental one, in ms."
     )
 
-    @Option(help: "Entries in all.")
-    var entries = 10_000
-
-    @Option(help: "Feeds they are spread over.")
-    var feeds = 100
-
-    @Option(help: "Timed runs of each sync (after one untimed warm-up).")
-    var runs = 5
-
+    @Option(help: "Entries in all.") var entries = 10_000
+    @Option(help: "Feeds they are spread over.") var feeds = 100
+    @Option(help: "Timed runs of each sync (after one untimed warm-up).") var runs = 5
     @Option(help: "Run on this PostgreSQL database instead of SQLite (in a schema of its own, dropped afterwards).")
     var databaseURL: String?
 

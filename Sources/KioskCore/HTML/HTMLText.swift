@@ -19,20 +19,15 @@ public enum HTMLText {
 
         var tokenizer = HTMLTokenizer(html)
         var writer = Writer()
-        var scratch: [UInt8] = []
         var pending: HTMLTokenizer.Token?
         while let token = pending ?? tokenizer.next() {
             pending = nil
             switch token {
             case .text(let range):
-                scratch.removeAll(keepingCapacity: true)
-                tokenizer.appendText(range, to: &scratch)
-                writer.append(scratch)
+                writer.appendText(range, of: tokenizer)
             case .rawText(let range):
                 // `xmp`, `plaintext` and CDATA content (the rest is dropped): shown as written.
-                scratch.removeAll(keepingCapacity: true)
-                tokenizer.appendText(range, to: &scratch, decode: false)
-                writer.append(scratch)
+                writer.appendText(range, of: tokenizer, decode: false)
             case .startTag(let tag):
                 switch roles[tag.name] {
                 case .dropped?:
@@ -70,19 +65,14 @@ public enum HTMLText {
 
         var tokenizer = HTMLTokenizer(title, mode: .text)
         var writer = Writer()
-        var scratch: [UInt8] = []
         // The open `script` or `style` and where its content began, to cut it off at its end tag.
         var code: (name: String, mark: Writer.Mark)?
         while let token = tokenizer.next() {
             switch token {
             case .text(let range):
-                scratch.removeAll(keepingCapacity: true)
-                tokenizer.appendText(range, to: &scratch)
-                writer.append(scratch)
+                writer.appendText(range, of: tokenizer)
             case .rawText(let range):
-                scratch.removeAll(keepingCapacity: true)
-                tokenizer.appendText(range, to: &scratch, decode: false)
-                writer.append(scratch)
+                writer.appendText(range, of: tokenizer, decode: false)
             case .startTag(let tag):
                 if code == nil && (tag.name == "script" || tag.name == "style") {
                     code = (tag.name, writer.mark)
@@ -161,6 +151,8 @@ public enum HTMLText {
     private struct Writer {
         var out: [UInt8] = []
         private var pendingSpace = false
+        /// A tokenizer's text, decoded, before it is written (reused: no allocation per text run).
+        private var scratch: [UInt8] = []
 
         /// A point in the output to roll back to.
         struct Mark {
@@ -174,6 +166,13 @@ public enum HTMLText {
         mutating func rollBack(to mark: Mark) {
             out.removeSubrange(mark.count...)
             pendingSpace = mark.pendingSpace
+        }
+
+        /// The text of `range` (its references decoded unless `decode` is false), as words.
+        mutating func appendText(_ range: Range<Int>, of tokenizer: HTMLTokenizer, decode: Bool = true) {
+            scratch.removeAll(keepingCapacity: true)
+            tokenizer.appendText(range, to: &scratch, decode: decode)
+            append(scratch)
         }
 
         mutating func breakWord() {

@@ -14,21 +14,10 @@ import Logging
 /// `saved_item_ids`, `links`); writes are `mark=item|feed|group`, `as=read|unread|saved|unsaved`,
 /// `id`, `before`. Feeds and groups (folders) get stable numbers from their ids and names.
 public struct FeverAPI<Context: SyncRequestContext>: Sendable {
-    let accounts: Accounts
-    let reader: Reader
-    let store: any ReadingStore & SyncReadingStore & ArticleStore
-    let logger: Logger
-    let now: @Sendable () -> Date
+    let services: SyncServices
 
-    public init(
-        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore & ArticleStore, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.accounts = accounts
-        self.reader = reader
-        self.store = store
-        self.logger = logger
-        self.now = now
+    public init(_ services: SyncServices) {
+        self.services = services
     }
 
     /// At most this many items per `items` answer (Fever's own page).
@@ -55,7 +44,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         do throws(AccountError) {
             // The key from the body only (Fever's clients POST it): an address ends up in logs.
             let key = FormFields(body).first("api_key") ?? ""
-            found = try await accounts.verifyFever(apiKey: key, address: context.clientAddress ?? "unknown")
+            found = try await services.accounts.verifyFever(apiKey: key, address: context.clientAddress ?? "unknown")
         } catch {
             if case .throttled(let wait) = error {
                 var response = try Self.json(reply)
@@ -67,8 +56,8 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         }
         let user = found.account.id
         reply["auth"] = .int(1)
-        reply["last_refreshed_on_time"] = .int(Int64(now().timeIntervalSince1970))
-        let subscriptions = try await reader.subscriptions(user: user)
+        reply["last_refreshed_on_time"] = .int(Int64(services.now().timeIntervalSince1970))
+        let subscriptions = try await services.reader.subscriptions(user: user)
 
         if let mark = fields.first("mark") { try await self.mark(mark, fields, subscriptions: subscriptions, user: user) }
         let has = { (name: String) in fields.pairs.contains { $0.0 == name } }
@@ -79,7 +68,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         if has("links") { reply["links"] = .list([]) }
         if has("items") {
             reply["items"] = .list(try await items(fields, subscriptions: subscriptions, user: user))
-            reply["total_items"] = .int(Int64(try await store.itemCount(user: user)))
+            reply["total_items"] = .int(Int64(try await services.store.itemCount(user: user)))
         }
         if has("unread_item_ids") {
             var query = ItemQuery(limit: 100_000)
@@ -125,7 +114,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
                 "id": .int(Self.number(ofFeed: subscription.id)), "favicon_id": .int(0),
                 "title": .string(subscription.displayName), "url": .string(subscription.url.absoluteString),
                 "site_url": .string(subscription.siteURL ?? subscription.url.absoluteString), "is_spark": .int(0),
-                "last_updated_on_time": .int(Int64(now().timeIntervalSince1970)),
+                "last_updated_on_time": .int(Int64(services.now().timeIntervalSince1970)),
             ])
         }
     }
@@ -136,7 +125,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
         let entries: [StoredEntry]
         if let list = fields.first("with_ids") {
             let wanted = Array(list.split(separator: ",").compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.prefix(Self.pageSize))
-            entries = try await store.storedEntries(inOrder: Set(wanted).sorted(), user: user)
+            entries = try await services.store.storedEntries(inOrder: Set(wanted).sorted(), user: user)
         } else {
             var query = ItemQuery(limit: Self.pageSize)
             if let since = fields.first("since_id").flatMap({ Int64($0) }) {
@@ -147,10 +136,10 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
             } else {
                 query.oldestFirst = true
             }
-            entries = try await store.storedEntries(inOrder: try await store.itemRefs(query, user: user).map(\.id), user: user)
+            entries = try await services.store.storedEntries(inOrder: try await services.store.itemRefs(query, user: user).map(\.id), user: user)
         }
         // Feeds read as full articles sync their kept articles as the items' content.
-        let articles = try await store.syncArticles(
+        let articles = try await services.store.syncArticles(
             for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
         return entries.map { stored in
             let entry = stored.entry
@@ -166,7 +155,7 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
     }
 
     private func ids(_ query: ItemQuery, user: UserID) async throws -> String {
-        try await store.itemRefs(query, user: user).map { String($0.id) }.joined(separator: ",")
+        try await services.store.itemRefs(query, user: user).map { String($0.id) }.joined(separator: ",")
     }
 
     // MARK: - Writes
@@ -178,10 +167,10 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
             switch kind {
             case "item":
                 switch action {
-                case "read": try await reader.setRead(true, ids: [id], user: user)
-                case "unread": try await reader.setRead(false, ids: [id], user: user)
-                case "saved": try await reader.setStarred(true, ids: [id], user: user)
-                case "unsaved": try await reader.setStarred(false, ids: [id], user: user)
+                case "read": try await services.reader.setRead(true, ids: [id], user: user)
+                case "unread": try await services.reader.setRead(false, ids: [id], user: user)
+                case "saved": try await services.reader.setStarred(true, ids: [id], user: user)
+                case "unsaved": try await services.reader.setStarred(false, ids: [id], user: user)
                 default: return
                 }
             case "feed", "group":
@@ -198,15 +187,15 @@ public struct FeverAPI<Context: SyncRequestContext>: Sendable {
                     }
                     scope = .folder(folder)
                 }
-                let before = fields.first("before").flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? now()
-                let sources = try await reader.sources(in: scope, user: user)
-                let upTo = try await store.newestEntryID(sources: sources, receivedBy: before, user: user)
-                _ = try await reader.markAllRead(scope, upTo: upTo, user: user)
+                let before = fields.first("before").flatMap(Double.init).map(Date.init(timeIntervalSince1970:)) ?? services.now()
+                let sources = try await services.reader.sources(in: scope, user: user)
+                let upTo = try await services.store.newestEntryID(sources: sources, receivedBy: before, user: user)
+                _ = try await services.reader.markAllRead(scope, upTo: upTo, user: user)
             default:
                 return
             }
         } catch let error as ReaderError {
-            logger.notice("a Fever change was refused", metadata: ["reason": "\(error.message)"])
+            services.logger.notice("a Fever change was refused", metadata: ["reason": "\(error.message)"])
         }
     }
 

@@ -16,22 +16,10 @@ import Logging
 /// `X-Reader-Google-Bad-Token: true`, never 400. Every change goes through the `Reader`, so open
 /// web pages hear of it at once, and a change made on the web is in the next sync.
 public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
-    let accounts: Accounts
-    let reader: Reader
-    let store: any ReadingStore & SyncReadingStore & ArticleStore
-    let logger: Logger
-    /// Clock for `updated` and the `Date` header (tests may fix it).
-    let now: @Sendable () -> Date
+    let services: SyncServices
 
-    public init(
-        accounts: Accounts, reader: Reader, store: any ReadingStore & SyncReadingStore & ArticleStore, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
-    ) {
-        self.accounts = accounts
-        self.reader = reader
-        self.store = store
-        self.logger = logger
-        self.now = now
+    public init(_ services: SyncServices) {
+        self.services = services
     }
 
     /// Bodies at most (an OPML import is the largest).
@@ -96,27 +84,27 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
         let json = (fields.first("output") ?? query.first("output")) == "json"
         let token: String
         do throws(AccountError) {
-            let found = try await accounts.verify(
+            let found = try await services.accounts.verify(
                 name: name, password: password, address: context.clientAddress ?? "unknown", appPasswords: true)
-            token = try await accounts.openSession(.api, for: found.account, appPassword: found.appPassword).token
+            token = try await services.accounts.openSession(.api, for: found.account, appPassword: found.appPassword).token
         } catch {
             switch error {
             case .throttled(let wait):
-                var response = Self.text("Error=TooManyAttempts\nInfo=\(error.description)\n", status: .tooManyRequests, now: now())
+                var response = Self.text("Error=TooManyAttempts\nInfo=\(error.description)\n", status: .tooManyRequests, now: services.now())
                 response.headers[.retryAfter] = String(max(1, wait.components.seconds))
                 return response
             case .storage:
-                logger.error("sign-in failed in the store", metadata: ["error": "\(error)"])
-                return Self.text("Error=ServiceUnavailable\n", status: .serviceUnavailable, now: now())
+                services.logger.error("sign-in failed in the store", metadata: ["error": "\(error)"])
+                return Self.text("Error=ServiceUnavailable\n", status: .serviceUnavailable, now: services.now())
             default:
-                return Self.text("Error=BadAuthentication\n", status: .unauthorized, now: now())
+                return Self.text("Error=BadAuthentication\n", status: .unauthorized, now: services.now())
             }
         }
         if json {
-            return try Self.json(["SID": token, "LSID": "none", "Auth": token], request: request, now: now())
+            return try Self.json(["SID": token, "LSID": "none", "Auth": token], request: request, now: services.now())
         }
         // One value per line, none empty, no `=` in the token: NetNewsWire splits on both.
-        return Self.text("SID=\(token)\nLSID=none\nAuth=\(token)\n", now: now())
+        return Self.text("SID=\(token)\nLSID=none\nAuth=\(token)\n", now: services.now())
     }
 
     // MARK: - Every other call
@@ -139,7 +127,7 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
     {
         var request = request
         guard let token = Self.authToken(request.headers),
-            let found = try await accounts.session(token: token, kind: .api)
+            let found = try await services.accounts.session(token: token, kind: .api)
         else { throw Self.badToken("Sign in again: the token is missing, expired or revoked.") }
         let body = request.method == .post ? try await Self.body(&request) : ""
         let fields = FormFields(query: request.uri.query, body: body)
@@ -154,14 +142,14 @@ public struct GoogleReaderAPI<Context: SyncRequestContext>: Sendable {
 
     private func token(_ call: Call) async throws -> Response {
         // No newline: older NetNewsWire sends the body back verbatim as T.
-        Self.text(call.session.csrf, now: now())
+        Self.text(call.session.csrf, now: services.now())
     }
 
     private func userInfo(_ call: Call) async throws -> Response {
         let id = String(call.user.rawValue)
         return try Self.json(
             UserInfo(userId: id, userName: call.account.name, userProfileId: id, userEmail: ""), request: call.request,
-            now: now())
+            now: services.now())
     }
 
     // MARK: - Helpers

@@ -11,15 +11,15 @@ extension GoogleReaderAPI {
     /// first category it cannot find in this list).
     func tagList(_ call: Call) async throws -> Response {
         var seen = Set<String>()
-        let labels = try await reader.subscriptions(user: call.user).map(Self.labelName).filter { seen.insert($0).inserted }
+        let labels = try await services.reader.subscriptions(user: call.user).map(Self.labelName).filter { seen.insert($0).inserted }
         let tags = [TagList.Tag(id: StreamID.starred.text, type: nil)]
             + labels.map { TagList.Tag(id: StreamID.label($0).text, type: "folder") }
-        let version = try await reader.subscriptionsVersion(user: call.user)
-        return try Self.json(TagList(tags: tags), request: call.request, now: now(), validated: true, version: version)
+        let version = try await services.reader.subscriptionsVersion(user: call.user)
+        return try Self.json(TagList(tags: tags), request: call.request, now: services.now(), validated: true, version: version)
     }
 
     func subscriptionList(_ call: Call) async throws -> Response {
-        let list = try await reader.subscriptions(user: call.user).map { subscription in
+        let list = try await services.reader.subscriptions(user: call.user).map { subscription in
             SubscriptionList.Item(
                 id: StreamID.feed(subscription.id).text, title: subscription.displayName,
                 categories: [
@@ -29,22 +29,22 @@ extension GoogleReaderAPI {
                 iconUrl: "", firstitemmsec: String(Int64(subscription.addedAt.timeIntervalSince1970 * 1000)),
                 sortid: String(StableHash.fnv1a64(subscription.id.rawValue) & 0xFFFF_FFFF, radix: 16))
         }
-        let version = try await reader.subscriptionsVersion(user: call.user)
+        let version = try await services.reader.subscriptionsVersion(user: call.user)
         return try Self.json(
-            SubscriptionList(subscriptions: list), request: call.request, now: now(), validated: true, version: version)
+            SubscriptionList(subscriptions: list), request: call.request, now: services.now(), validated: true, version: version)
     }
 
     func exportOPML(_ call: Call) async throws -> Response {
-        let opml = try await reader.exportOPML(user: call.user)
+        let opml = try await services.reader.exportOPML(user: call.user)
         return Response(
             status: .ok, headers: [.contentType: "text/x-opml; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: opml)))
     }
 
     func unreadCount(_ call: Call) async throws -> Response {
-        let subscriptions = try await reader.subscriptions(user: call.user)
-        let counts = try await reader.counts(user: call.user).unread
-        let stamp = String(Int64(now().timeIntervalSince1970 * 1_000_000))
+        let subscriptions = try await services.reader.subscriptions(user: call.user)
+        let counts = try await services.reader.counts(user: call.user).unread
+        let stamp = String(Int64(services.now().timeIntervalSince1970 * 1_000_000))
         var byLabel: [String: Int] = [:]
         var rows: [UnreadCounts.Count] = []
         for subscription in subscriptions {
@@ -58,7 +58,7 @@ extension GoogleReaderAPI {
         }
         let total = rows.filter { $0.id.hasPrefix("feed/") }.reduce(0) { $0 + $1.count }
         rows.append(.init(id: StreamID.readingList.text, count: total, newestItemTimestampUsec: stamp))
-        return try Self.json(UnreadCounts(max: 1_000, unreadcounts: rows), request: call.request, now: now(), validated: true)
+        return try Self.json(UnreadCounts(max: 1_000, unreadcounts: rows), request: call.request, now: services.now(), validated: true)
     }
 
     /// Finds the feed at an address (a feed or a site) and subscribes to it; the answer names the
@@ -77,7 +77,7 @@ extension GoogleReaderAPI {
         case .failure(let message):
             result = QuickAddResult(numResults: 0, query: plain, error: message.text)
         }
-        return try Self.json(result, request: call.request, now: now())
+        return try Self.json(result, request: call.request, now: services.now())
     }
 
     private struct Refusal: Error {
@@ -88,15 +88,15 @@ extension GoogleReaderAPI {
     private func subscribe(_ address: String, user: UserID) async -> Result<Subscription, Refusal> {
         let feed: FoundFeed
         do throws(FeedFinderError) {
-            guard let first = try await reader.find(address).feeds.first else { return .failure(Refusal(text: "No feed there.")) }
+            guard let first = try await services.reader.find(address).feeds.first else { return .failure(Refusal(text: "No feed there.")) }
             feed = first
         } catch {
             return .failure(Refusal(text: error.message))
         }
         do throws(ReaderError) {
-            return .success(try await reader.subscribe(to: feed, user: user))
+            return .success(try await services.reader.subscribe(to: feed, user: user))
         } catch {
-            if case .alreadySubscribed(let id) = error, let existing = try? await reader.subscription(id, user: user) {
+            if case .alreadySubscribed(let id) = error, let existing = try? await services.reader.subscription(id, user: user) {
                 return .success(existing)
             }
             return .failure(Refusal(text: error.message))
@@ -114,20 +114,20 @@ extension GoogleReaderAPI {
         for stream in call.fields.all("s") {
             guard case .feed(let id) = StreamID(stream) else { throw HTTPError(.badRequest, message: "Not a feed: \(stream)") }
             try await performing {
-                var existing = try await reader.subscription(id, user: call.user)
+                var existing = try await services.reader.subscription(id, user: call.user)
                 if action == "subscribe", existing == nil {
                     // `feed/<address>` of a feed not followed yet (older NetNewsWire, other clients).
                     guard let url = URL(string: id.rawValue), url.scheme?.hasPrefix("http") == true else {
                         throw ReaderError.unknownFeed(id)
                     }
-                    existing = try await reader.subscribe(
+                    existing = try await services.reader.subscribe(
                         url: url, feedTitle: nil, siteURL: nil, title: title, folder: added.flatMap { $0.isEmpty ? nil : $0 },
                         user: call.user)
                     return
                 }
                 guard let subscription = existing else { throw ReaderError.unknownFeed(id) }
                 if action == "unsubscribe" {
-                    try await reader.unsubscribe(subscription.id, user: call.user)
+                    try await services.reader.unsubscribe(subscription.id, user: call.user)
                     return
                 }
                 var folder: String?
@@ -139,21 +139,21 @@ extension GoogleReaderAPI {
                 guard title != nil || folder != nil else {
                     // Subscribing to a feed already followed changes nothing but is still a
                     // write: the list gets a new validator (see quickAdd).
-                    if action == "subscribe" { try await reader.touchSubscriptions(user: call.user) }
+                    if action == "subscribe" { try await services.reader.touchSubscriptions(user: call.user) }
                     return
                 }
-                try await reader.update(subscription.id, title: title, folder: folder, user: call.user)
+                try await services.reader.update(subscription.id, title: title, folder: folder, user: call.user)
             }
         }
-        return Self.ok(now: now())
+        return Self.ok(now: services.now())
     }
 
     func importOPML(_ call: Call) async throws -> Response {
         // The OPML is the body itself (what FreshRSS takes), not a form.
         var request = call.request
         let body = try await Self.body(&request)
-        let report = try await performing { try await reader.importOPML(Array(body.utf8), user: call.user) }
-        return Self.text("OK\nadded=\(report.added.count) skipped=\(report.skipped.count) failed=\(report.failed.count)", now: now())
+        let report = try await performing { try await services.reader.importOPML(Array(body.utf8), user: call.user) }
+        return Self.text("OK\nadded=\(report.added.count) skipped=\(report.skipped.count) failed=\(report.failed.count)", now: services.now())
     }
 
     func renameTag(_ call: Call) async throws -> Response {
@@ -162,23 +162,23 @@ extension GoogleReaderAPI {
         }
         if old == Self.topLevel {
             // The feeds at the top level go into the new folder.
-            for subscription in try await reader.subscriptions(user: call.user) where subscription.folder == nil {
-                try await performing { try await reader.update(subscription.id, folder: new, user: call.user) }
+            for subscription in try await services.reader.subscriptions(user: call.user) where subscription.folder == nil {
+                try await performing { try await services.reader.update(subscription.id, folder: new, user: call.user) }
             }
         } else {
             try await performing {
-                try await reader.renameFolder(old, to: new == Self.topLevel ? "" : new, user: call.user)
+                try await services.reader.renameFolder(old, to: new == Self.topLevel ? "" : new, user: call.user)
             }
         }
-        return Self.ok(now: now())
+        return Self.ok(now: services.now())
     }
 
     /// A removed label: its feeds move to the top level (they stay followed).
     func disableTag(_ call: Call) async throws -> Response {
         for name in call.fields.all("s").compactMap(Self.label) + call.fields.all("t") where name != Self.topLevel {
-            try await performing { try await reader.renameFolder(name, to: "", user: call.user) }
+            try await performing { try await services.reader.renameFolder(name, to: "", user: call.user) }
         }
-        return Self.ok(now: now())
+        return Self.ok(now: services.now())
     }
 
     /// The label of feeds at the top level. NetNewsWire's FreshRSS account keeps every feed in a

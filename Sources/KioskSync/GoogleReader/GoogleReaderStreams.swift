@@ -14,10 +14,10 @@ extension GoogleReaderAPI {
     func itemIDs(_ call: Call) async throws -> Response {
         let limit = Self.pageSize(call.fields, default: 20, max: 10_000)
         guard var query = try await itemQuery(call, stream: call.fields.first("s")) else {
-            return try Self.json(ItemIDPage(itemRefs: []), request: call.request, now: now())
+            return try Self.json(ItemIDPage(itemRefs: []), request: call.request, now: services.now())
         }
         query.limit = limit + 1
-        var refs = try await store.itemRefs(query, user: call.user)
+        var refs = try await services.store.itemRefs(query, user: call.user)
         let more = refs.count > limit
         if more { refs.removeLast() }
         // Written directly: a client with 10,000 unread fetches ten pages of these on every
@@ -40,17 +40,17 @@ extension GoogleReaderAPI {
         json += "]"
         if more, let last = refs.last { json += #","continuation":""# + String(last.id) + #"""# }
         json += "}"
-        return Self.jsonText(json, now: now())
+        return Self.jsonText(json, now: services.now())
     }
 
     /// `stream/items/contents`: the entries of every `i` (any id form), in the order asked.
     func itemContents(_ call: Call) async throws -> Response {
         let ids = Array(call.fields.all("i").compactMap(ItemID.parse).prefix(1_000))
-        let ordered = try await store.storedEntries(inOrder: ids, user: call.user)
+        let ordered = try await services.store.storedEntries(inOrder: ids, user: call.user)
         let page = ContentsPage(
-            id: StreamID.readingList.text, updated: Int64(now().timeIntervalSince1970),
+            id: StreamID.readingList.text, updated: Int64(services.now().timeIntervalSince1970),
             items: try await items(ordered, user: call.user))
-        return try Self.json(page, request: call.request, now: now())
+        return try Self.json(page, request: call.request, now: services.now())
     }
 
     /// `stream/contents/<stream>` (or `?s=`): a page of a stream's entries, newest first.
@@ -61,15 +61,15 @@ extension GoogleReaderAPI {
         var more = false
         if var query = try await itemQuery(call, stream: stream) {
             query.limit = limit + 1
-            var refs = try await store.itemRefs(query, user: call.user)
+            var refs = try await services.store.itemRefs(query, user: call.user)
             more = refs.count > limit
             if more { refs.removeLast() }
-            entries = try await store.storedEntries(inOrder: refs.map(\.id), user: call.user)
+            entries = try await services.store.storedEntries(inOrder: refs.map(\.id), user: call.user)
         }
         let page = ContentsPage(
-            id: stream, title: nil, updated: Int64(now().timeIntervalSince1970),
+            id: stream, title: nil, updated: Int64(services.now().timeIntervalSince1970),
             items: try await items(entries, user: call.user), continuation: more ? entries.last.map { String($0.id) } : nil)
-        return try Self.json(page, request: call.request, now: now())
+        return try Self.json(page, request: call.request, now: services.now())
     }
 
     /// `edit-tag`: `i` (repeated, any id form), `a` tags to add, `r` tags to remove: read,
@@ -77,23 +77,23 @@ extension GoogleReaderAPI {
     func editTag(_ call: Call) async throws -> Response {
         // At most 1,000 a call (NetNewsWire sends chunks of 1,000): one write transaction each.
         let ids = Array(call.fields.all("i").prefix(1_000).compactMap(ItemID.parse))
-        guard !ids.isEmpty else { return Self.ok(now: now()) }
+        guard !ids.isEmpty else { return Self.ok(now: services.now()) }
         for tag in call.fields.all("a").compactMap(StreamID.init) {
             switch tag {
-            case .read: try await performing { try await reader.setRead(true, ids: ids, user: call.user) }
-            case .keptUnread: try await performing { try await reader.setRead(false, ids: ids, user: call.user) }
-            case .starred: try await performing { try await reader.setStarred(true, ids: ids, user: call.user) }
+            case .read: try await performing { try await services.reader.setRead(true, ids: ids, user: call.user) }
+            case .keptUnread: try await performing { try await services.reader.setRead(false, ids: ids, user: call.user) }
+            case .starred: try await performing { try await services.reader.setStarred(true, ids: ids, user: call.user) }
             default: continue
             }
         }
         for tag in call.fields.all("r").compactMap(StreamID.init) {
             switch tag {
-            case .read: try await performing { try await reader.setRead(false, ids: ids, user: call.user) }
-            case .starred: try await performing { try await reader.setStarred(false, ids: ids, user: call.user) }
+            case .read: try await performing { try await services.reader.setRead(false, ids: ids, user: call.user) }
+            case .starred: try await performing { try await services.reader.setStarred(false, ids: ids, user: call.user) }
             default: continue
             }
         }
-        return Self.ok(now: now())
+        return Self.ok(now: services.now())
     }
 
     /// `mark-all-as-read`: every entry of stream `s` received by `ts` (microseconds; now when
@@ -108,23 +108,23 @@ extension GoogleReaderAPI {
         case .starred: scope = .starred
         case .label(let name) where name == Self.topLevel:
             // The top level is no folder of the reader: each of its feeds, one by one.
-            let by = call.fields.first("ts").flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1_000_000) } ?? now()
-            for subscription in try await reader.subscriptions(user: call.user) where subscription.folder == nil {
-                let upTo = try await store.newestEntryID(sources: [subscription.id], receivedBy: by, user: call.user)
-                _ = try await performing { try await reader.markAllRead(.feed(subscription.id), upTo: upTo, user: call.user) }
+            let by = call.fields.first("ts").flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1_000_000) } ?? services.now()
+            for subscription in try await services.reader.subscriptions(user: call.user) where subscription.folder == nil {
+                let upTo = try await services.store.newestEntryID(sources: [subscription.id], receivedBy: by, user: call.user)
+                _ = try await performing { try await services.reader.markAllRead(.feed(subscription.id), upTo: upTo, user: call.user) }
             }
-            return Self.ok(now: now())
+            return Self.ok(now: services.now())
         case .label(let name): scope = .folder(name)
         case .feed(let id):
-            guard try await reader.subscription(id, user: call.user) != nil else { throw HTTPError(.notFound) }
+            guard try await services.reader.subscription(id, user: call.user) != nil else { throw HTTPError(.notFound) }
             scope = .feed(id)
-        default: return Self.ok(now: now())
+        default: return Self.ok(now: services.now())
         }
-        let by = call.fields.first("ts").flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1_000_000) } ?? now()
-        let sources = try await reader.sources(in: scope, user: call.user)
-        let upTo = try await store.newestEntryID(sources: sources, receivedBy: by, user: call.user)
-        _ = try await performing { try await reader.markAllRead(scope, upTo: upTo, user: call.user) }
-        return Self.ok(now: now())
+        let by = call.fields.first("ts").flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1_000_000) } ?? services.now()
+        let sources = try await services.reader.sources(in: scope, user: call.user)
+        let upTo = try await services.store.newestEntryID(sources: sources, receivedBy: by, user: call.user)
+        _ = try await performing { try await services.reader.markAllRead(scope, upTo: upTo, user: call.user) }
+        return Self.ok(now: services.now())
     }
 
     /// newsboat's feed: `reader/atom/<stream>?n=N`, Atom with each entry's state as Google
@@ -138,25 +138,25 @@ extension GoogleReaderAPI {
         var siteURL: String?
         if var query = try await itemQuery(call, stream: stream) {
             query.limit = limit
-            entries = try await store.storedEntries(inOrder: try await store.itemRefs(query, user: call.user).map(\.id), user: call.user)
+            entries = try await services.store.storedEntries(inOrder: try await services.store.itemRefs(query, user: call.user).map(\.id), user: call.user)
         } else {
             throw HTTPError(.notFound, message: "No such stream: \(stream)")
         }
-        let subscriptions = try await reader.subscriptions(user: call.user)
+        let subscriptions = try await services.reader.subscriptions(user: call.user)
         if case .feed(let id) = StreamID(stream), let subscription = subscriptions.first(where: { $0.id == id }) {
             title = subscription.displayName
             siteURL = subscription.siteURL ?? subscription.url.absoluteString
         }
-        let articles = try await store.syncArticles(
+        let articles = try await services.store.syncArticles(
             for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
         let xml = AtomWriter.feed(
-            id: stream, title: title, siteURL: siteURL, updated: now(), entries: entries,
+            id: stream, title: title, siteURL: siteURL, updated: services.now(), entries: entries,
             names: Dictionary(subscriptions.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first }),
             articles: articles)
         let tag = "\"" + String(StableHash.fnv1a64(xml), radix: 16) + "\""
         var headers: HTTPFields = [
             .contentType: "application/atom+xml; charset=utf-8", .cacheControl: "private, no-cache", .eTag: tag,
-            .date: InternetDate.rfc822(now()),
+            .date: InternetDate.rfc822(services.now()),
         ]
         if call.request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
         headers[.contentLength] = String(xml.utf8.count)
@@ -176,12 +176,12 @@ extension GoogleReaderAPI {
         case .read: query.readOnly = true
         case .keptUnread: query.unreadOnly = true
         case .feed(let id):
-            guard try await reader.subscription(id, user: call.user) != nil else { return nil }
+            guard try await services.reader.subscription(id, user: call.user) != nil else { return nil }
             query.sources = [id]
         case .label(let name) where name == Self.topLevel:
-            query.sources = try await reader.subscriptions(user: call.user).filter { Self.labelName($0) == name }.map(\.id)
+            query.sources = try await services.reader.subscriptions(user: call.user).filter { Self.labelName($0) == name }.map(\.id)
         case .label(let name):
-            query.sources = try await reader.sources(in: .folder(name), user: call.user)
+            query.sources = try await services.reader.sources(in: .folder(name), user: call.user)
         case .otherState: return nil
         }
         for excluded in call.fields.all("xt").compactMap(StreamID.init) where excluded == .read {
@@ -200,10 +200,10 @@ extension GoogleReaderAPI {
 
     private func items(_ entries: [StoredEntry], user: UserID) async throws -> [ContentsPage.Item] {
         guard !entries.isEmpty else { return [] }
-        let subscriptions = try await reader.subscriptions(user: user)
+        let subscriptions = try await services.reader.subscriptions(user: user)
         let byID = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // Feeds read as full articles sync their kept articles as the items' content.
-        let articles = try await store.syncArticles(
+        let articles = try await services.store.syncArticles(
             for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
         return entries.map { stored in
             let subscription = byID[stored.source]

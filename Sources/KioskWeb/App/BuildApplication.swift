@@ -67,10 +67,9 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
         accounts: d.accounts, live: live, host: config.host, port: config.port, trustedProxies: config.trustedProxies
     ).register(on: router)
     // The sync APIs (own credentials; the sign-in middleware lets /api/ through).
-    GoogleReaderAPI<KioskRequestContext>(accounts: d.accounts, reader: d.reader, store: d.store, logger: logger)
-        .register(on: router)
-    FeverAPI<KioskRequestContext>(accounts: d.accounts, reader: d.reader, store: d.store, logger: logger)
-        .register(on: router)
+    let sync = SyncServices(accounts: d.accounts, reader: d.reader, store: d.store, logger: logger)
+    GoogleReaderAPI<KioskRequestContext>(sync).register(on: router)
+    FeverAPI<KioskRequestContext>(sync).register(on: router)
     ShellRoutes(assets: d.assets, live: live, ownerName: config.ownerName, notReady: d.notReady).register(on: router)
     NewsRoutes(news: d.news, store: d.store, signer: d.signer, articles: d.articles, live: live).register(on: router)
     ReaderRoutes(

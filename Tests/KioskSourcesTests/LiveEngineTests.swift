@@ -102,6 +102,12 @@ import Testing
         try await live(latencies: [.business: .milliseconds(10), .entertainment: .milliseconds(400), .environment: .milliseconds(10)]) {
             _, hub, log in
             #expect(await log.wait { events in events.contains { $0.source == .entertainment && $0.isChange } })
+            // The merged list is published just after its part: wait for the one that follows it.
+            #expect(
+                await log.wait { events in
+                    guard let part = events.lastIndex(where: { $0.source == .entertainment && $0.isChange }) else { return false }
+                    return events[part...].contains { $0.source == .entertainmentAndEnvironment && $0.isChange }
+                })
             let snapshot = await hub.currentSnapshot()
             let entertainment = snapshot.entries[.entertainment] ?? []
             let environment = snapshot.entries[.environment] ?? []

@@ -30,9 +30,10 @@ public actor LiveBroadcaster: Service {
     private let appState: any AppStateStore
     private let logger: Logger
     /// Each user's last opened headline, as the pages were told.
-    var opened = OpenedHeadlines()
-    /// What pages are shown, as of `state.sequence`.
-    var state = LiveState()
+    private(set) var opened = OpenedHeadlines()
+    /// What pages are shown, as of `state.sequence`. Only the broadcaster changes it (its
+    /// numbering answers with `LiveStep`s).
+    private(set) var state = LiveState()
     /// Whether the hub's first snapshot has been taken (it is state, not an event).
     private(set) var started = false
     private var fanOut: LiveFanOut
@@ -195,7 +196,7 @@ public actor LiveBroadcaster: Service {
         if let last = opened.last(for: user), last.path == path, last.title == title { return state.sequence }
         let headline = OpenedHeadline(title: title, path: path, openedAt: date)
         opened.remember(headline, user: user)
-        let sequence = numbering.publish(.opened(OpenedMessage(title: title, path: path)), to: [user], in: self)
+        let sequence = publish(.opened(OpenedMessage(title: title, path: path)), to: [user])
         do {
             try await appState.setLastOpened(headline, user: user)
         } catch {
@@ -215,18 +216,64 @@ public actor LiveBroadcaster: Service {
         case .read(_, let ids, let isRead): message = ReaderMessage(kind: .read, ids: ids, value: isRead)
         case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: .starred, ids: ids, value: isStarred)
         }
-        _ = numbering.publish(.reader(message), to: [change.user], in: self)
+        publish(.reader(message), to: [change.user])
     }
 
-    // MARK: - What the numbering strategies call
+    /// A user's event, numbered here or through the log as the numbering says.
+    /// - Returns: the number the page that caused it resumes from.
+    @discardableResult
+    private func publish(_ event: LiveEvent, to audience: Set<UserID>?) -> UInt64 {
+        numbering.publish(event, to: audience, in: self) ?? broadcast(event, to: audience)
+    }
+
+    // MARK: - What the numbering strategies ask for
 
     private func relay(_ subscription: HubSubscription) async {
-        for await update in subscription { await numbering.relay(update, in: self) }
+        for await update in subscription { await perform(await numbering.relay(update, in: self)) }
+    }
+
+    /// Runs `read` here and applies the steps it answers (a numbering's delivery from the log).
+    func perform(_ read: @Sendable (isolated LiveBroadcaster) async -> [LiveStep]) async {
+        await perform(await read(self))
+    }
+
+    /// Applies `steps` in order; nothing suspends between two of them but a `.take`'s resync.
+    private func perform(_ steps: [LiveStep]) async {
+        for step in steps {
+            switch step {
+            case .take(let snapshot):
+                await take(snapshot)
+            case .takeQuietly(let event):
+                takeQuietly(event)
+            case .checking(let checking):
+                state.sources.checking = checking
+            case .activity(let event, let audience):
+                state.sources.apply(event)
+                let message = ActivityMessage(source: event.source.rawValue, checking: event.kind == .checking(event.source))
+                fanOut.send(SSEFrame(id: nil, .activity(message), audience: audience))
+            case .apply(let event, let audience, let id):
+                apply(event, audience: audience, id: id)
+            case .applyMerged(let merge, let audience, let id):
+                let event = EngineEvent(sequence: state.sources.sequence + 1, kind: merge.changed(state.entries))
+                apply(event, audience: audience, id: id)
+            case .restart(let sequence):
+                state.sequence = sequence
+                fanOut.forgetReplay()
+            case .advance(let sequence):
+                state.sequence = sequence
+            case .tell(let note, let source, let users, let id):
+                broadcast(notice(note, of: source), to: users, id: id)
+            case .broadcast(let event, let audience, let id):
+                broadcast(event, to: audience, id: id)
+            case .rememberOpened(let headline, let user):
+                opened.remember(headline, user: user)
+            }
+        }
     }
 
     /// Takes the hub's whole state (its first snapshot, or after this subscriber fell behind);
     /// pages already open are resynced.
-    func take(_ snapshot: HubSnapshot) async {
+    private func take(_ snapshot: HubSnapshot) async {
         state.sources = snapshot
         state.lists = [:]
         for id in snapshot.entries.keys {
@@ -243,7 +290,7 @@ public actor LiveBroadcaster: Service {
 
     /// Folds `event` in and tells the pages; `id` is the log's number on replicas (nil: the next
     /// of this broadcaster's own).
-    func apply(_ event: EngineEvent, audience: Set<UserID>?, id frameID: UInt64? = nil) {
+    private func apply(_ event: EngineEvent, audience: Set<UserID>?, id frameID: UInt64? = nil) {
         let before = state.entries[event.source]
         state.sources.apply(event)
         switch event.kind {
@@ -267,7 +314,6 @@ public actor LiveBroadcaster: Service {
         }
     }
 
-
     /// Now, in ms since 1970: when the server learned of a change (`ChangedMessage.detectedAt`).
     private static func detectedNow() -> Int64 {
         Int64((Date().timeIntervalSince1970 * 1000).rounded())
@@ -279,11 +325,6 @@ public actor LiveBroadcaster: Service {
         var listening = Set<UserID>()
         for user in fanOut.users where await audiences.follows(user, source) { listening.insert(user) }
         return listening
-    }
-
-    /// Tells `users` of a change or failure of a feed no page here draws, from the log's record.
-    func tell(_ note: SharedLogNote, of source: SourceID, to users: Set<UserID>, id: UInt64) {
-        broadcast(notice(note, of: source), to: users, id: id)
     }
 
     /// The event a log record makes of a change or failure, without the source's list.
@@ -311,7 +352,7 @@ public actor LiveBroadcaster: Service {
     }
 
     /// Folds an event into the state without telling any page (they draw it when they load).
-    func takeQuietly(_ event: EngineEvent) {
+    private func takeQuietly(_ event: EngineEvent) {
         state.sources.apply(event)
         if case .changed(let id, _, _) = event.kind { state.lists[id] = renderList(id, state.sources) }
     }
@@ -319,22 +360,11 @@ public actor LiveBroadcaster: Service {
     /// Sends `event` under `id` (nil: the next number of this broadcaster's own), kept for catching up.
     /// - Returns: its number.
     @discardableResult
-    func broadcast(_ event: LiveEvent, to audience: Set<UserID>? = nil, id: UInt64? = nil) -> UInt64 {
+    private func broadcast(_ event: LiveEvent, to audience: Set<UserID>? = nil, id: UInt64? = nil) -> UInt64 {
         if id == nil { state.sequence += 1 }
         let number = id ?? state.sequence
         fanOut.broadcast(SSEFrame(id: number, event, audience: audience))
         return number
-    }
-
-    /// Sends an unnumbered frame (replicas' activity), kept for no one.
-    func send(_ frame: SSEFrame) {
-        fanOut.send(frame)
-    }
-
-    /// Numbers continue from `sequence` (the shared log's newest id when it is first read).
-    func restart(at sequence: UInt64) {
-        state.sequence = sequence
-        fanOut.forgetReplay()
     }
 
     // MARK: - Resyncs and heartbeats

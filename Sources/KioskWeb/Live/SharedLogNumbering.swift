@@ -41,7 +41,9 @@ struct SharedLogNumbering: LiveNumbering {
             // any other feed's change is told to its followers from the record alone.
             let audiences = broadcaster.audiences
             group.addTask {
-                await log.follow(needsState: { audiences.isPublic($0) }) { item in await deliver(item, in: broadcaster) }
+                await log.follow(needsState: { audiences.isPublic($0) }) { item in
+                    await broadcaster.perform { broadcaster in await deliver(item, in: broadcaster) }
+                }
             }
             group.addTask { await drainOutbox() }
             group.addTask {
@@ -52,15 +54,15 @@ struct SharedLogNumbering: LiveNumbering {
 
     // MARK: - This replica's hub
 
-    func relay(_ update: HubUpdate, in broadcaster: isolated LiveBroadcaster) async {
+    func relay(_ update: HubUpdate, in broadcaster: isolated LiveBroadcaster) async -> [LiveStep] {
         switch update {
         case .resync(let snapshot) where broadcaster.started:
             // Entries come from the log; the hub's are only this replica's view. A check's
             // outcome dropped for this subscriber is in the log all the same (the store wrote it
             // with the state).
-            broadcaster.state.sources.checking = snapshot.checking
+            [.checking(snapshot.checking)]
         case .resync(let snapshot):
-            await broadcaster.take(snapshot)
+            [.take(snapshot)]
         case .event(let event):
             await relay(event, in: broadcaster)
         }
@@ -68,31 +70,29 @@ struct SharedLogNumbering: LiveNumbering {
 
     /// One engine event: activity goes to pages at once, unnumbered; a check's outcome is
     /// already in the log; a warm start's state is taken in quietly.
-    private func relay(_ event: EngineEvent, in broadcaster: isolated LiveBroadcaster) async {
+    private func relay(_ event: EngineEvent, in broadcaster: isolated LiveBroadcaster) async -> [LiveStep] {
         let audience = await broadcaster.audience(of: event.source)
         switch event.kind {
-        case .checking(let id), .idle(let id):
-            broadcaster.state.sources.apply(event)
-            let message = ActivityMessage(source: id.rawValue, checking: event.kind == .checking(id))
-            broadcaster.send(SSEFrame(id: nil, .activity(message), audience: audience))
+        case .checking, .idle:
+            return [.activity(event, audience: audience)]
         case .changed(let id, _, _), .failed(let id, _):
             if let merge = merged.first(where: { $0.id == id }) {
                 // Recomputed from the parts as the log delivers them; before any, the warm start's.
-                if !merge.parts.contains(where: broadcaster.state.checking.contains) { broadcaster.takeQuietly(event) }
-                return
+                return merge.parts.contains(where: broadcaster.state.checking.contains) ? [] : [.takeQuietly(event)]
             }
-            guard broadcaster.state.checking.contains(id) else { return broadcaster.takeQuietly(event) }
+            guard broadcaster.state.checking.contains(id) else { return [.takeQuietly(event)] }
             // The check's outcome went to the log with the feed's state, in one transaction
             // (`SourceStateStore.saveSourceState(_:for:announcing:)`): pages hear it as the log
             // delivers it, even should this replica die now. A followed feed's entries are kept
             // here too, as no record carries them.
-            if case .changed = event.kind, !broadcaster.audiences.isPublic(id) { broadcaster.takeQuietly(event) }
+            if case .changed = event.kind, !broadcaster.audiences.isPublic(id) { return [.takeQuietly(event)] }
+            return []
         }
     }
 
     // MARK: - Users' events
 
-    func publish(_ event: LiveEvent, to audience: Set<UserID>?, in broadcaster: isolated LiveBroadcaster) -> UInt64 {
+    func publish(_ event: LiveEvent, to audience: Set<UserID>?, in broadcaster: isolated LiveBroadcaster) -> UInt64? {
         outboxInput.yield(.frame(event: event.name.rawValue, json: event.json, audience: audience.map { $0.map(\.rawValue).sorted() }))
         return broadcaster.state.sequence
     }
@@ -172,67 +172,58 @@ struct SharedLogNumbering: LiveNumbering {
         }
     }
 
-    /// What the log delivers, in order, under its ids.
-    private func deliver(_ item: SharedLogItem, in broadcaster: isolated LiveBroadcaster) async {
+    /// What a record the log delivers changes, in order, under its ids.
+    private func deliver(_ item: SharedLogItem, in broadcaster: isolated LiveBroadcaster) async -> [LiveStep] {
         switch item {
         case .start(let id):
-            broadcaster.restart(at: UInt64(max(0, id)))
+            return [.restart(at: UInt64(max(0, id)))]
         case .changed(let id, let source, let entries):
-            // The number moves only with the state it numbers (no await in between): a page drawn
-            // meanwhile is never numbered ahead of what it shows.
+            // The number moves only with the state it numbers (the steps are applied together):
+            // a page drawn meanwhile is never numbered ahead of what it shows.
             let sequence = UInt64(max(0, id))
             let audience = await broadcaster.audience(of: source)
-            var mergedAudiences: [(MergedSource, Set<UserID>?)] = []
+            var steps: [LiveStep] = [.advance(to: sequence)]
+            var mergedSteps: [LiveStep] = []
             for merge in merged where merge.parts.contains(source) {
-                mergedAudiences.append((merge, await broadcaster.audience(of: merge.id)))
+                mergedSteps.append(.applyMerged(merge, audience: await broadcaster.audience(of: merge.id), id: sequence))
             }
-            broadcaster.state.sequence = sequence
-            broadcaster.apply(
-                EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .changed(source, entries)),
-                audience: audience, id: sequence)
-            for (merge, mergedAudience) in mergedAudiences {
-                let event = EngineEvent(
-                    sequence: broadcaster.state.sources.sequence + 1, kind: merge.changed(broadcaster.state.entries))
-                broadcaster.apply(event, audience: mergedAudience, id: sequence)
-            }
+            let event = EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .changed(source, entries))
+            steps.append(.apply(event, audience: audience, id: sequence))
+            return steps + mergedSteps
         case .failed(let id, let source, let error):
             let sequence = UInt64(max(0, id))
             let audience = await broadcaster.audience(of: source)
-            broadcaster.state.sequence = sequence
-            broadcaster.apply(
-                EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .failed(source, error)),
-                audience: audience, id: sequence)
+            let event = EngineEvent(sequence: broadcaster.state.sources.sequence + 1, kind: .failed(source, error))
+            return [.advance(to: sequence), .apply(event, audience: audience, id: sequence)]
         case .noted(let id, let source, let note):
             // A feed no page here draws: its followers with a page open hear of it, from the
             // record alone (no read of its entries, nor of who follows it, per record).
             let sequence = UInt64(max(0, id))
             let listeners = await broadcaster.listeners(of: source)
-            broadcaster.state.sequence = sequence
-            guard !listeners.isEmpty else { return }
-            broadcaster.tell(note, of: source, to: listeners, id: sequence)
+            guard !listeners.isEmpty else { return [.advance(to: sequence)] }
+            return [.advance(to: sequence), .tell(note, of: source, to: listeners, id: sequence)]
         case .frame(let id, let name, let json, let users):
             let sequence = UInt64(max(0, id))
             let audience = users.map { Set($0.map(UserID.init)) }
             guard let event = LiveEvent(shared: name, json: json) else {
                 // Nothing a page could read (a newer replica's kind of event): its number passes.
                 logger.debug("a shared event no page reads", metadata: ["event": "\(name)"])
-                broadcaster.state.sequence = sequence
-                return
+                return [.advance(to: sequence)]
             }
+            var steps: [LiveStep] = []
             switch event {
             case .reader(let message) where message.kind == .subscriptions:
                 await broadcaster.audiences.forget()
                 reloadInput.yield()
             case .opened(let message):
                 if let user = audience?.first {
-                    broadcaster.opened.remember(
-                        OpenedHeadline(title: message.title, path: message.path, openedAt: Date()), user: user)
+                    steps.append(
+                        .rememberOpened(OpenedHeadline(title: message.title, path: message.path, openedAt: Date()), user: user))
                 }
             default:
                 break
             }
-            broadcaster.state.sequence = sequence
-            broadcaster.broadcast(event, to: audience, id: sequence)
+            return steps + [.advance(to: sequence), .broadcast(event, audience: audience, id: sequence)]
         }
     }
 }

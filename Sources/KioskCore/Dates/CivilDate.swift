@@ -28,6 +28,17 @@ public struct CivilDate: Sendable, Hashable {
         weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday
     }
 
+    public static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+    /// How many days `month` (1–12) of `year` has.
+    public static func length(ofMonth month: Int, in year: Int) -> Int {
+        switch month {
+        case 2: isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
     /// Days since 1970-01-01 of a date (days_from_civil).
     public static func days(year: Int, month: Int, day: Int) -> Int {
         // Counting years from March puts the leap day last, so month lengths follow a fixed pattern.

@@ -58,7 +58,7 @@ private struct Fields {
     /// Validates every field and converts; nil for impossible dates such as Feb 30 or 25:00.
     func instant() -> (seconds: Int, nanoseconds: Int)? {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= daysInMonth(month, year: year),
+              day >= 1, day <= CivilDate.length(ofMonth: month, in: year),
               (0...24).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         // 24:00 is the end of the day, which is only ever written as exactly 24:00:00.
@@ -70,18 +70,6 @@ private struct Fields {
         // Keep results inside years 1...9999 after the zone shift, as feedparser does.
         guard seconds >= -62_135_596_800, seconds <= 253_402_300_799 else { return nil }
         return (seconds, nanoseconds)
-    }
-}
-
-private func isLeapYear(_ year: Int) -> Bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-}
-
-private func daysInMonth(_ month: Int, year: Int) -> Int {
-    switch month {
-    case 2: return isLeapYear(year) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
     }
 }
 
@@ -415,11 +403,11 @@ private func parseISO(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to e
         return nil
     }
     if isOrdinal {
-        guard ordinal >= 1, ordinal <= (isLeapYear(fields.year) ? 366 : 365) else { return nil }
+        guard ordinal >= 1, ordinal <= (CivilDate.isLeap(fields.year) ? 366 : 365) else { return nil }
         var month = 1
         var day = ordinal
-        while day > daysInMonth(month, year: fields.year) {
-            day -= daysInMonth(month, year: fields.year)
+        while day > CivilDate.length(ofMonth: month, in: fields.year) {
+            day -= CivilDate.length(ofMonth: month, in: fields.year)
             month += 1
         }
         fields.month = month

@@ -199,3 +199,29 @@ def test_a_slow_news_api_shows_the_screen_at_once_and_tapping_away_and_back_join
     wait_until(phone, lambda d: count(d, "#articles li") > 0, "the articles never came", 15)
     assert not is_shown(phone, "#discover-loading")
     assert kiosk.source_count("newsAPI") > before
+
+
+def test_the_saved_scope_reads_the_query_language_and_says_why_a_query_does_not_read(phone, kiosk):
+    # The News sources' entries are stored after their first checks.
+    wait_until(phone, lambda d: "Environment" in kiosk.get("/discover/results?q=feed%3Aenvironment&scope=saved").text,
+               "no Environment entry was stored", WAIT)
+    open_page(phone, kiosk, "/discover", "discover")
+    tap(phone, find(phone, "form#search-form input[name=scope][value=saved]"))
+    box = find(phone, "form#search-form input#search")
+    ActionChains(phone).click(box).send_keys('"storm').perform()
+    wait_until(phone, lambda d: is_shown(d, "#api-error") and "closing quote missing after position 1" in text_of(d, "#api-error"),
+               f"no reading error under the box: {text_of(phone, '#api-error')!r}")
+    box.clear()
+    ActionChains(phone).click(box).send_keys("feed:environment -feed:business is:unread").perform()
+
+    def sources(d):
+        return [s.text for s in find_all(d, "#articles li.article.saved .entry-part")]
+
+    wait_until(phone, lambda d: not is_shown(d, "#api-error") and len(sources(d)) > 0, "no saved results")
+    assert set(sources(phone)) == {"Saved · Environment"}, sources(phone)
+    # The tips open under the box, with the language's examples.
+    help_box = find(phone, "details.search-help")
+    assert not help_box.get_attribute("open")
+    tap(phone, find(phone, "details.search-help summary"))
+    wait_until(phone, lambda d: is_shown(d, "details.search-help dl"), "the search tips did not open")
+    assert "date:P7D" in text_of(phone, "details.search-help dl")

@@ -152,4 +152,43 @@ import Testing
             }
         }
     }
+
+    /// The saved scope reads the query language of rules: fields, phrases, exclusions, states; a
+    /// query that does not read says why (with where), under the box, instead of finding nothing.
+    @Test func theSavedScopeReadsTheQueryLanguageAndSaysWhyAQueryDoesNotRead() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let entries = [
+                Entry(id: "q-1", title: "Storm hits the coast", summary: "Winds of 120 km/h closed the port."),
+                Entry(id: "q-2", title: "Port reopens after storm", summary: "Ferries sail again."),
+                Entry(id: "q-3", title: "[Sponsored] Storm-proof windows", summary: "Buy now."),
+            ]
+            try await kiosk.store.saveSourceState(SourceState(entries: entries), for: .business)
+            try await kiosk.run { client, _ in
+                func titles(_ query: String) async throws -> [String] {
+                    let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                    let results = try JSONDecoder().decode(
+                        DiscoverResults.self, from: try await client.get("/discover/results?q=\(encoded)&scope=saved").data)
+                    #expect(results.error == nil, "\(query): \(results.error ?? "")")
+                    return ["Storm hits the coast", "Port reopens after storm", "[Sponsored] Storm-proof windows"]
+                        .filter { results.html.contains($0) }
+                }
+                #expect(try await titles("storm").count == 3)
+                #expect(try await titles("intitle:storm -intitle:/^\\[Sponsored\\]/") == ["Storm hits the coast", "Port reopens after storm"])
+                #expect(try await titles("\"closed the port\"") == ["Storm hits the coast"])
+                #expect(try await titles("ferries OR winds") == ["Storm hits the coast", "Port reopens after storm"])
+                #expect(try await titles("storm -ferries -buy") == ["Storm hits the coast"])
+                #expect(try await titles("feed:business is:unread date:P30D").isEmpty == false)
+                #expect(try await titles("is:starred").isEmpty)
+
+                let broken = try JSONDecoder().decode(
+                    DiscoverResults.self, from: try await client.get("/discover/results?q=%22storm&scope=saved").data)
+                #expect(broken.error == "This search cannot be read: closing quote missing after position 1.")
+                let page = try await client.text("/discover?q=%22storm&scope=saved")
+                let banner = try #require(HTMLInspection.element(id: "api-error", in: page))
+                #expect(HTMLInspection.inner(banner).contains("closing quote missing"))
+                // The box's help names the language.
+                #expect(page.contains("Search tips") && page.contains("date:P7D"))
+            }
+        }
+    }
 }

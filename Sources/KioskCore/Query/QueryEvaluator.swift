@@ -40,8 +40,10 @@ extension Query {
 /// One evaluation of a query against one entry: it holds the fields folded so far and the
 /// regular expressions' clock.
 struct QueryEvaluator {
-    /// The fields a term without a field searches.
-    static let unfielded: [QueryField] = [.title, .content, .author]
+    /// The fields a term without a field searches: those the stores' full-text indexes hold, so
+    /// a search narrowed by the index and a rule judging every entry agree (`author:` names the
+    /// author).
+    static let unfielded: [QueryField] = [.title, .content]
 
     let document: QueryDocument
     let now: Date

@@ -118,21 +118,22 @@ struct DiscoverRoutes: Sendable {
         }
     }
 
-    /// Full-text search over the entries Kiosk stored from its feeds (one page of up to 50).
+    /// Search over the entries Kiosk stored from its feeds (one page of up to 50), in the query
+    /// language of rules (`Query`): a query that does not read says why, under the box.
     private func searchSaved(_ text: String, page: Int, user: UserID) async -> Outcome {
         guard page == 1 else { return Outcome(saved: SavedRows(hits: [])) }
+        let query: Query
         do {
-            let hits = try await store.search(text, limit: 50, user: user)
-            var names: [SourceID: String] = [:]
-            for subscription in try await reader.subscriptions(user: user) {
-                names[subscription.id] = subscription.displayName
-            }
-            // A hit from a feed the user no longer follows has no page left to open.
-            let followed = hits.filter { names[$0.source] != nil }
+            query = try QueryParser.parse(text)
+        } catch {
+            return Outcome(saved: SavedRows(hits: []), error: "This search cannot be read: \(error.description).")
+        }
+        do {
+            let subscriptions = try await reader.subscriptions(user: user)
+            let names = Dictionary(subscriptions.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+            let found = try await EntrySearch(store: store).entries(matching: query, user: user, subscriptions: subscriptions)
             return Outcome(
-                saved: SavedRows(
-                    hits: followed.map { ($0.source.rawValue, EntryIdentity.key(of: $0.entry), $0.entry) }, names: names,
-                    news: news))
+                saved: SavedRows(hits: found.map { ($0.source.rawValue, $0.key, $0.entry) }, names: names, news: news))
         } catch {
             logger.warning("saved search failed", metadata: ["error": "\(error)"])
             return Outcome(saved: SavedRows(hits: []), error: "Saved news could not be searched right now.")

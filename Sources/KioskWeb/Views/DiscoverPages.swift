@@ -145,6 +145,7 @@ struct DiscoverScreenPage: Sendable {
                         void("input", .type("hidden"), .name("scope"), .value(SearchScope.saved.rawValue))
                     }
                 }
+                SearchHelp().node
                 el("nav", .class("categories"), .aria("label", "Categories")) {
                     for category in DiscoverCategory.allCases {
                         el("a", .href("/discover?category=\(category.rawValue)"), .data("category", category.rawValue),
@@ -216,5 +217,33 @@ enum ArticleText {
         guard let text else { return "" }
         guard let range = text.range(of: #"\s*\[\+\d+ chars\]$"#, options: .regularExpression) else { return text }
         return String(text[..<range.lowerBound])
+    }
+}
+
+/// The search box's help: what saved news searches understand (the query language of rules),
+/// one example a line, opened by a tap (a disclosure: no script).
+struct SearchHelp {
+    static let examples: [(query: String, meaning: String)] = [
+        ("climate summit", "both words, in any case and with or without accents"),
+        ("\"green new deal\"", "the exact phrase"),
+        ("oil -pipeline", "without a word (or -\"a phrase\")"),
+        ("brexit OR eu", "either word; (parentheses) group"),
+        ("intitle:storm", "in the title; also content:, author:, feed:, folder:, inurl:"),
+        ("is:unread", "also is:read and is:starred"),
+        ("date:P7D", "the last seven days; date:2026-11-01/2026-11-20 for days"),
+        ("intitle:/^\\[Sponsored\\]/", "a regular expression"),
+    ]
+
+    var node: Node {
+        el("details", .class("search-help")) {
+            el("summary") { "Search tips" }
+            el("p", .class("muted")) { "Saved news understands:" }
+            el("dl") {
+                for (query, meaning) in Self.examples {
+                    el("dt") { el("code") { query } }
+                    el("dd") { meaning }
+                }
+            }
+        }
     }
 }

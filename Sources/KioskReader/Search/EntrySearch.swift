@@ -1,0 +1,84 @@
+import Foundation
+import KioskCore
+import KioskModel
+import KioskStore
+
+/// Search over the entries Kiosk stored, in the query language of search, saved searches and
+/// rules (`Query`). What SQL can do it does: the full-text index (FTS5, or PostgreSQL's) narrows
+/// a query with words to the entries holding them, best first; a query without words reads the
+/// reading list newest first (only unread or starred entries when it asks for those). The query
+/// then judges each candidate as a rule would, fields, exclusions, dates and regular expressions
+/// included, on the entry's title, plain summary and content, and fetched article.
+public struct EntrySearch: Sendable {
+    private let store: any KioskStore
+
+    /// Most candidates the index hands over for a query with words.
+    static let indexedCandidates = 300
+    /// Most entries of the reading list judged for a query without words.
+    static let listedCandidates = 5_000
+
+    public init(store: any KioskStore) {
+        self.store = store
+    }
+
+    /// The entries of `user`'s feeds (`subscriptions`) that `query` matches, at most `limit`. An
+    /// entry whose regular expression ran out of its budget is not a match.
+    public func entries(
+        matching query: Query, user: UserID, subscriptions: [Subscription], now: Date = Date(), limit: Int = 50
+    ) async throws -> [StoredEntry] {
+        guard limit > 0 else { return [] }
+        let feeds = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let words = query.requiredWords
+        var found: [StoredEntry] = []
+        if !words.isEmpty {
+            let hits = try await store.search(words.joined(separator: " "), limit: Self.indexedCandidates, user: user)
+            var candidates: [StoredEntry] = []
+            for hit in hits where feeds[hit.source] != nil {
+                let key = EntryIdentity.key(of: hit.entry)
+                if let stored = try await store.storedEntry(source: hit.source, key: key, user: user) { candidates.append(stored) }
+            }
+            found = try await judge(candidates, by: query, feeds: feeds, now: now, limit: limit)
+        } else {
+            let states = query.requiredStates
+            var filter = EntryFilter(
+                sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred), limit: 500)
+            var read = 0
+            while found.count < limit, read < Self.listedCandidates {
+                let page = try await store.readingList(filter, user: user)
+                read += page.count
+                found += try await judge(page, by: query, feeds: feeds, now: now, limit: limit - found.count)
+                guard page.count == filter.limit, let last = page.last else { break }
+                filter.after = EntryCursor(last)
+            }
+        }
+        return found
+    }
+
+    /// The first `limit` of `candidates` that `query` matches, in their order.
+    private func judge(
+        _ candidates: [StoredEntry], by query: Query, feeds: [SourceID: Subscription], now: Date, limit: Int
+    ) async throws -> [StoredEntry] {
+        guard !candidates.isEmpty else { return [] }
+        let articles = try await store.articles(entries: candidates.map(\.id))
+        var matches: [StoredEntry] = []
+        for candidate in candidates where matches.count < limit {
+            let document = Self.document(of: candidate, feed: feeds[candidate.source], article: articles[candidate.id])
+            if query.matches(document, now: now) { matches.append(candidate) }
+        }
+        return matches
+    }
+
+    /// What the query reads of an entry.
+    static func document(of stored: StoredEntry, feed: Subscription?, article: StoredArticle?) -> QueryDocument {
+        let entry = stored.entry
+        let content = [
+            SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
+            article.map(ArticleColumns.text(of:)),
+        ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        return QueryDocument(
+            title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),
+            url: entry.link ?? "", content: content, feed: feed?.displayName ?? stored.source.rawValue,
+            folders: feed?.folder.map { [$0] } ?? [], labels: [], isRead: stored.isRead, isStarred: stored.isStarred,
+            published: entry.published ?? entry.updated ?? stored.receivedAt)
+    }
+}

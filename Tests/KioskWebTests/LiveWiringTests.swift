@@ -1,4 +1,6 @@
 import Foundation
+import KioskCore
+import KioskDemo
 import KioskModel
 import KioskReader
 import KioskSettings
@@ -12,8 +14,7 @@ import Testing
 /// The destination guards as `kiosk serve` wires them (`WebDependencies.live`), not as the test
 /// harness builds its own fetcher: the feed fetcher and the image fetcher each refuse a name that
 /// resolves into this machine's network; allowing private feeds opens the feed fetcher only.
-/// (The article fetcher is the image fetcher, `Parts.imageFetcher`; a test of it through a stored
-/// entry is still to write.)
+/// The article fetcher (the image fetcher, `Parts.imageFetcher`) is tested through a stored entry.
 @Suite struct LiveWiringTests {
     /// Answers as a hostile DNS server would: a public-looking name pointing at loopback.
     static let resolver: DestinationGuard.Resolver = { host, _ in
@@ -93,6 +94,39 @@ import Testing
                     return
                 }
             }
+        }
+    }
+
+    /// "Full article" for a stored entry whose link resolves inward, to a page that is really
+    /// there (the sample server's article on loopback): the article service as `kiosk serve`
+    /// builds it does not read it, and says the site could not be reached.
+    @Test func anArticleForAStoredEntryIsNotFetchedFromInward() async throws {
+        let pages = DemoServer(configuration: DemoConfiguration(latencies: [:], evolveEvery: [:]), logger: .quiet)
+        let serving = Task { try await pages.run() }
+        defer { serving.cancel() }
+        let port = try #require(await pages.baseURL().port)
+        let page = "/sites/articles/business/c0"
+        // The page is there for anyone allowed to reach loopback.
+        let direct = try #require(URL(string: "http://127.0.0.1:\(port)\(page)"))
+        let client = HTTPFetcher.makeClient()
+        let reached = try? await HTTPFetcher(client: client).fetch(FetchRequest(url: direct))
+        try await client.shutdown()
+        guard case .fetched(let body)? = reached else {
+            Issue.record("the sample article is not served on loopback")
+            return
+        }
+        #expect(!body.bytes.isEmpty)
+        try await Self.withLive { live in
+            let entry = Entry(id: "inward-1", title: "Inward", link: "http://inward.example:\(port)\(page)")
+            let feed = SourceID("inward-feed")
+            try await live.store.saveSubscriptions(
+                [Subscription(id: feed, url: try #require(URL(string: "http://127.0.0.1:9/inward.xml")))], user: .owner)
+            try await live.store.saveSourceState(SourceState(entries: [entry]), for: feed)
+            let stored = try #require(
+                try await live.store.storedEntry(source: feed, key: EntryIdentity.key(of: entry), user: .owner))
+            let article = await live.articles.article(entry: stored.id, link: entry.link)
+            #expect(article.outcome == .failed("the site could not be reached"), "\(article.outcome)")
+            #expect(article.url == nil)
         }
     }
 }

@@ -209,15 +209,22 @@ def test_the_saved_scope_reads_the_query_language_and_says_why_a_query_does_not_
     tap(phone, find(phone, "form#search-form input[name=scope][value=saved]"))
     box = find(phone, "form#search-form input#search")
     ActionChains(phone).click(box).send_keys('"storm').perform()
-    wait_until(phone, lambda d: is_shown(d, "#api-error") and "closing quote missing after position 1" in text_of(d, "#api-error"),
-               f"no reading error under the box: {text_of(phone, '#api-error')!r}")
+    wait_until(phone, lambda d: is_shown(d, "#query-error")
+               and "closing quote missing after position 1" in text_of(d, "#query-error"),
+               f"no reading error under the box: {text_of(phone, '#query-error')!r}")
+    assert box.get_attribute("aria-invalid") == "true"
+    # Right under the box, not below the categories.
+    box_bottom = js(phone, "return document.querySelector('#search').getBoundingClientRect().bottom")
+    error_top = js(phone, "return document.querySelector('#query-error').getBoundingClientRect().top")
+    assert 0 <= error_top - box_bottom < 40, (box_bottom, error_top)
     box.clear()
     ActionChains(phone).click(box).send_keys("feed:environment -feed:business is:unread").perform()
 
     def sources(d):
         return [s.text for s in find_all(d, "#articles li.article.saved .entry-part")]
 
-    wait_until(phone, lambda d: not is_shown(d, "#api-error") and len(sources(d)) > 0, "no saved results")
+    wait_until(phone, lambda d: not is_shown(d, "#query-error") and len(sources(d)) > 0, "no saved results")
+    assert box.get_attribute("aria-invalid") == "false"
     assert set(sources(phone)) == {"Saved · Environment"}, sources(phone)
     # The tips open under the box, with the language's examples.
     help_box = find(phone, "details.search-help")

@@ -182,10 +182,14 @@ import Testing
 
                 let broken = try JSONDecoder().decode(
                     DiscoverResults.self, from: try await client.get("/discover/results?q=%22storm&scope=saved").data)
-                #expect(broken.error == "This search cannot be read: closing quote missing after position 1.")
+                #expect(broken.queryError == "This search cannot be read: closing quote missing after position 1.")
+                #expect(broken.error == nil)
+                // Under the box, where it was typed, and the box says it is invalid.
                 let page = try await client.text("/discover?q=%22storm&scope=saved")
-                let banner = try #require(HTMLInspection.element(id: "api-error", in: page))
-                #expect(HTMLInspection.inner(banner).contains("closing quote missing"))
+                let under = try #require(HTMLInspection.element(id: "query-error", in: page))
+                #expect(HTMLInspection.inner(under).contains("closing quote missing after position 1"))
+                #expect(!under.contains(" hidden"))
+                #expect(page.contains(#"aria-invalid="true""#))
                 // The box's help names the language.
                 #expect(page.contains("Search tips") && page.contains("date:P7D"))
             }

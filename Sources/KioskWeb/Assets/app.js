@@ -391,6 +391,7 @@ function setupDiscover() {
   const input = $("#search");
   const form = $("#search-form");
   const banner = $("#api-error");
+  const queryError = $("#query-error");
   const more = $("#load-more");
   const moreButton = $("#load-more-button");
   const empty = $(".empty-state");
@@ -409,13 +410,19 @@ function setupDiscover() {
   const render = (data, append) => {
     if (data.superseded) return;
     showError(data.error);
+    // A saved-news query that does not read is said under the box, where it was typed.
+    if (queryError) {
+      queryError.textContent = data.queryError || "";
+      queryError.hidden = !data.queryError;
+      input.setAttribute("aria-invalid", data.queryError ? "true" : "false");
+    }
     if (append) list.insertAdjacentHTML("beforeend", data.html);
     else list.innerHTML = data.html;
     list.dataset.page = String(data.page);
     list.dataset.hasMore = data.hasMore ? "true" : "false";
     list.dataset.query = data.query;
     more.hidden = !data.hasMore;
-    if (empty) empty.hidden = list.children.length > 0 || !!data.error;
+    if (empty) empty.hidden = list.children.length > 0 || !!data.error || !!data.queryError;
     localizeDates(list);
     watchImages(list);
   };

@@ -50,7 +50,7 @@ struct DiscoverRoutes: Sendable {
             let rows = ArticleRows(articles: await shelf.keep(result.articles), images: signer)
             return DiscoverScreenPage(
                 query: query, rows: rows, page: 1, hasMore: result.hasMore, error: result.error, hasAPIKey: hasAPIKey,
-                saved: result.saved
+                saved: result.saved, queryError: result.queryError
             ).document.response(for: context)
         }
         router.get("discover/results") { request, context in
@@ -65,7 +65,7 @@ struct DiscoverRoutes: Sendable {
             let rows = ArticleRows(articles: await shelf.keep(result.articles), images: signer)
             let body = DiscoverResults(
                 html: result.saved?.items.render() ?? rows.items.render(), page: page, hasMore: result.hasMore,
-                error: result.error, query: query.queryString, superseded: result.superseded)
+                error: result.error, queryError: result.queryError, query: query.queryString, superseded: result.superseded)
             return try JSONResponse(body).response
         }
         router.get("discover/articles/:key") { _, context in
@@ -98,6 +98,8 @@ struct DiscoverRoutes: Sendable {
         var saved: SavedRows?
         var hasMore = false
         var error: String?
+        /// Why the search box's query does not read (shown under the box).
+        var queryError: String?
         var superseded = false
     }
 
@@ -126,7 +128,7 @@ struct DiscoverRoutes: Sendable {
         do {
             query = try QueryParser.parse(text)
         } catch {
-            return Outcome(saved: SavedRows(hits: []), error: "This search cannot be read: \(error.description).")
+            return Outcome(saved: SavedRows(hits: []), queryError: "This search cannot be read: \(error.description).")
         }
         do {
             let subscriptions = try await reader.subscriptions(user: user)
@@ -147,6 +149,8 @@ struct DiscoverResults: Codable, Sendable {
     var page: Int
     var hasMore: Bool
     var error: String?
+    /// Why the query in the search box does not read, said under the box.
+    var queryError: String?
     var query: String
     var superseded: Bool
 }

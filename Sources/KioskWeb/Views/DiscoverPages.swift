@@ -113,6 +113,8 @@ struct DiscoverScreenPage: Sendable {
     /// Whether NewsAPI can be searched (else every search is of saved news).
     var hasAPIKey: Bool
     var saved: SavedRows?
+    /// Why the search box's query does not read, said under the box.
+    var queryError: String? = nil
     /// The news API has not answered yet: the screen shows at once, saying so, and the script
     /// loads the list.
     var loading = false
@@ -129,7 +131,11 @@ struct DiscoverScreenPage: Sendable {
                     el("label", Attribute("for", "search"), .class("visually-hidden")) { "Search news" }
                     void("input", .id("search"), .type("search"), .name("q"), .value(searchText),
                         Attribute("placeholder", "Search news"), Attribute("autocomplete", "off"),
-                        Attribute("enterkeyhint", "search"))
+                        Attribute("enterkeyhint", "search"), .aria("describedby", "query-error"),
+                        .aria("invalid", queryError == nil ? "false" : "true"))
+                    el("p", .id("query-error"), .class("field-error"), .role("alert"), .flag("hidden", queryError == nil)) {
+                        queryError ?? ""
+                    }
                     if hasAPIKey {
                         el("fieldset", .class("scopes")) {
                             el("legend", .class("visually-hidden")) { "Search in" }
@@ -164,7 +170,7 @@ struct DiscoverScreenPage: Sendable {
                     el("span") { loading ? "Loading the news…" : "" }
                 }
                 el("p", .class("empty-state"),
-                    .flag("hidden", loading || !((saved?.hits.isEmpty ?? rows.articles.isEmpty) && error == nil))) {
+                    .flag("hidden", loading || !((saved?.hits.isEmpty ?? rows.articles.isEmpty) && error == nil && queryError == nil))) {
                     "No articles."
                 }
                 el("div", .id("load-more"), .class("load-more"), .flag("hidden", !hasMore)) {

@@ -207,6 +207,40 @@ def test_the_unread_count_is_in_the_page_title(phone, kiosk):
     assert re.match(rf"^\({total}\) Reader", phone.title) or re.match(r"^\(\d+\) Reader", phone.title), phone.title
 
 
+# ---- Saved searches -------------------------------------------------------------------------
+
+
+def test_a_saved_search_is_a_reading_list_whose_count_follows_live(browser, fresh_kiosk):
+    query = "feed:environment is:unread"
+    encoded = urllib.parse.quote(query)
+    wait_until(None, lambda _: "Environment" in fresh_kiosk.get(f"/discover/results?q={encoded}&scope=saved").text,
+               "no Environment entry was stored", WAIT)
+    phone = browser("phone")
+    open_page(phone, fresh_kiosk, f"/discover?q={encoded}&scope=saved", "discover")
+    wait_until(phone, lambda d: is_shown(d, "#save-search-button"), "Discover offers no Save this search")
+    tap(phone, find(phone, "#save-search-button"))
+    wait_until(phone, lambda d: "/reader/search/" in d.current_url, f"saving did not open the list: {phone.current_url}")
+    search_path = urllib.parse.urlsplit(phone.current_url).path
+    search_id = search_path.rsplit("/", 1)[-1]
+    wait_until(phone, lambda d: count(d, "#reader-list > li") > 0, "the saved search lists nothing")
+    labels = {e.text for e in find_all(phone, "#reader-list > li .entry-part")}
+    assert labels == {"Environment"}, labels
+
+    # In the reader, under Starred, with its unread count; it follows a read made elsewhere, live.
+    open_page(phone, fresh_kiosk, "/reader", "reader")
+    badge = f'[data-count-for="search:{search_id}"]'
+    find(phone, f'a.stream[href="{search_path}"]')
+    before = counts(fresh_kiosk)["searches"][search_id]
+    assert before > 0
+    wait_until(phone, lambda d: text_of(d, badge) == str(before), f"the badge says {text_of(phone, badge)!r}, not {before}")
+    tablet = browser("tablet")
+    open_page(tablet, fresh_kiosk, search_path + "?show=unread", "reader-list")
+    tap(tablet, find(tablet, "#reader-list > li a.entry-link"))
+    wait_until(tablet, lambda d: "/reader/entry/" in d.current_url, "the entry did not open")
+    wait_until(phone, lambda d: text_of(d, badge) == str(before - 1) or (before == 1 and not is_shown(d, badge)),
+               f"the saved search's count stayed {text_of(phone, badge)!r} after a read elsewhere", LIVE_WAIT)
+
+
 # ---- Keyboard -------------------------------------------------------------------------------
 
 

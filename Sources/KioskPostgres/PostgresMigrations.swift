@@ -33,6 +33,8 @@ enum PostgresMigrations {
         Step(name: "sign_in_failures", statements: PostgresSchema.signInFailures),
         // OPML imports an hour and Discover's calls, counted across replicas and restarts.
         Step(name: "allowance_uses", statements: PostgresSchema.allowanceUses),
+        // Saved searches: reading lists of their own, in the query language of rules.
+        Step(name: "saved_searches", statements: PostgresSchema.savedSearches),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -244,6 +244,12 @@ struct SQLiteTable: Sendable {
                     { row in .text(PostgresSearchText.indexed(title: nil, summaryText: row["text"]?.string)) }
                 )
             ]),
+        SQLiteTable(
+            name: "saved_searches",
+            columns: [
+                ("id", "bigint"), ("user_id", "bigint"), ("name", "text"), ("query", "text"),
+                ("created_at", "double precision"),
+            ], keys: ["id"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

@@ -366,7 +366,7 @@ public actor Reader {
     /// The feeds a scope reads (nil: every feed the user follows).
     public func sources(in scope: ReadingScope, user: UserID) async throws(ReaderError) -> [SourceID]? {
         switch scope {
-        case .all, .starred: nil
+        case .all, .starred, .search: nil
         case .folder(let name): try await list(for: user).filter { $0.folder == name }.map(\.id)
         case .feed(let id): [id]
         }
@@ -389,6 +389,8 @@ public actor Reader {
     public func markAllRead(_ scope: ReadingScope, upTo: Int64, user: UserID) async throws(ReaderError)
         -> (count: Int, undo: String)
     {
+        // A saved search's list is the query's, not a set of feeds: it is read entry by entry.
+        if case .search = scope { throw ReaderError.refused("A saved search has no Mark all read.") }
         let sources = try await sources(in: scope, user: user)
         let ids: [Int64]
         if case .starred = scope {

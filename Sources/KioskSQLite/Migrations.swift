@@ -43,6 +43,8 @@ enum Migrations {
         migrator.registerMigration("sign_in_failures") { db in try db.execute(sql: Schema.signInFailures) }
         // OPML imports an hour and Discover's calls, counted where a restart no longer clears them.
         migrator.registerMigration("allowance_uses") { db in try db.execute(sql: Schema.allowanceUses) }
+        // Saved searches: reading lists of their own, in the query language of rules.
+        migrator.registerMigration("saved_searches") { db in try db.execute(sql: Schema.savedSearches) }
         return migrator
     }
 }

@@ -309,4 +309,16 @@ extension Schema {
         CREATE INDEX sign_in_failures_address ON sign_in_failures (address, at);
         CREATE INDEX sign_in_failures_at ON sign_in_failures (at);
         """
+
+    /// Each user's saved searches, as typed (`SavedSearchStore`).
+    static let savedSearches = """
+        CREATE TABLE saved_searches (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            query TEXT NOT NULL,
+            created_at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX saved_searches_by_user ON saved_searches (user_id, id);
+        """
 }

@@ -88,6 +88,8 @@ import Testing
             OpenedHeadline(title: "Ada's «last»", path: "/a/1", openedAt: Date(timeIntervalSince1970: 1_760_000_000)), user: ada)
         try await store.setLastOpened(
             OpenedHeadline(title: "Bob's", path: "/b/1", openedAt: Date(timeIntervalSince1970: 1_760_000_001)), user: bob)
+        _ = try await store.saveSearch(
+            name: "Ada's «storms»", query: "intitle:storm -is:read", user: ada, now: Date(timeIntervalSince1970: 1_760_000_002))
         return ["phone": phone.id]
     }
 
@@ -118,6 +120,7 @@ import Testing
             #expect(try await postgres.newestEntryID(sources: nil, user: user) == sqlite.newestEntryID(sources: nil, user: user))
             #expect(try await postgres.appPasswords(user: user) == sqlite.appPasswords(user: user))
             #expect(try await postgres.lastOpened(user: user) == sqlite.lastOpened(user: user))
+            #expect(try await postgres.savedSearches(user: user) == sqlite.savedSearches(user: user))
             #expect(
                 try await postgres.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted()
                     == sqlite.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted())

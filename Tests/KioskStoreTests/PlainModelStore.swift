@@ -28,6 +28,8 @@ actor PlainModelStore: KioskStore {
     private var sessionList: [String: StoredSession] = [:]
     private var feverKeys: [String: (user: UserID, appPassword: Int64?)] = [:]
     private var signInFailureList: [(account: String, address: String, at: Date, cleared: Bool)] = []
+    private var searchList: [(user: UserID, search: SavedSearch)] = []
+    private var nextSearch: Int64 = 0
 
     /// A store remembering `states` (as if each had been saved).
     init(states: [SourceID: SourceState] = [:]) {
@@ -481,5 +483,27 @@ struct ReadingTable: Sendable {
             kept[id] = nil
             inFeed.remove(id)
         }
+    }
+}
+
+// MARK: - Saved searches
+
+extension PlainModelStore {
+    func savedSearches(user: UserID) async throws -> [SavedSearch] {
+        searchList.filter { $0.user == user }.map(\.search)
+    }
+
+    func saveSearch(name: String, query: String, user: UserID, now: Date) async throws -> SavedSearch {
+        nextSearch += 1
+        let search = SavedSearch(id: nextSearch, name: name, query: query, createdAt: now)
+        searchList.append((user, search))
+        return search
+    }
+
+    @discardableResult
+    func deleteSavedSearch(_ id: Int64, user: UserID) async throws -> Bool {
+        let before = searchList.count
+        searchList.removeAll { $0.user == user && $0.search.id == id }
+        return searchList.count < before
     }
 }

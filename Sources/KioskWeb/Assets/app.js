@@ -392,6 +392,7 @@ function setupDiscover() {
   const form = $("#search-form");
   const banner = $("#api-error");
   const queryError = $("#query-error");
+  const saveForm = $("#save-search");
   const more = $("#load-more");
   const moreButton = $("#load-more-button");
   const empty = $(".empty-state");
@@ -415,6 +416,12 @@ function setupDiscover() {
       queryError.textContent = data.queryError || "";
       queryError.hidden = !data.queryError;
       input.setAttribute("aria-invalid", data.queryError ? "true" : "false");
+    }
+    // "Save this search" keeps what the box holds now, when it is a saved-news query that reads.
+    if (saveForm) {
+      const savedScope = new URLSearchParams(data.query || "").get("scope") === "saved";
+      saveForm.elements.q.value = input.value;
+      saveForm.hidden = !(savedScope && input.value.trim() && !data.queryError);
     }
     if (append) list.insertAdjacentHTML("beforeend", data.html);
     else list.innerHTML = data.html;

@@ -69,6 +69,7 @@ function showCounts(counts) {
   const values = new Map([["all", counts.all], ["starred", counts.starred]]);
   for (const [id, count] of Object.entries(counts.feeds)) values.set(`feed:${id}`, count);
   for (const [name, count] of Object.entries(counts.folders)) values.set(`folder:${name}`, count);
+  for (const [id, count] of Object.entries(counts.searches || {})) values.set(`search:${id}`, count);
   for (const badge of $$("[data-count-for]")) {
     const count = values.get(badge.dataset.countFor) ?? 0;
     badge.textContent = String(count);

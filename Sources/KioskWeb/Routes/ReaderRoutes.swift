@@ -21,12 +21,15 @@ struct ReaderRoutes: Sendable {
     let dueArticleWait: Duration
     static let pageSize = 50
 
+    private var searches: SavedSearches { SavedSearches(store: store) }
+
     func register(on router: Router<KioskRequestContext>) {
         router.get("reader") { _, context in
             let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderHomePage(
                 subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user),
-                sequence: await live.snapshot().sequence, health: try await reader.feedHealth(user: context.user)
+                sequence: await live.snapshot().sequence, health: try await reader.feedHealth(user: context.user),
+                searches: try await searches.list(user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/counts") { _, context in
@@ -37,6 +40,12 @@ struct ReaderRoutes: Sendable {
         }
         router.get("reader/starred") { request, context in
             try await list(.starred, title: "Starred", request: request, context: context)
+        }
+        router.get("reader/search/:id") { request, context in
+            guard let id = context.parameters.get("id", as: Int64.self),
+                let search = try await searches.search(id, user: context.user)
+            else { throw HTTPError(.notFound) }
+            return try await searchList(search, request: request, context: context)
         }
         router.get("reader/folder/:name") { request, context in
             let name = try Self.parameter("name", context)
@@ -96,7 +105,7 @@ struct ReaderRoutes: Sendable {
         switch scope {
         case .all: showsRead = false
         case .starred: showsRead = true
-        case .folder, .feed: showsRead = show != "unread"
+        case .folder, .feed, .search: showsRead = show != "unread"
         }
         let after = request.uri.queryParameters.get("after").flatMap(Self.cursor)
         let filter = EntryFilter(
@@ -117,6 +126,24 @@ struct ReaderRoutes: Sendable {
             scope: scope, title: title, entries: entries, names: names, drawings: drawings, counts: try await counts(subscriptions, user: context.user),
             folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await live.snapshot().sequence
+        ).page.response(for: context)
+    }
+
+    /// A saved search's list: its newest matching entries (all, or only unread), found by the
+    /// query, in one page.
+    private func searchList(_ search: SavedSearch, request: Request, context: KioskRequestContext) async throws -> Response {
+        let showsRead = request.uri.queryParameters.get("show") != "unread"
+        let subscriptions = try await reader.subscriptions(user: context.user)
+        let entries =
+            try await searches.entries(of: search, user: context.user, subscriptions: subscriptions, unreadOnly: !showsRead)
+            ?? []
+        var names: [SourceID: String] = [:]
+        for subscription in subscriptions { names[subscription.id] = subscription.displayName }
+        return ReaderListPage(
+            scope: .search(search.id), title: search.name, entries: entries, names: names, drawings: drawings,
+            counts: try await counts(subscriptions, user: context.user), folders: try await reader.folders(user: context.user),
+            showsRead: showsRead, next: nil, newestID: 0, subscription: nil, sources: nil,
+            sequence: await live.snapshot().sequence
         ).page.response(for: context)
     }
 
@@ -172,7 +199,9 @@ struct ReaderRoutes: Sendable {
 
     private func counts(_ subscriptions: [Subscription], user: UserID) async throws -> ReaderCounts {
         let counts = try await reader.counts(user: user)
-        return ReaderCounts(unread: counts.unread, starred: counts.starred, subscriptions: subscriptions)
+        return ReaderCounts(
+            unread: counts.unread, starred: counts.starred, subscriptions: subscriptions,
+            searches: try await searches.unreadCounts(user: user, subscriptions: subscriptions))
     }
 
     /// A route parameter, percent-decoded (a folder may be "Tech / Swift").

@@ -151,6 +151,13 @@ struct DiscoverScreenPage: Sendable {
                         void("input", .type("hidden"), .name("scope"), .value(SearchScope.saved.rawValue))
                     }
                 }
+                // Saved news found by a query that reads can be kept as a reading list of its own.
+                el("form", .id("save-search"), .class("save-search"), Attribute("method", "post"),
+                    Attribute("action", ReaderLinks.searches),
+                    .flag("hidden", scope != .saved || searchText.trimmingCharacters(in: .whitespaces).isEmpty || queryError != nil)) {
+                    void("input", .type("hidden"), .name("q"), .value(searchText))
+                    el("button", .type("submit"), .class("button"), .id("save-search-button")) { "Save this search" }
+                }
                 SearchHelp().node
                 el("nav", .class("categories"), .aria("label", "Categories")) {
                     for category in DiscoverCategory.allCases {

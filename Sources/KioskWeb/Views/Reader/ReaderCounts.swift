@@ -8,8 +8,10 @@ struct ReaderCounts: Sendable, Encodable {
     var starred: Int
     var feeds: [String: Int]
     var folders: [String: Int]
+    /// Each saved search's unread entries (up to `SavedSearches.countCap`), by id.
+    var searches: [String: Int]
 
-    init(unread: [SourceID: Int], starred: Int, subscriptions: [Subscription]) {
+    init(unread: [SourceID: Int], starred: Int, subscriptions: [Subscription], searches: [Int64: Int] = [:]) {
         var feeds: [String: Int] = [:]
         var folders: [String: Int] = [:]
         var all = 0
@@ -23,6 +25,7 @@ struct ReaderCounts: Sendable, Encodable {
         self.starred = starred
         self.feeds = feeds
         self.folders = folders
+        self.searches = Dictionary(uniqueKeysWithValues: searches.map { (String($0.key), $0.value) })
     }
 
     /// The document title with the unread count in front, as mail and feed readers do.

@@ -10,6 +10,8 @@ struct ReaderHomePage: Sendable {
     var sequence: UInt64
     /// How each feed's checks have gone: a feed never checked, or failing, says so in its row.
     var health: [SourceID: FeedHealth] = [:]
+    /// The user's saved searches, listed under Starred.
+    var searches: [SavedSearch] = []
 
     var page: Page {
         Page(
@@ -36,6 +38,11 @@ struct ReaderHomePage: Sendable {
             el("ul", .class("streams"), .aria("label", "Reading lists")) {
                 streamRow(href: ReaderLinks.all, label: "All unread", icon: "M4 6h16M4 12h16M4 18h10", key: "all", count: counts.all)
                 streamRow(href: ReaderLinks.starred, label: "Starred", icon: Self.starPath, key: "starred", count: counts.starred)
+                for search in searches {
+                    streamRow(
+                        href: ReaderLinks.search(search.id), label: search.name, icon: Self.searchPath, key: "search:\(search.id)",
+                        count: counts.searches[String(search.id)] ?? 0)
+                }
             },
             el("p", .class("empty-state"), .flag("hidden", !subscriptions.isEmpty)) {
                 "No feeds yet. "
@@ -50,6 +57,7 @@ struct ReaderHomePage: Sendable {
         ]
     }
 
+    static let searchPath = "M10.5 4a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM15.5 15.5 20 20"
     static let starPath = "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
 
     private var folders: [String] {

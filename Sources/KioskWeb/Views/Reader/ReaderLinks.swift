@@ -15,6 +15,9 @@ enum ReaderLinks {
     static func settings(_ id: SourceID) -> String { "/reader/feed/\(component(id.rawValue))/settings" }
     static func unsubscribe(_ id: SourceID) -> String { "/reader/feed/\(component(id.rawValue))/unsubscribe" }
     static func folder(_ name: String) -> String { "/reader/folder/\(component(name))" }
+    static let searches = "/reader/searches"
+    static func search(_ id: Int64) -> String { "/reader/search/\(id)" }
+    static func deleteSearch(_ id: Int64) -> String { "/reader/search/\(id)/delete" }
     static func entry(_ source: SourceID, key: String) -> String {
         "/reader/entry/\(component(source.rawValue))/\(component(key))"
     }

@@ -61,6 +61,7 @@ struct ReaderListPage: Sendable {
         case .starred: "starred"
         case .folder(let name): "folder:\(name)"
         case .feed(let id): "feed:\(id.rawValue)"
+        case .search(let id): "search:\(id)"
         }
     }
 
@@ -68,12 +69,23 @@ struct ReaderListPage: Sendable {
         switch scope {
         case .starred: "Nothing starred yet. Star an entry to keep it here for good."
         case .all: "All caught up: nothing unread."
+        case .search: showsRead ? "Nothing matches this search yet. New entries that do appear here." : "Nothing unread matches this search."
         default: showsRead ? "No entries yet. New ones appear when the feed is next checked." : "Nothing unread here."
         }
     }
 
     private var trailing: [Node] {
         var nodes: [Node] = []
+        if case .search(let id) = scope {
+            nodes.append(
+                el("form", .class("inline-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.deleteSearch(id)),
+                    .id("delete-search-form")) {
+                    el("button", .type("submit"), .class("icon-button"), .id("delete-search"),
+                        .aria("label", "Delete this search"), .title("Delete this search")) {
+                        Icon(path: "M5 7h14M10 7V4h4v3M7 7l1 13h8l1-13M10 11v6M14 11v6").node
+                    }
+                })
+        }
         if let subscription {
             nodes.append(
                 el("a", .class("icon-button"), .href(ReaderLinks.settings(subscription.id)), .id("feed-settings"),
@@ -86,7 +98,7 @@ struct ReaderListPage: Sendable {
 
     private var toolbar: Node {
         el("div", .class("reader-toolbar")) {
-            if case .starred = scope {} else {
+            if offersMarkAll {
                 el("form", .class("inline-form"), Attribute("method", "post"), Attribute("action", "/reader/mark-all"),
                     .id("mark-all-form")) {
                     void("input", .type("hidden"), .name("scope"), .value(scopeKey))
@@ -94,9 +106,20 @@ struct ReaderListPage: Sendable {
                     el("button", .type("submit"), .class("button"), .id("mark-all-read")) { "Mark all read" }
                 }
             }
-            if case .feed = scope { showToggle } else if case .folder = scope { showToggle }
+            switch scope {
+            case .feed, .folder, .search: showToggle
+            case .all, .starred: Node.group([])
+            }
             el("button", .type("button"), .class("icon-button"), .id("shortcuts-button"),
                 .aria("label", "Keyboard shortcuts"), .title("Keyboard shortcuts (?)")) { "?" }
+        }
+    }
+
+    /// Starred and saved searches are not a set of feeds to mark read up to an entry.
+    private var offersMarkAll: Bool {
+        switch scope {
+        case .starred, .search: false
+        case .all, .folder, .feed: true
         }
     }
 

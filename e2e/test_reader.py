@@ -234,6 +234,15 @@ def test_a_saved_search_is_a_reading_list_whose_count_follows_live(browser, fres
     assert before > 0
     wait_until(phone, lambda d: text_of(d, badge) == str(before), f"the badge says {text_of(phone, badge)!r}, not {before}")
     tablet = browser("tablet")
+    # A search saved in another tab joins this one's reading lists without a reload.
+    open_page(tablet, fresh_kiosk, f"/discover?q={urllib.parse.quote('feed:business')}&scope=saved", "discover")
+    wait_until(tablet, lambda d: is_shown(d, "#save-search-button"), "Discover offers no Save this search")
+    tap(tablet, find(tablet, "#save-search-button"))
+    wait_until(tablet, lambda d: "/reader/search/" in d.current_url, "the second search was not saved")
+    second_path = urllib.parse.urlsplit(tablet.current_url).path
+    wait_until(phone, lambda d: count(d, f'a.stream[href="{second_path}"]') == 1,
+               "a search saved in another tab did not appear in this one's reading lists", LIVE_WAIT)
+    wait_until(phone, lambda d: text_of(d, badge) == str(before), "the first search's count moved")
     open_page(tablet, fresh_kiosk, search_path + "?show=unread", "reader-list")
     tap(tablet, find(tablet, "#reader-list > li a.entry-link"))
     wait_until(tablet, lambda d: "/reader/entry/" in d.current_url, "the entry did not open")

@@ -3,7 +3,8 @@ import KioskStore
 
 /// Something a user changed in their reader, for their open pages and sync clients.
 public enum ReaderChange: Sendable, Hashable {
-    /// Subscriptions were added, removed, renamed or moved.
+    /// Subscriptions were added, removed, renamed or moved (or a saved search, a reading list of
+    /// the sidebar too, was saved or deleted).
     case subscriptions(user: UserID)
     /// These entries were marked read (or unread).
     case read(user: UserID, ids: [Int64], isRead: Bool)

@@ -78,7 +78,7 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
         dueArticleWait: config.dueArticleWait
     ).register(on: router)
     ReaderActionRoutes(reader: d.reader, articlePasses: d.articlePasses).register(on: router)
-    SavedSearchRoutes(searches: SavedSearches(store: d.store)).register(on: router)
+    SavedSearchRoutes(searches: SavedSearches(store: d.store), changes: d.readerChanges).register(on: router)
     OfflineRoutes(reader: d.reader, store: d.store, drawings: d.drawings, signer: d.signer).register(on: router)
     DiscoverRoutes(
         discover: d.discover, hasAPIKey: !(config.catalogue.newsAPI.apiKey ?? "").isEmpty, store: d.store,

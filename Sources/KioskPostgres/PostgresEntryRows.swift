@@ -142,7 +142,7 @@ enum PostgresEntryRows {
                 SELECT entry_id, ts_rank(array_to_tsvector(string_to_array(search_text, ' ')), CAST(\(query) AS tsquery))
                 FROM articles WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
             ), best AS (SELECT id, MAX(rank) AS rank FROM hits GROUP BY id)
-            SELECT e.source, e.json FROM best JOIN entries e ON e.id = best.id
+            SELECT e.id, e.source, e.json FROM best JOIN entries e ON e.id = best.id
             """)
         if let user {
             let id = builder.bind(user.rawValue)
@@ -159,7 +159,7 @@ enum PostgresEntryRows {
         try await session.forEachRow(builder.query) { row in
             let json: String = try row.get("json")
             guard let entry = try? decoder.decode(Entry.self, from: Data(json.utf8)) else { return }
-            hits.append(SearchHit(source: SourceID(rawValue: try row.get("source")), entry: entry))
+            hits.append(SearchHit(id: try row.get("id"), source: SourceID(rawValue: try row.get("source")), entry: entry))
         }
         return hits
     }

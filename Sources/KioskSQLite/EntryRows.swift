@@ -130,7 +130,7 @@ enum EntryRows {
                     UNION ALL
                     SELECT rowid AS id, rank FROM articles_fts WHERE articles_fts MATCH ?
                 ), best AS (SELECT id, MIN(rank) AS rank FROM hits GROUP BY id)
-                SELECT entries.source, entries.json FROM best
+                SELECT entries.id, entries.source, entries.json FROM best
                 JOIN entries ON entries.id = best.id
                 WHERE (? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))
                 ORDER BY best.rank, entries.source, entries.position
@@ -141,7 +141,7 @@ enum EntryRows {
         while let row = try rows.next() {
             let json: String = row["json"]
             guard let entry = try? decoder.decode(Entry.self, from: Data(json.utf8)) else { continue }
-            hits.append(SearchHit(source: SourceID(rawValue: row["source"]), entry: entry))
+            hits.append(SearchHit(id: row["id"], source: SourceID(rawValue: row["source"]), entry: entry))
         }
         return hits
     }

@@ -1,12 +1,15 @@
 import KioskCore
 import KioskModel
 
-/// One entry found by `KioskStore.search`, with the source it belongs to.
+/// One entry found by `KioskStore.search`, with the source it belongs to and the store's number
+/// for it (so the hits' reading state is read in one call, `ReadingStore.storedEntries(ids:user:)`).
 public struct SearchHit: Sendable, Hashable {
+    public var id: Int64
     public var source: SourceID
     public var entry: Entry
 
-    public init(source: SourceID, entry: Entry) {
+    public init(id: Int64, source: SourceID, entry: Entry) {
+        self.id = id
         self.source = source
         self.entry = entry
     }

@@ -432,7 +432,7 @@ actor PlainModelStore: KioskStore {
         // Every entry kept, in its feed or not any more (as SQLite's index holds them).
         for stored in table.kept.values.sorted(by: { ($0.source, $0.id) < ($1.source, $1.id) })
         where (only?.contains(stored.source) ?? true) && SearchText.matches(stored.entry, queryWords: words) {
-            hits.append(SearchHit(source: stored.source, entry: stored.entry))
+            hits.append(SearchHit(id: stored.id, source: stored.source, entry: stored.entry))
             if hits.count == limit { return hits }
         }
         return hits

@@ -32,12 +32,12 @@ public struct EntrySearch: Sendable {
         var found: [StoredEntry] = []
         if !words.isEmpty {
             let hits = try await store.search(words.joined(separator: " "), limit: Self.indexedCandidates, user: user)
-            var candidates: [StoredEntry] = []
-            for hit in hits where feeds[hit.source] != nil {
-                let key = EntryIdentity.key(of: hit.entry)
-                if let stored = try await store.storedEntry(source: hit.source, key: key, user: user) { candidates.append(stored) }
-            }
-            found = try await judge(candidates, by: query, feeds: feeds, now: now, limit: limit)
+                .filter { feeds[$0.source] != nil }
+            // Their reading state in one read, back in the index's order (best first).
+            let stored = Dictionary(
+                try await store.storedEntries(ids: hits.map(\.id), user: user).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
+            found = try await judge(hits.compactMap { stored[$0.id] }, by: query, feeds: feeds, now: now, limit: limit)
         } else {
             let states = query.requiredStates
             var filter = EntryFilter(

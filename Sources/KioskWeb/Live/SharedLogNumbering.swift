@@ -15,8 +15,9 @@ struct SharedLogNumbering: LiveNumbering {
     /// Called when another replica's user changed their subscriptions (the reader reads them anew).
     private let subscriptionsChanged: @Sendable () async -> Void
     private let logger: Logger
-    /// What this replica appends to the log, in order, by a task of its own: a slow database
-    /// never holds up the relay of the hub (nor a request that records an opened headline).
+    /// The users' events this replica appends to the log, in order, by a task of its own: a slow
+    /// database never holds up a request that records an opened headline or a reader change.
+    /// (Checks' outcomes are written by the engine's store, with the feed's state.)
     private let outbox: AsyncStream<SharedLogRecord>
     private let outboxInput: AsyncStream<SharedLogRecord>.Continuation
     /// Pokes the task that reads the subscriptions again; bursts become one reload.

@@ -27,13 +27,14 @@ struct ReaderRoutes: Sendable {
         router.get("reader") { _, context in
             let subscriptions = try await reader.subscriptions(user: context.user)
             return ReaderHomePage(
-                subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user),
+                subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user, withSearches: true),
                 sequence: await live.snapshot().sequence, health: try await reader.feedHealth(user: context.user),
                 searches: try await searches.list(user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/counts") { _, context in
-            try JSONResponse(try await counts(try await reader.subscriptions(user: context.user), user: context.user)).response
+            let subscriptions = try await reader.subscriptions(user: context.user)
+            return try JSONResponse(try await counts(subscriptions, user: context.user, withSearches: true)).response
         }
         router.get("reader/all") { request, context in
             try await list(.all, title: "All unread", request: request, context: context)
@@ -197,11 +198,15 @@ struct ReaderRoutes: Sendable {
         ).page.response(for: context)
     }
 
-    private func counts(_ subscriptions: [Subscription], user: UserID) async throws -> ReaderCounts {
+    /// The counts a page is drawn with. Saved searches' counts (each search judged anew) only
+    /// where their badges are: Reader's home, and `/reader/counts` that the script reads.
+    private func counts(_ subscriptions: [Subscription], user: UserID, withSearches: Bool = false) async throws
+        -> ReaderCounts
+    {
         let counts = try await reader.counts(user: user)
         return ReaderCounts(
             unread: counts.unread, starred: counts.starred, subscriptions: subscriptions,
-            searches: try await searches.unreadCounts(user: user, subscriptions: subscriptions))
+            searches: withSearches ? try await searches.unreadCounts(user: user, subscriptions: subscriptions) : [:])
     }
 
     /// A route parameter, percent-decoded (a folder may be "Tech / Swift").

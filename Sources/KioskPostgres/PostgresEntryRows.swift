@@ -48,7 +48,8 @@ enum PostgresEntryRows {
     /// now, unread for every follower), a changed entry updated in place (same row, same read and
     /// star state), a moved one given its new position only. Rows whose identity left the feed
     /// stay, out of the feed, until retention prunes them. Every part reads the rows as they
-    /// were before the statement, which runs as one (atomic) whole.
+    /// were before the statement, which runs as one (atomic) whole. It returns the new rows'
+    /// ids and identities, for the rules (`PostgresRuleRows.arrive`).
     static func replaceSQL(source: String, feed: String, received: String) -> String {
         """
         feed AS (
@@ -82,10 +83,13 @@ enum PostgresEntryRows {
             FROM feed WHERE NOT EXISTS (SELECT 1 FROM old WHERE old.identity = feed.identity)
             ORDER BY feed.position
             ON CONFLICT (source, identity) DO NOTHING
-            RETURNING 1
+            RETURNING id, identity
+        ),
+        counted AS (
+            UPDATE user_marks SET unread = unread + (SELECT COUNT(*) FROM added)
+            WHERE source = \(source) AND EXISTS (SELECT 1 FROM added)
         )
-        UPDATE user_marks SET unread = unread + (SELECT COUNT(*) FROM added)
-        WHERE source = \(source) AND EXISTS (SELECT 1 FROM added)
+        SELECT id, identity FROM added
         """
     }
 

@@ -35,6 +35,8 @@ enum PostgresMigrations {
         Step(name: "allowance_uses", statements: PostgresSchema.allowanceUses),
         // Saved searches: reading lists of their own, in the query language of rules.
         Step(name: "saved_searches", statements: PostgresSchema.savedSearches),
+        // Rules: each new entry judged on arrival, in the transaction that stores it.
+        Step(name: "rules", statements: PostgresSchema.rules),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -24,7 +24,8 @@ extension PostgresStore {
 
     public func saveSourceState(_ state: SourceState, for id: SourceID) async throws(StoreError) {
         let now = now()
-        try await connection { session in try await PostgresSourceRows.save(state, for: id, now: now, in: session) }
+        // A transaction: the followers' rules judge the new entries before anyone can read them.
+        try await transaction { session in try await PostgresSourceRows.save(state, for: id, now: now, in: session) }
     }
 
     /// Saves `state` in one transaction with what `alsoWrite` writes on its connection (first):
@@ -56,6 +57,8 @@ enum PostgresSourceRows {
     /// Writes `state` for `id` in one statement, so atomically and in one round trip: its row
     /// upserted, its entries replaced (`PostgresEntryRows.replaceSQL`) or, for a source never
     /// fetched, removed. 100,000 feeds saved one by one cost 100,000 round trips, not 800,000.
+    /// Then, when there are new entries, their followers' rules judge them (`PostgresRuleRows`):
+    /// call it in a transaction.
     static func save(_ state: SourceState, for id: SourceID, now: Date, in session: PostgresSession) async throws {
         let errorJSON = try state.lastError.map(StoredSourceError.json)
         var builder = PostgresQueryBuilder()
@@ -87,10 +90,19 @@ enum PostgresSourceRows {
             let feed = builder.bind(try PostgresEntryRows.feedRows(entries, received: now))
             let received = builder.bind(now.timeIntervalSince1970)
             builder.append(PostgresEntryRows.replaceSQL(source: source, feed: feed, received: received))
+            let added: [(id: Int64, identity: String)] = try await session.rows(builder.query) { row in
+                (try row.get("id"), try row.get("identity"))
+            }
+            guard !added.isEmpty else { return }
+            let byIdentity = Dictionary(
+                EntryIdentity.deduplicated(entries).map { (PostgresText.clean($0.identity), $0.entry) },
+                uniquingKeysWith: { first, _ in first })
+            let arrived = added.compactMap { row in byIdentity[row.identity].map { (id: row.id, entry: $0) } }
+            try await PostgresRuleRows.arrive(arrived, of: id, in: session, now: now)
         } else {
             builder.append(PostgresEntryRows.removeAllSQL(source: source))
+            try await session.execute(builder.query)
         }
-        try await session.execute(builder.query)
     }
 
     /// Every source's remembered state, entries included.

@@ -250,6 +250,16 @@ struct SQLiteTable: Sendable {
                 ("id", "bigint"), ("user_id", "bigint"), ("name", "text"), ("query", "text"),
                 ("created_at", "double precision"),
             ], keys: ["id"]),
+        SQLiteTable(
+            name: "rules",
+            columns: [
+                ("id", "bigint"), ("user_id", "bigint"), ("position", "integer"), ("name", "text"), ("query", "text"),
+                ("scope_folder", "text"), ("scope_feed", "text"), ("actions", "text"), ("paused", "boolean"),
+                ("flag", "text"), ("created_at", "double precision"),
+            ], keys: ["id"]),
+        SQLiteTable(
+            name: "rule_days",
+            columns: [("rule_id", "bigint"), ("day", "bigint"), ("matches", "bigint")], keys: ["rule_id", "day"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

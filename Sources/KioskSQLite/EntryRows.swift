@@ -46,7 +46,7 @@ enum EntryRows {
                 """)
         let move = try db.cachedStatement(sql: "UPDATE entries SET position = ?, in_feed = 1 WHERE id = ?")
         let received = now.timeIntervalSince1970
-        var inserted = 0
+        var inserted: [(id: Int64, entry: Entry)] = []
         for (position, (item, json)) in zip(kept, encoded).enumerated() {
             let entry = item.entry
             if let old = existing[item.identity] {
@@ -64,11 +64,13 @@ enum EntryRows {
                     entry.link, entry.published?.timeIntervalSince1970, SearchText.plainSummary(of: entry), json, received,
                     EntryRules.sortDate(of: entry, received: received),
                 ])
-                inserted += 1
+                inserted.append((db.lastInsertedRowID, entry))
             }
         }
-        // New entries are unread for every follower: above each mark, with no flags.
-        try ReadingRows.countNew(inserted, of: source, in: db)
+        // New entries are unread for every follower: above each mark, with no flags. Then each
+        // follower's rules judge them, before anyone can read them.
+        try ReadingRows.countNew(inserted.count, of: source, in: db)
+        try RuleRows.arrive(inserted, of: source, in: db, now: now)
     }
 
     /// Fills the reading columns of rows written before they existed (the `reading` migration).

@@ -45,6 +45,8 @@ enum Migrations {
         migrator.registerMigration("allowance_uses") { db in try db.execute(sql: Schema.allowanceUses) }
         // Saved searches: reading lists of their own, in the query language of rules.
         migrator.registerMigration("saved_searches") { db in try db.execute(sql: Schema.savedSearches) }
+        // Rules: each new entry judged on arrival, in the transaction that stores it.
+        migrator.registerMigration("rules") { db in try db.execute(sql: Schema.rules) }
         return migrator
     }
 }

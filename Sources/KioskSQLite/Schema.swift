@@ -321,4 +321,31 @@ extension Schema {
         ) STRICT;
         CREATE INDEX saved_searches_by_user ON saved_searches (user_id, id);
         """
+
+    /// Each user's rules (`RuleStore`), in `position` order: the query as typed, the scope (a
+    /// folder, a feed, or neither: every feed), the actions (`RuleColumns`), paused or not, and
+    /// why the rule was last flagged. `rule_days` counts each rule's matches per day (UTC), for
+    /// "matched N in the last 7 days"; days older than that are dropped as new ones are counted.
+    static let rules = """
+        CREATE TABLE rules (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            query TEXT NOT NULL,
+            scope_folder TEXT,
+            scope_feed TEXT,
+            actions TEXT NOT NULL,
+            paused INTEGER NOT NULL DEFAULT 0,
+            flag TEXT,
+            created_at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX rules_by_user ON rules (user_id, position);
+        CREATE TABLE rule_days (
+            rule_id INTEGER NOT NULL REFERENCES rules(id) ON DELETE CASCADE,
+            day INTEGER NOT NULL,
+            matches INTEGER NOT NULL,
+            PRIMARY KEY (rule_id, day)
+        ) STRICT, WITHOUT ROWID;
+        """
 }

@@ -52,6 +52,13 @@ import Testing
         try await store.saveSubscriptions(
             [try feed("tech", folder: "Work"), try feed("shared", title: "Ada's name")], user: ada)
         try await store.saveSubscriptions([try feed("shared", folder: "Mine"), try feed("bobs")], user: bob)
+        // A rule that acts on arrival (its day's count is copied too), and a paused one.
+        _ = try await store.addRule(
+            RuleDraft(name: "Second", query: "\"headline 2\"", scope: .feed("bobs"), actions: [.star, .markRead]), user: bob,
+            now: Date(timeIntervalSince1970: 1_760_000_003))
+        _ = try await store.addRule(
+            RuleDraft(name: "Paused «x»", query: "x", scope: .folder("Mine"), actions: [.markRead], isPaused: true), user: bob,
+            now: Date(timeIntervalSince1970: 1_760_000_004))
         try await store.saveSourceState(
             SourceState(
                 entries: entries("tech", 1...7), validators: Validators(etag: "\"t1\""), failures: 1,
@@ -121,6 +128,10 @@ import Testing
             #expect(try await postgres.appPasswords(user: user) == sqlite.appPasswords(user: user))
             #expect(try await postgres.lastOpened(user: user) == sqlite.lastOpened(user: user))
             #expect(try await postgres.savedSearches(user: user) == sqlite.savedSearches(user: user))
+            #expect(try await postgres.rules(user: user) == sqlite.rules(user: user))
+            let week = Date().addingTimeInterval(-7 * 86_400)
+            #expect(try await postgres.ruleMatches(user: user, since: week) == sqlite.ruleMatches(user: user, since: week))
+            #expect(try await sqlite.ruleMatches(user: user, since: week).values.reduce(0, +) == (user == bob ? 1 : 0))
             #expect(
                 try await postgres.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted()
                     == sqlite.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted())

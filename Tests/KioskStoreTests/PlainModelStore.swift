@@ -30,6 +30,8 @@ actor PlainModelStore: KioskStore {
     private var signInFailureList: [(account: String, address: String, at: Date, cleared: Bool)] = []
     private var searchList: [(user: UserID, search: SavedSearch)] = []
     private var nextSearch: Int64 = 0
+    /// Kept, never run: the model test writes no rules (the stores' own tests check them).
+    private var ruleList: [(user: UserID, rule: Rule)] = []
 
     /// A store remembering `states` (as if each had been saved).
     init(states: [SourceID: SourceState] = [:]) {
@@ -506,4 +508,43 @@ extension PlainModelStore {
         searchList.removeAll { $0.user == user && $0.search.id == id }
         return searchList.count < before
     }
+}
+
+// MARK: - Rules
+
+extension PlainModelStore {
+    func rules(user: UserID) async throws -> [Rule] {
+        ruleList.filter { $0.user == user }.map(\.rule).sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+    }
+
+    func addRule(_ draft: RuleDraft, user: UserID, now: Date) async throws -> Rule {
+        let position = (ruleList.filter { $0.user == user }.map(\.rule.position).max() ?? 0) + 1
+        let rule = Rule(id: Int64(ruleList.count + 1), draft: draft, position: position, createdAt: now)
+        ruleList.append((user, rule))
+        return rule
+    }
+
+    @discardableResult
+    func updateRule(_ id: Int64, to draft: RuleDraft, user: UserID) async throws -> Bool {
+        guard let index = ruleList.firstIndex(where: { $0.user == user && $0.rule.id == id }) else { return false }
+        ruleList[index].rule.draft = draft
+        ruleList[index].rule.flag = nil
+        return true
+    }
+
+    @discardableResult
+    func deleteRule(_ id: Int64, user: UserID) async throws -> Bool {
+        let before = ruleList.count
+        ruleList.removeAll { $0.user == user && $0.rule.id == id }
+        return ruleList.count < before
+    }
+
+    func moveRule(_ id: Int64, earlier: Bool, user: UserID) async throws {
+        let order = RuleOrder.moving(id, earlier: earlier, in: try await rules(user: user).map(\.id))
+        for index in ruleList.indices where ruleList[index].user == user {
+            ruleList[index].rule.position = (order.firstIndex(of: ruleList[index].rule.id) ?? 0) + 1
+        }
+    }
+
+    func ruleMatches(user: UserID, since: Date) async throws -> [Int64: Int] { [:] }
 }

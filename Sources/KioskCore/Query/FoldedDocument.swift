@@ -1,7 +1,7 @@
 /// An entry with every text field folded for matching, for testing many queries (a user's
 /// rules) against one entry: each field is folded once, not once per query.
 public struct FoldedDocument: Sendable {
-    public let document: QueryDocument
+    public private(set) var document: QueryDocument
     let fields: [QueryField: [FoldedText]]
 
     public init(_ document: QueryDocument) {
@@ -12,5 +12,14 @@ public struct FoldedDocument: Sendable {
             fields[field] = document.values(of: field).map { FoldedText($0, folder: &folder) }
         }
         self.fields = fields
+    }
+
+    /// The same entry read or starred as given (a rule acting on it before the next one runs);
+    /// its text stays folded.
+    public func with(isRead: Bool, isStarred: Bool) -> FoldedDocument {
+        var copy = self
+        copy.document.isRead = isRead
+        copy.document.isStarred = isStarred
+        return copy
     }
 }

@@ -70,15 +70,8 @@ public struct EntrySearch: Sendable {
 
     /// What the query reads of an entry.
     static func document(of stored: StoredEntry, feed: Subscription?, article: StoredArticle?) -> QueryDocument {
-        let entry = stored.entry
-        let content = [
-            SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
-            article.map(ArticleColumns.text(of:)),
-        ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
-        return QueryDocument(
-            title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),
-            url: entry.link ?? "", content: content, feed: feed?.displayName ?? stored.source.rawValue,
-            folders: feed?.folder.map { [$0] } ?? [], labels: [], isRead: stored.isRead, isStarred: stored.isStarred,
-            published: entry.published ?? entry.updated ?? stored.receivedAt)
+        EntryDocument.make(
+            stored.entry, feedName: feed?.displayName ?? stored.source.rawValue, folder: feed?.folder,
+            isRead: stored.isRead, isStarred: stored.isStarred, receivedAt: stored.receivedAt, article: article)
     }
 }

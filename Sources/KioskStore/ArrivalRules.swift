@@ -1,0 +1,118 @@
+import Foundation
+import KioskCore
+import KioskModel
+
+/// One follower of a feed, as the rules see them when the feed brings new entries: the name
+/// and folder they gave it (for `feed:` and `folder:`), and their rules that are not paused, in
+/// order.
+package struct RuleFollower: Sendable {
+    package var user: UserID
+    package var feedName: String
+    package var folder: String?
+    package var rules: [Rule]
+
+    package init(user: UserID, feedName: String, folder: String?, rules: [Rule]) {
+        self.user = user
+        self.feedName = feedName
+        self.folder = folder
+        self.rules = rules
+    }
+}
+
+/// What one follower's rules decided about a feed's new entries.
+package struct RuleVerdict: Sendable, Hashable {
+    package var read: [Int64] = []
+    package var starred: [Int64] = []
+    /// How many entries each rule matched.
+    package var matches: [Int64: Int] = [:]
+    /// Rules that ran out of their regular-expression budget on an entry, with the pattern.
+    package var flags: [Int64: String] = [:]
+
+    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && matches.isEmpty && flags.isEmpty }
+}
+
+/// How rules judge new entries, the same in every store: each store calls it in the transaction
+/// that inserts a feed's new entries, then writes what it decided (read and star state, the
+/// day's match counts, flags) before committing. So an entry is judged once, by whichever
+/// process stored it, and nobody sees it before its rules acted.
+package enum ArrivalRules {
+    /// Judges `entries` (new in `source`) for each follower. Rules run in order; each sees what
+    /// the earlier ones did (a rule that stars makes `is:starred` true for the next).
+    package static func judge(
+        _ entries: [(id: Int64, entry: Entry)], of source: SourceID, followers: [RuleFollower], receivedAt: Date,
+        now: Date, budget: QueryBudget = .standard
+    ) -> [UserID: RuleVerdict] {
+        var verdicts: [UserID: RuleVerdict] = [:]
+        for follower in followers {
+            let rules: [(rule: Rule, query: Query)] = follower.rules.compactMap { rule in
+                guard !rule.draft.isPaused, !rule.draft.actions.isEmpty, applies(rule.draft.scope, to: source, follower),
+                    let query = try? QueryParser.parse(rule.draft.query)
+                else { return nil }
+                return (rule, query)
+            }
+            guard !rules.isEmpty else { continue }
+            var verdict = RuleVerdict()
+            for (id, entry) in entries {
+                var document = FoldedDocument(
+                    EntryDocument.make(
+                        entry, feedName: follower.feedName, folder: follower.folder, isRead: false, isStarred: false,
+                        receivedAt: receivedAt))
+                var read = false
+                var starred = false
+                for (rule, query) in rules {
+                    switch query.evaluate(document, now: now, budget: budget) {
+                    case .match:
+                        verdict.matches[rule.id, default: 0] += 1
+                        if rule.draft.actions.contains(.markRead) { read = true }
+                        if rule.draft.actions.contains(.star) { starred = true }
+                        document = document.with(isRead: read, isStarred: starred)
+                    case .noMatch:
+                        break
+                    case .exceeded(let pattern):
+                        verdict.flags[rule.id] = pattern
+                    }
+                }
+                if read { verdict.read.append(id) }
+                if starred { verdict.starred.append(id) }
+            }
+            if !verdict.isEmpty { verdicts[follower.user] = verdict }
+        }
+        return verdicts
+    }
+
+    /// Whether a rule of `scope` looks at entries of `source`, as `follower` filed it.
+    package static func applies(_ scope: RuleScope, to source: SourceID, _ follower: RuleFollower) -> Bool {
+        switch scope {
+        case .all: true
+        case .folder(let name): follower.folder == name
+        case .feed(let id): id == source
+        }
+    }
+
+    /// The day a match is counted under: days since 1970, in UTC.
+    package static func day(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 / 86_400).rounded(.down))
+    }
+
+    /// The sentence a flagged rule shows.
+    package static func flagSentence(pattern: String) -> String {
+        "The pattern /\(pattern)/ took too long on an entry, which was left unmatched: make it simpler."
+    }
+}
+
+/// What a query reads of an entry, the same for search, saved searches and rules.
+package enum EntryDocument {
+    package static func make(
+        _ entry: Entry, feedName: String, folder: String?, isRead: Bool, isStarred: Bool, receivedAt: Date,
+        article: StoredArticle? = nil
+    ) -> QueryDocument {
+        let content = [
+            SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
+            article.map(ArticleColumns.text(of:)),
+        ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        return QueryDocument(
+            title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),
+            url: entry.link ?? "", content: content, feed: feedName, folders: folder.map { [$0] } ?? [], labels: [],
+            isRead: isRead, isStarred: isStarred, published: entry.published ?? entry.updated ?? receivedAt)
+    }
+}

@@ -28,8 +28,9 @@ public actor Reader {
     private var lists: [UserID: [Subscription]] = [:]
     /// What every user follows: the News sources and the config file's feeds.
     private var everyones: [Subscription] = []
-    /// Mark-all-read actions that can still be undone, newest last.
-    private var undoable: [(token: String, user: UserID, ids: [Int64])] = []
+    /// Mark-all-read actions (and rules applied to existing entries) that can still be undone,
+    /// newest last: the entries they marked read, and those they starred.
+    private var undoable: [(token: String, user: UserID, ids: [Int64], starred: [Int64])] = []
     /// The last counts read, and when: every page shows them, and counting a million entries
     /// takes tens of milliseconds. A change made here drops them at once; entries the engine
     /// brings show within `countsLifetime`.
@@ -403,21 +404,40 @@ public actor Reader {
         } else {
             ids = try await storing { try await self.store.markAllRead(sources: sources, upTo: upTo, user: user) }
         }
-        let token = UUID().uuidString
-        undoable.append((token, user, ids))
-        if undoable.count > 64 { undoable.removeFirst(undoable.count - 64) }
         cachedCounts[user] = nil
         if !ids.isEmpty { await onChange(.read(user: user, ids: ids, isRead: true)) }
-        return (ids.count, token)
+        return (ids.count, remember(read: ids, starred: [], user: user))
     }
 
-    /// Undoes one of the user's mark-all-reads: its entries are unread again.
+    /// Marks `read` read and stars `starred` (a rule applied to the entries already there).
+    /// Returns how many entries changed, and a token that undoes it while it is among the last few.
+    public func apply(read: [Int64], starred: [Int64], user: UserID) async throws(ReaderError)
+        -> (count: Int, undo: String)
+    {
+        let marked = try await storing { try await self.store.setRead(true, ids: read, user: user) }
+        let stars = try await storing { try await self.store.setStarred(true, ids: starred, user: user) }
+        cachedCounts[user] = nil
+        if !marked.isEmpty { await onChange(.read(user: user, ids: marked, isRead: true)) }
+        if !stars.isEmpty { await onChange(.starred(user: user, ids: stars, isStarred: true)) }
+        return (Set(marked + stars).count, remember(read: marked, starred: stars, user: user))
+    }
+
+    private func remember(read: [Int64], starred: [Int64], user: UserID) -> String {
+        let token = UUID().uuidString
+        undoable.append((token, user, read, starred))
+        if undoable.count > 64 { undoable.removeFirst(undoable.count - 64) }
+        return token
+    }
+
+    /// Undoes one of the user's mark-all-reads (or rules applied): its entries are unread
+    /// (and unstarred) again.
     public func undo(_ token: String, user: UserID) async throws(ReaderError) {
         guard let index = undoable.firstIndex(where: { $0.token == token && $0.user == user }) else {
             throw .undoExpired
         }
-        let ids = undoable.remove(at: index).ids
-        try await setRead(false, ids: ids, user: user)
+        let done = undoable.remove(at: index)
+        if !done.ids.isEmpty { try await setRead(false, ids: done.ids, user: user) }
+        if !done.starred.isEmpty { try await setStarred(false, ids: done.starred, user: user) }
     }
 
     // MARK: - Helpers

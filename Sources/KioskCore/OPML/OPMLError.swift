@@ -33,16 +33,7 @@ public enum OPMLError: Error, Sendable, Hashable {
         return bytes == 1 ? "1 byte" : "\(grouped(bytes)) bytes"
     }
 
-    /// `10000` as `10,000`, the same on every machine (no locale: the message is English).
-    private static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number.magnitude))
-        var out = number < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return out
-    }
+    private static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
 }
 
 extension OPMLError: CustomStringConvertible {

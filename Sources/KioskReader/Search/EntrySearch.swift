@@ -26,32 +26,55 @@ public struct EntrySearch: Sendable {
     public func entries(
         matching query: Query, user: UserID, subscriptions: [Subscription], now: Date = Date(), limit: Int = 50
     ) async throws -> [StoredEntry] {
-        guard limit > 0 else { return [] }
+        try await search(query, user: user, subscriptions: subscriptions, now: now, limit: limit).entries
+    }
+
+    /// What a search found: at most `limit` matches, and whether every candidate was judged
+    /// (false when the index's best `indexedCandidates`, or the newest `listedCandidates` of the
+    /// reading list, were judged and more might match).
+    public struct Found: Sendable {
+        public var entries: [StoredEntry]
+        public var isExhaustive: Bool
+    }
+
+    /// The entries of the feeds in `subscriptions` (a rule's scope, or all the user follows)
+    /// that `query` matches, at most `limit`, and whether the search looked at every candidate.
+    public func search(
+        _ query: Query, user: UserID, subscriptions: [Subscription], now: Date = Date(), limit: Int = 50
+    ) async throws -> Found {
+        guard limit > 0, !subscriptions.isEmpty else { return Found(entries: [], isExhaustive: true) }
         let feeds = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let words = query.requiredWords
         var found: [StoredEntry] = []
+        var exhaustive = true
         if !words.isEmpty {
             let hits = try await store.search(words.joined(separator: " "), limit: Self.indexedCandidates, user: user)
-                .filter { feeds[$0.source] != nil }
+            exhaustive = hits.count < Self.indexedCandidates
+            let kept = hits.filter { feeds[$0.source] != nil }
             // Their reading state in one read, back in the index's order (best first).
             let stored = Dictionary(
-                try await store.storedEntries(ids: hits.map(\.id), user: user).map { ($0.id, $0) },
+                try await store.storedEntries(ids: kept.map(\.id), user: user).map { ($0.id, $0) },
                 uniquingKeysWith: { first, _ in first })
-            found = try await judge(hits.compactMap { stored[$0.id] }, by: query, feeds: feeds, now: now, limit: limit)
+            found = try await judge(kept.compactMap { stored[$0.id] }, by: query, feeds: feeds, now: now, limit: limit)
         } else {
             let states = query.requiredStates
             var filter = EntryFilter(
                 sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred), limit: 500)
             var read = 0
-            while found.count < limit, read < Self.listedCandidates {
+            while found.count < limit {
+                guard read < Self.listedCandidates else {
+                    exhaustive = false
+                    break
+                }
                 let page = try await store.readingList(filter, user: user)
                 read += page.count
-                found += try await judge(page, by: query, feeds: feeds, now: now, limit: limit - found.count)
+                let inScope = page.filter { feeds[$0.source] != nil }
+                found += try await judge(inScope, by: query, feeds: feeds, now: now, limit: limit - found.count)
                 guard page.count == filter.limit, let last = page.last else { break }
                 filter.after = EntryCursor(last)
             }
         }
-        return found
+        return Found(entries: found, isExhaustive: exhaustive)
     }
 
     /// The first `limit` of `candidates` that `query` matches, in their order.

@@ -4,6 +4,7 @@
 
 import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
+import { setupRuleForm } from "./rules.js";
 
 const root = document.documentElement;
 const $ = (selector, scope = document) => scope.querySelector(selector);
@@ -639,6 +640,7 @@ function start() {
   setupDiscover();
   setupJokes();
   setupReader();
+  setupRuleForm(localizeDates);
   reportOpened();
   if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
   connectLive();

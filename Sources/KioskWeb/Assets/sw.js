@@ -7,7 +7,8 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v5";
+const SHELL = "kiosk-shell-v6";
+// v6: rules.js (the rule form's preview) joined the shell.
 // v4: offline.js tries a missed image again at the next page.
 // v5: offline.js sends the queue before it makes the copy again, and reloads the page at once.
 // v3: the offline reader joined the shell.
@@ -22,6 +23,7 @@ const SHELL_FILES = [
   "/static/app.css",
   "/static/app.js",
   "/static/reader.js",
+  "/static/rules.js",
   "/static/offline.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",

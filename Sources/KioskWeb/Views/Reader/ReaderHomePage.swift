@@ -21,6 +21,8 @@ struct ReaderHomePage: Sendable {
                 ScreenHeader(title: "Reader", trailing: [
                     el("a", .class("icon-button"), .href(ReaderLinks.add), .id("add-feed"), .aria("label", "Add a feed"),
                         .title("Add a feed")) { Icon(path: "M12 5v14M5 12h14").node },
+                    el("a", .class("icon-button"), .href(ReaderLinks.rules), .id("rules-link"), .aria("label", "Rules"),
+                        .title("Rules")) { Icon(path: "M4 5h16l-6 7.5V18l-4 2v-7.5z").node },
                     el("a", .class("icon-button"), .href(ReaderLinks.opml), .id("opml-link"),
                         .aria("label", "Import or export OPML"), .title("Import or export OPML")) {
                         Icon(path: "M12 4v11m-4-4 4 4 4-4M5 19h14").node

@@ -18,6 +18,14 @@ enum ReaderLinks {
     static let searches = "/reader/searches"
     static func search(_ id: Int64) -> String { "/reader/search/\(id)" }
     static func deleteSearch(_ id: Int64) -> String { "/reader/search/\(id)/delete" }
+    static let rules = "/reader/rules"
+    static let newRule = "/reader/rules/new"
+    static let rulePreview = "/reader/rules/preview"
+    static func editRule(_ id: Int64) -> String { "/reader/rules/\(id)/edit" }
+    static func applyRule(_ id: Int64) -> String { "/reader/rules/\(id)/apply" }
+    static func undoRule(_ id: Int64) -> String { "/reader/rules/\(id)/undo" }
+    /// A rule's one-button actions: `pause`, `move`, `delete`.
+    static func rule(_ id: Int64, _ action: String) -> String { "/reader/rules/\(id)/\(action)" }
     static func entry(_ source: SourceID, key: String) -> String {
         "/reader/entry/\(component(source.rawValue))/\(component(key))"
     }

@@ -1,0 +1,172 @@
+import Foundation
+import KioskCore
+import KioskModel
+import KioskStore
+
+/// Each user's rules: a query in the language of search, a scope and actions, run by the store
+/// on every new entry as it arrives (`RuleStore`). Here: checking what a user writes, the
+/// preview of what a rule would match, and what applying one to the entries already there
+/// would change.
+public struct Rules: Sendable {
+    private let store: any KioskStore
+
+    /// Most rules a user keeps: every one is judged on every new entry of their feeds.
+    public static let mostPerUser = 1_000
+    /// Longest query and name kept, in characters.
+    public static let longestQuery = 1_000
+    public static let longestName = 100
+    /// Entries the preview lists, newest first.
+    public static let previewed = 20
+    /// Matches counted at most, for the preview and for applying a rule to existing entries.
+    public static let countCap = 1_000
+
+    public init(store: any KioskStore) {
+        self.store = store
+    }
+
+    /// A rule and how many entries it matched on arrival in the last 7 days.
+    public struct Summary: Sendable, Hashable {
+        public var rule: Rule
+        public var matchedThisWeek: Int
+    }
+
+    public func list(user: UserID, now: Date = Date()) async throws -> [Summary] {
+        let rules = try await store.rules(user: user)
+        guard !rules.isEmpty else { return [] }
+        let counts = try await store.ruleMatches(user: user, since: now.addingTimeInterval(-7 * 86_400))
+        return rules.map { Summary(rule: $0, matchedThisWeek: counts[$0.id] ?? 0) }
+    }
+
+    public func rule(_ id: Int64, user: UserID) async throws -> Rule? {
+        try await store.rules(user: user).first { $0.id == id }
+    }
+
+    /// Keeps a new rule, last in the user's order. A draft that does not read, or one rule too
+    /// many, is refused with a sentence.
+    public func add(_ draft: RuleDraft, user: UserID, now: Date = Date()) async throws -> Rule {
+        let checked = try Self.check(draft)
+        guard try await store.rules(user: user).count < Self.mostPerUser else {
+            throw ReaderError.limit("You have \(Self.mostPerUser) rules already: delete one to add another.")
+        }
+        return try await store.addRule(checked, user: user, now: now)
+    }
+
+    /// Replaces a rule's draft; false when the user has no such rule.
+    @discardableResult
+    public func update(_ id: Int64, to draft: RuleDraft, user: UserID) async throws -> Bool {
+        try await store.updateRule(id, to: try Self.check(draft), user: user)
+    }
+
+    /// Pauses or resumes a rule; false when the user has no such rule.
+    @discardableResult
+    public func setPaused(_ id: Int64, _ paused: Bool, user: UserID) async throws -> Bool {
+        guard var draft = try await rule(id, user: user)?.draft else { return false }
+        draft.isPaused = paused
+        return try await store.updateRule(id, to: draft, user: user)
+    }
+
+    @discardableResult
+    public func delete(_ id: Int64, user: UserID) async throws -> Bool {
+        try await store.deleteRule(id, user: user)
+    }
+
+    public func move(_ id: Int64, earlier: Bool, user: UserID) async throws {
+        try await store.moveRule(id, earlier: earlier, user: user)
+    }
+
+    /// `draft` trimmed, or why it cannot be kept.
+    public static func check(_ draft: RuleDraft) throws(ReaderError) -> RuleDraft {
+        var checked = draft
+        checked.query = draft.query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !checked.query.isEmpty else { throw .invalidName("Type the query the rule matches.") }
+        guard checked.query.count <= longestQuery else {
+            throw .invalidName("A rule's query is at most \(longestQuery) characters long.")
+        }
+        _ = try parse(checked.query)
+        guard !checked.actions.isEmpty else { throw .invalidName("Choose what the rule does: mark read, star, or both.") }
+        let name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        checked.name = String((name.isEmpty ? checked.query : name).prefix(longestName))
+        if case .folder(let folder) = draft.scope, folder.isEmpty { checked.scope = .all }
+        return checked
+    }
+
+    /// The query of `text`, or the parser's sentence (with its position) as the error.
+    public static func parse(_ text: String) throws(ReaderError) -> Query {
+        do {
+            return try QueryParser.parse(text)
+        } catch {
+            throw .invalidName("This query cannot be read: \(error.description).")
+        }
+    }
+
+    /// What a rule would match among the entries already there.
+    public struct Preview: Sendable {
+        /// Matches found, newest first (at most `countCap`).
+        public var matches: [StoredEntry]
+        /// Whether there may be more than `matches` (the count is "at least").
+        public var isCapped: Bool
+        /// How many entries the user has in all.
+        public var total: Int
+
+        public var newest: ArraySlice<StoredEntry> { matches.prefix(Rules.previewed) }
+    }
+
+    /// The entries of `scope` (within `subscriptions`, the user's) that `text` matches now.
+    public func preview(
+        _ text: String, scope: RuleScope, user: UserID, subscriptions: [Subscription], now: Date = Date()
+    ) async throws -> Preview {
+        let query = try Self.parse(text)
+        let inScope = subscriptions.filter { subscription in
+            switch scope {
+            case .all: true
+            case .folder(let name): subscription.folder == name
+            case .feed(let id): subscription.id == id
+            }
+        }
+        let found = try await EntrySearch(store: store).search(
+            query, user: user, subscriptions: inScope, now: now, limit: Self.countCap)
+        let total = try await store.itemCount(user: user)
+        return Preview(
+            matches: found.entries.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) },
+            isCapped: !found.isExhaustive || found.entries.count >= Self.countCap, total: total)
+    }
+
+    /// What applying `rule` to the entries already there would change: the matches it would
+    /// mark read (those unread) and star (those not starred).
+    public struct Application: Sendable, Hashable {
+        public var read: [Int64]
+        public var starred: [Int64]
+        public var matched: Int
+        public var isCapped: Bool
+        public var total: Int
+
+        /// "Mark 37 of your 4,210 entries read and star 3?"
+        public var question: String {
+            switch (read.isEmpty, starred.isEmpty) {
+            case (true, true): "Nothing to change: every entry the rule matches is already as it would make it."
+            case (false, true): "Mark \(count(read.count)) read?"
+            case (true, false): "Star \(count(starred.count))?"
+            case (false, false):
+                "Mark \(count(read.count)) read and star \(Self.grouped(starred.count))\(isCapped ? " or more" : "") of them?"
+            }
+        }
+
+        private func count(_ number: Int) -> String {
+            "\(Self.grouped(number))\(isCapped ? " (or more)" : "") of your \(Self.grouped(total)) \(total == 1 ? "entry" : "entries")"
+        }
+
+        private static func grouped(_ number: Int) -> String { NumberText.grouped(number) }
+    }
+
+    public func application(of rule: Rule, user: UserID, subscriptions: [Subscription], now: Date = Date()) async throws
+        -> Application
+    {
+        let preview = try await preview(
+            rule.draft.query, scope: rule.draft.scope, user: user, subscriptions: subscriptions, now: now)
+        let actions = rule.draft.actions
+        return Application(
+            read: actions.contains(.markRead) ? preview.matches.filter { !$0.isRead }.map(\.id) : [],
+            starred: actions.contains(.star) ? preview.matches.filter { !$0.isStarred }.map(\.id) : [],
+            matched: preview.matches.count, isCapped: preview.isCapped, total: preview.total)
+    }
+}

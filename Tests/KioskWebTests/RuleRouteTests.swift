@@ -1,0 +1,124 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import KioskCore
+import KioskModel
+import KioskSources
+import KioskStore
+@testable import KioskWeb
+import Testing
+
+/// Rules in the web app: the form's preview, saving, a new entry sorted on arrival, applying a
+/// rule to the entries already there (asked first, undone), pausing and deleting, and what is
+/// refused with a sentence.
+@Suite struct RuleRouteTests {
+    private static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    private struct Preview: Decodable {
+        var count: String
+        var list: String
+        var matches: Int?
+        var error: String?
+    }
+
+    @Test func aRuleIsPreviewedSavedAppliedUndoneAndSortsNewEntries() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let entries = [
+                Entry(id: "s-1", title: "Storm hits the coast", summary: "Winds closed the port."),
+                Entry(id: "s-2", title: "Port reopens after storm", summary: "Ferries sail again."),
+                Entry(id: "s-3", title: "Markets calm", summary: "Nothing about weather."),
+            ]
+            try await kiosk.store.saveSourceState(SourceState(entries: entries), for: .business)
+            try await kiosk.run { client, _ in
+                func preview(_ query: String) async throws -> Preview {
+                    let escaped = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                    return try JSONDecoder().decode(
+                        Preview.self, from: try await client.get("/reader/rules/preview?query=\(escaped)&scope=all").data)
+                }
+                let storms = try await preview("intitle:storm")
+                #expect(storms.matches == 2 && storms.error == nil)
+                #expect(storms.count.contains("Matches 2 of your"))
+                #expect(storms.list.contains("Storm hits the coast") && !storms.list.contains("Markets calm"))
+                let broken = try await preview("\"storm")
+                #expect(broken.error?.contains("closing quote missing") == true)
+                // The form without script shows the same preview.
+                let page = try await client.text("/reader/rules/new?query=intitle%3Astorm&scope=all")
+                #expect(page.contains("Matches 2 of your") && page.contains("Port reopens after storm"))
+
+                let saved = try await client.execute(
+                    uri: "/reader/rules", method: .post, headers: Self.form,
+                    body: ByteBuffer(string: "query=intitle%3Astorm&scope=all&star=on&name=%3Cscript%3EStorms"))
+                #expect(saved.status == .seeOther)
+                let list = try await client.text("/reader/rules")
+                #expect(list.contains("&lt;script&gt;Storms") && !list.contains("<script>Storms"))
+                let rule = try #require(try await kiosk.store.rules(user: .owner).first)
+                #expect(rule.draft.actions == [.star] && rule.draft.scope == .all)
+
+                // Applying it to the entries already there asks first, then can be undone.
+                let question = try await client.text("/reader/rules/\(rule.id)/apply")
+                #expect(question.contains("Star 2 of your"))
+                #expect(try await kiosk.store.starredCount(user: .owner) == 0)
+                let applied = String(
+                    buffer: try await client.execute(uri: "/reader/rules/\(rule.id)/apply", method: .post, headers: Self.form).body)
+                #expect(try await kiosk.store.starredCount(user: .owner) == 2)
+                let token = try #require(Self.value(of: "token", in: applied))
+                let undone = try await client.execute(
+                    uri: "/reader/rules/\(rule.id)/undo", method: .post, headers: Self.form,
+                    body: ByteBuffer(string: "token=\(token)"))
+                #expect(undone.status == .seeOther)
+                #expect(try await kiosk.store.starredCount(user: .owner) == 0)
+
+                // A new entry is starred as it arrives.
+                try await kiosk.store.saveSourceState(
+                    SourceState(entries: [Entry(id: "s-4", title: "Another storm", summary: "Again.")] + entries), for: .business)
+                #expect(try await kiosk.store.starredCount(user: .owner) == 1)
+                let week = try await client.text("/reader/rules")
+                #expect(week.contains("Matched 1 entry in the last 7 days"))
+
+                // Paused, it leaves the next one alone.
+                let paused = try await client.execute(
+                    uri: "/reader/rules/\(rule.id)/pause", method: .post, headers: Self.form, body: ByteBuffer(string: "paused=true"))
+                #expect(paused.status == .seeOther)
+                try await kiosk.store.saveSourceState(
+                    SourceState(entries: [Entry(id: "s-5", title: "Storm three", summary: "More.")] + entries), for: .business)
+                #expect(try await kiosk.store.starredCount(user: .owner) == 1)
+
+                let deleted = try await client.execute(uri: "/reader/rules/\(rule.id)/delete", method: .post, headers: Self.form)
+                #expect(deleted.status == .seeOther)
+                #expect(try await kiosk.store.rules(user: .owner).isEmpty)
+                #expect(try await client.get("/reader/rules/\(rule.id)/edit").status == .notFound)
+            }
+        }
+    }
+
+    @Test func aRuleThatCannotBeKeptIsRefusedWithASentence() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            try await kiosk.run { client, _ in
+                let cases = [
+                    ("query=%22storm&read=on", "closing quote missing"),
+                    ("query=storm", "Choose what the rule does"),
+                    ("query=&read=on", "Type the query"),
+                    ("query=\(String(repeating: "a", count: 1_001))&read=on", "at most 1000 characters"),
+                    ("query=%2F\(String(repeating: "a", count: 501))%2F&read=on", "500"),
+                ]
+                for (body, sentence) in cases {
+                    let refused = try await client.execute(
+                        uri: "/reader/rules", method: .post, headers: Self.form, body: ByteBuffer(string: body))
+                    #expect(refused.status == .badRequest)
+                    let page = String(buffer: refused.body)
+                    #expect(page.contains(sentence), "\(body.prefix(40)): \(sentence)")
+                    // The form comes back as typed.
+                    #expect(page.contains(#"id="rule-form""#))
+                }
+                #expect(try await kiosk.store.rules(user: .owner).isEmpty)
+            }
+        }
+    }
+
+    /// The value of the hidden input named `name` in `html`.
+    private static func value(of name: String, in html: String) -> String? {
+        guard let range = html.range(of: #"name="\#(name)" value=""#) else { return nil }
+        return html[range.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+    }
+}

@@ -45,6 +45,9 @@ import Testing
                 // The form without script shows the same preview.
                 let page = try await client.text("/reader/rules/new?query=intitle%3Astorm&scope=all")
                 #expect(page.contains("Matches 2 of your") && page.contains("Port reopens after storm"))
+                // As a browser's GET form writes it: "+" is a space, "%2B" a plus.
+                let words = try await client.text("/reader/rules/new?query=intitle%3Astorm+coast&scope=all")
+                #expect(words.contains("Matches 1 of your") && words.contains("Storm hits the coast"))
 
                 let saved = try await client.execute(
                     uri: "/reader/rules", method: .post, headers: Self.form,

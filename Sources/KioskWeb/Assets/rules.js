@@ -23,7 +23,8 @@ export function setupRuleForm(localize) {
     if (key === shown) return;
     if (controller) controller.abort();
     controller = new AbortController();
-    const params = new URLSearchParams({ query: input.value, scope: scope.value });
+    // encodeURIComponent, not URLSearchParams: a space must arrive as %20, never "+".
+    const params = `query=${encodeURIComponent(input.value)}&scope=${encodeURIComponent(scope.value)}`;
     preview.setAttribute("aria-busy", "true");
     try {
       const response = await fetch(`/reader/rules/preview?${params}`, {

@@ -174,11 +174,13 @@ struct RuleRoutes: Sendable {
     /// A draft from the form's fields in a URL (the preview, and the form without script); nil
     /// when there are none.
     static func draft(_ request: Request) -> RuleDraft? {
-        let query = request.uri.queryParameters
-        guard let text = query.get("query") else { return nil }
+        // Read as a form: a browser's GET form writes a space as "+".
+        guard let query = request.uri.query, let form = try? URLEncodedFormDecoder().decode(Form.self, from: query),
+            let text = form.query
+        else { return nil }
         return draft(
-            name: query.get("name"), query: text, scope: query.get("scope"), read: query.get("read") != nil,
-            star: query.get("star") != nil, paused: query.get("paused") != nil)
+            name: form.name, query: text, scope: form.scope, read: form.read != nil, star: form.star != nil,
+            paused: form.paused != nil)
     }
 
     private static func posted(_ request: Request) async throws -> RuleDraft {

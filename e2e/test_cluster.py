@@ -7,7 +7,8 @@ any replica reaches a page on another within a second; a page that reconnects to
 with its Last-Event-ID gets exactly what it missed; PostgreSQL restarted under load costs nothing
 committed, and the replicas serve what they have meanwhile; sign-in failures are counted across
 replicas; a replica killed while pages are requested through haproxy (docs/haproxy.cfg) fails no
-request, and its open pages reconnect elsewhere and miss nothing.
+request, and its open pages reconnect elsewhere and miss nothing; a rule judges each new entry
+once, whichever replica stored it.
 """
 
 from __future__ import annotations
@@ -223,6 +224,28 @@ def test_a_feed_subscribed_on_one_replica_is_on_the_others_and_polled(cluster):
     wait_for(lambda: cluster.sql("SELECT checks FROM feed_leases WHERE checked_by IS NOT NULL AND feed = "
                                  f"'{feed_path.rsplit('/', 1)[1]}'") not in ("", "0"),
              "the new feed's lease was never taken", timeout=30)
+
+
+def test_a_new_entry_is_judged_by_one_replica_only(cluster):
+    # The owner's rule that stars (written as the rule form saves it), then one new entry.
+    word = f"rulestar{token()}"
+    cluster.sql("INSERT INTO rules (user_id, position, name, query, actions, created_at) "
+                f"VALUES (1, 1, 'Cluster stars', 'intitle:{word}', 'star', extract(epoch from now()))")
+    rule = cluster.sql(f"SELECT id FROM rules WHERE query = 'intitle:{word}'")
+    cluster.advance(f"A {word} headline")
+    entry = wait_for(lambda: cluster.sql(f"SELECT id FROM entries WHERE source = 'business' AND title LIKE '%{word}%'"),
+                     "no replica stored the new entry", timeout=30, poll=0.2)
+    # Starred once, in the transaction that stored it, and counted once: judged by one replica.
+    assert cluster.sql(f"SELECT count(*) FROM entry_states WHERE entry_id = {entry} AND starred") == "1"
+    assert cluster.sql(f"SELECT COALESCE(sum(matches), 0) FROM rule_days WHERE rule_id = {rule}") == "1"
+    # Every replica's pages see it starred.
+    for n in (1, 2, 3):
+        starred = http("GET", cluster.replica(n) + "/reader/starred").text
+        assert word in starred, f"replica {n}'s Starred list lacks the entry"
+    # Other replicas checking the feed later judge nothing again.
+    time.sleep(INTERVAL / 3)
+    assert cluster.sql(f"SELECT COALESCE(sum(matches), 0) FROM rule_days WHERE rule_id = {rule}") == "1"
+    cluster.sql(f"DELETE FROM rules WHERE id = {rule}")
 
 
 def _events(url: str, last_event_id: str, seconds: float) -> list[tuple[str, str]]:

@@ -9,6 +9,6 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-bench",
         abstract: "Kiosk benchmarks.",
-        subcommands: [ParseBenchmark.self, ExtractBenchmark.self, JSONOnceBenchmark.self, HostileBenchmark.self, HostilePagesBenchmark.self, PollBenchmark.self, StoreBenchmark.self, ReaderBenchmark.self, SyncBenchmark.self, SSEBenchmark.self, SSEClientsCommand.self]
+        subcommands: [ParseBenchmark.self, ExtractBenchmark.self, JSONOnceBenchmark.self, HostileBenchmark.self, HostilePagesBenchmark.self, PollBenchmark.self, StoreBenchmark.self, ReaderBenchmark.self, RulesBenchmark.self, SyncBenchmark.self, SSEBenchmark.self, SSEClientsCommand.self]
     )
 }

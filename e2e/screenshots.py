@@ -46,6 +46,9 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
         ("reader-add", "/reader/add", "reader-add"),
         ("reader-settings", "/reader/feed/business/settings", "reader-settings"),
         ("reader-opml", "/reader/opml", "reader-opml"),
+        ("reader-rules", "/reader/rules", "reader-rules"),
+        ("reader-rule-form", "/reader/rules/new?query=storm+OR+flooding+-sport&scope=all&read=on&star=on",
+         "reader-rule-form"),
         ("home", "/", "home"),
         ("news", "/news", "news"),
         ("news-merged", "/news?feed=entertainment-environment", "news"),
@@ -76,7 +79,7 @@ def post(server: KioskServer, path: str, body: bytes, content_type: str) -> None
 
 
 def prepare_reader(server: KioskServer) -> None:
-    """Folders from an OPML file, a few entries read and one starred, as a reader's would be."""
+    """Folders from an OPML file, a few entries read and one starred, two rules, as a reader's would be."""
     post(server, "/reader/import", READER_OPML.format(demo=server.demo_url).encode(), "text/x-opml")
     deadline = time.monotonic() + 30
     ids: list[str] = []
@@ -86,6 +89,11 @@ def prepare_reader(server: KioskServer) -> None:
     if len(ids) >= 4:
         post(server, "/reader/read", f"ids={ids[1]},{ids[3]}&read=true".encode(), "application/x-www-form-urlencoded")
         post(server, "/reader/star", f"ids={ids[2]}&starred=true".encode(), "application/x-www-form-urlencoded")
+    # Two rules, one of them paused.
+    post(server, "/reader/rules", b"name=Storms+and+floods&query=storm+OR+flooding&scope=all&star=on",
+         "application/x-www-form-urlencoded")
+    post(server, "/reader/rules", b"name=No+awards+gossip&query=intitle%3A%2F%28Grammy%7COscar%29%2F&scope=all&read=on&paused=on",
+         "application/x-www-form-urlencoded")
     time.sleep(2)  # the imported feeds' first checks
 
 

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskModel
+import KioskReader
 import KioskSources
 import KioskStore
 @testable import KioskWeb
@@ -115,6 +116,55 @@ import Testing
                     #expect(page.contains(#"id="rule-form""#))
                 }
                 #expect(try await kiosk.store.rules(user: .owner).isEmpty)
+            }
+        }
+    }
+
+    @Test func rulesAreExportedAndImportedAsJSONBesideTheOPML() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            try await kiosk.run { client, _ in
+                for body in [
+                    "query=intitle%3Astorm&scope=all&star=on&name=Storms",
+                    "query=sponsored&scope=feed%3Abusiness&read=on&paused=on",
+                    "query=climate&scope=folder%3ANews&read=on&star=on",
+                ] {
+                    let saved = try await client.execute(
+                        uri: "/reader/rules", method: .post, headers: Self.form, body: ByteBuffer(string: body))
+                    #expect(saved.status == .seeOther)
+                }
+                let exported = try await client.get("/reader/rules.json")
+                #expect(exported.headers[.contentDisposition]?.contains("kiosk-rules.json") == true)
+                let file = try JSONDecoder().decode(KioskReader.RuleFile.self, from: exported.data)
+                #expect(file.rules.map(\.name) == ["Storms", "sponsored", "climate"])
+                #expect(file.rules[1].scope.kind == "feed" && file.rules[1].scope.feedURL?.hasPrefix("http") == true)
+                #expect(file.rules[1].paused && file.rules[2].actions == ["read", "star"])
+
+                // Imported again: each is one the user has already.
+                var page = try await client.text("/reader/opml")
+                #expect(page.contains(#"id="export-rules""#))
+                let again = try await client.execute(
+                    uri: "/reader/rules/import", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: exported.data))
+                page = String(buffer: again.body)
+                #expect(page.contains("0 rules added, 3 not.") && page.contains("you have this rule already"))
+
+                // Into an account without them: every rule is back, the feed's found by its address.
+                try await kiosk.store.deleteRule(try #require(try await kiosk.store.rules(user: .owner).first).id, user: .owner)
+                let unknownFeed = #"{"kiosk":"rules","version":1,"rules":[{"name":"Lost","query":"x","scope":{"kind":"feed","feedURL":"https://nowhere.example/feed"},"actions":["read"],"paused":false},{"name":"Bad","query":"\"x","scope":{"kind":"all"},"actions":["read"],"paused":false}]}"#
+                page = String(buffer: try await client.execute(
+                    uri: "/reader/rules/import", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: unknownFeed)).body)
+                #expect(page.contains("0 rules added, 2 not."))
+                #expect(page.contains("Lost: its feed (https://nowhere.example/feed) is not one of yours"))
+                #expect(page.contains("closing quote missing"))
+                page = String(buffer: try await client.execute(
+                    uri: "/reader/rules/import", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: exported.data)).body)
+                #expect(page.contains("1 rule added, 2 not."))
+                #expect(try await kiosk.store.rules(user: .owner).count == 3)
+
+                let junk = String(buffer: try await client.execute(
+                    uri: "/reader/rules/import", method: .post, headers: [.contentType: "application/json"],
+                    body: ByteBuffer(string: "<opml/>")).body)
+                #expect(junk.contains("That is not a Kiosk rules file"))
             }
         }
     }

@@ -170,3 +170,44 @@ public struct Rules: Sendable {
             matched: preview.matches.count, isCapped: preview.isCapped, total: preview.total)
     }
 }
+
+extension Rules {
+    /// What importing a rules file did: how many were added, and each refused with why.
+    public struct ImportReport: Sendable {
+        public var added: Int
+        public var refused: [(name: String, why: String)]
+    }
+
+    /// The user's rules as a file (`RuleFile`).
+    public func export(user: UserID, subscriptions: [Subscription]) async throws -> Data {
+        try RuleFile(rules: try await store.rules(user: user), subscriptions: subscriptions).json()
+    }
+
+    /// Adds the rules of a file after the user's own, each checked as the form checks it; a
+    /// rule equal to one the user has (query, scope, actions) is skipped.
+    public func importFile(_ bytes: [UInt8], user: UserID, subscriptions: [Subscription], now: Date = Date()) async throws
+        -> ImportReport
+    {
+        let file = try RuleFile.read(bytes)
+        var existing = Set(try await store.rules(user: user).map { Self.identity(of: $0.draft) })
+        var report = ImportReport(added: 0, refused: [])
+        for (item, result) in file.drafts(for: subscriptions) {
+            do {
+                let draft = try Self.check(try result.get())
+                guard existing.insert(Self.identity(of: draft)).inserted else {
+                    report.refused.append((item.name, "you have this rule already"))
+                    continue
+                }
+                _ = try await add(draft, user: user, now: now)
+                report.added += 1
+            } catch let error as ReaderError {
+                report.refused.append((item.name, error.message))
+            }
+        }
+        return report
+    }
+
+    private static func identity(of draft: RuleDraft) -> String {
+        "\(draft.query)\u{1}\(draft.scope)\u{1}\(RuleColumns.actions(draft.actions))"
+    }
+}

@@ -56,6 +56,34 @@ struct RuleRoutes: Sendable {
                 PreviewResult(count: view.count.render(), list: view.list.render(), matches: preview?.matches.count, error: problem)
             ).response
         }
+        router.get("reader/rules.json") { _, context in
+            let data = try await rules.export(user: context.user, subscriptions: try await reader.subscriptions(user: context.user))
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "application/json; charset=utf-8",
+                    .contentDisposition: "attachment; filename=\"kiosk-rules.json\"", .cacheControl: "no-store",
+                ],
+                body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        router.post("reader/rules/import") { request, context in
+            let folders = try await reader.folders(user: context.user)
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: RuleFile.largest + 64 << 10)
+            } catch {
+                return OPMLPage(folders: folders, rulesError: "That rules file is too large (over 1 MB).").page.response(for: context)
+            }
+            let bytes = Array(buffer: body)
+            let file = MultipartFile.first(in: bytes, contentType: request.headers[.contentType] ?? "") ?? bytes
+            do {
+                let report = try await rules.importFile(
+                    file, user: context.user, subscriptions: try await reader.subscriptions(user: context.user))
+                return OPMLPage(folders: folders, rulesReport: report).page.response(for: context)
+            } catch let error as ReaderError {
+                return OPMLPage(folders: folders, rulesError: error.message).page.response(for: context)
+            }
+        }
         router.post("reader/rules") { request, context in
             let draft = try await Self.posted(request)
             do {

@@ -6,6 +6,9 @@ struct OPMLPage: Sendable {
     var folders: [String]
     var report: ImportReport?
     var error: String?
+    /// What importing a rules file did, or why it could not.
+    var rulesReport: Rules.ImportReport?
+    var rulesError: String?
 
     var page: Page {
         Page(
@@ -33,6 +36,33 @@ struct OPMLPage: Sendable {
                     el("p", .class("muted")) { "Every subscription, with its folder, as OPML." }
                     el("a", .class("button"), .href(ReaderLinks.export), .id("export-opml"), Attribute("download", "kiosk-subscriptions.opml")) {
                         "Download OPML"
+                    }
+                },
+                el("section", .class("card stack-form"), .id("rules-file")) {
+                    el("h2") { "Rules" }
+                    el("p", .class("muted")) {
+                        "Your rules as a JSON file, to bring to another Kiosk with the OPML (import the OPML first: a rule of one feed finds it by its address)."
+                    }
+                    el("a", .class("button"), .href(ReaderLinks.rulesFile), .id("export-rules"), Attribute("download", "kiosk-rules.json")) {
+                        "Download rules"
+                    }
+                    el("form", .id("import-rules-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.importRules),
+                        Attribute("enctype", "multipart/form-data")) {
+                        el("label", Attribute("for", "rules-file-input")) { "Rules file" }
+                        void("input", .type("file"), .id("rules-file-input"), .name("file"), Attribute("accept", ".json,application/json"),
+                            .flag("required"))
+                        el("button", .type("submit"), .class("button"), .id("import-rules")) { "Import rules" }
+                    }
+                    ErrorBanner(id: "import-rules-error", message: rulesError).node
+                    if let rulesReport {
+                        el("p", .role("status"), .id("import-rules-summary")) {
+                            "\(rulesReport.added) \(rulesReport.added == 1 ? "rule" : "rules") added, \(rulesReport.refused.count) not."
+                        }
+                        if !rulesReport.refused.isEmpty {
+                            el("ul", .class("report-list"), .data("report", "rules-refused")) {
+                                rulesReport.refused.map { item in el("li") { "\(item.name): \(item.why)" } }
+                            }
+                        }
                     }
                 },
             ])

@@ -21,6 +21,8 @@ enum ReaderLinks {
     static let rules = "/reader/rules"
     static let newRule = "/reader/rules/new"
     static let rulePreview = "/reader/rules/preview"
+    static let rulesFile = "/reader/rules.json"
+    static let importRules = "/reader/rules/import"
     static func editRule(_ id: Int64) -> String { "/reader/rules/\(id)/edit" }
     static func applyRule(_ id: Int64) -> String { "/reader/rules/\(id)/apply" }
     static func undoRule(_ id: Int64) -> String { "/reader/rules/\(id)/undo" }

@@ -31,14 +31,10 @@ public actor Reader {
     /// Mark-all-read actions (and rules applied to existing entries) that can still be undone,
     /// newest last: the entries they marked read, and those they starred.
     private var undoable: [(token: String, user: UserID, ids: [Int64], starred: [Int64])] = []
-    /// The last counts read, and when: every page shows them, and counting a million entries
-    /// takes tens of milliseconds. A change made here drops them at once; entries the engine
-    /// brings show within `countsLifetime`.
-    /// Each user's counts, when computed, and the newest entry they counted up to: a count is
-    /// reused only while no entry arrived since (an engine's check saves entries without the
-    /// reader knowing, and a badge must not lag its list).
-    private var cachedCounts: [UserID: (unread: [SourceID: Int], starred: Int, at: ContinuousClock.Instant, newest: Int64)] = [:]
-    private let countsLifetime: Duration = .seconds(2)
+    /// Each user's last counts, reused for two seconds while no entry arrived (an engine's check
+    /// saves entries without the reader knowing, and a badge must not lag its list) and no
+    /// change was made here, even one made while they were being counted (`CountsCache`).
+    private var cachedCounts = CountsCache(lifetime: .seconds(2))
     private let limits: ReaderLimits
     private let now: @Sendable () -> Date
 
@@ -252,7 +248,7 @@ public actor Reader {
         let forgotten = try await storing { try await self.store.removeSubscription(id, user: user) }
         if forgotten { await scheduler.unsubscribe(id) }
         lists[user]?.removeAll { $0.id == id }
-        cachedCounts[user] = nil
+        cachedCounts.invalidate(user)
         await onChange(.subscriptions(user: user))
     }
 
@@ -355,12 +351,13 @@ public actor Reader {
         let now = ContinuousClock.now
         _ = try await list(for: user)
         let newest = try await storing { try await self.store.newestEntryID(sources: nil, user: user) }
-        if let cached = cachedCounts[user], now - cached.at < countsLifetime, cached.newest == newest {
+        if let cached = cachedCounts.counts(user: user, newest: newest, now: now) {
             return (cached.unread, cached.starred)
         }
+        let ticket = cachedCounts.ticket(user: user, newest: newest, now: now)
         let unread = try await storing { try await self.store.unreadCounts(user: user) }
         let starred = try await storing { try await self.store.starredCount(user: user) }
-        cachedCounts[user] = (unread, starred, now, newest)
+        cachedCounts.keep(CountsCache.Counts(unread: unread, starred: starred), for: ticket)
         return (unread, starred)
     }
 
@@ -375,13 +372,13 @@ public actor Reader {
 
     public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(ReaderError) {
         let changed = try await storing { try await self.store.setRead(read, ids: ids, user: user) }
-        cachedCounts[user] = nil
+        cachedCounts.invalidate(user)
         if !changed.isEmpty { await onChange(.read(user: user, ids: changed, isRead: read)) }
     }
 
     public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(ReaderError) {
         let changed = try await storing { try await self.store.setStarred(starred, ids: ids, user: user) }
-        cachedCounts[user] = nil
+        cachedCounts.invalidate(user)
         if !changed.isEmpty { await onChange(.starred(user: user, ids: changed, isStarred: starred)) }
     }
 
@@ -404,7 +401,7 @@ public actor Reader {
         } else {
             ids = try await storing { try await self.store.markAllRead(sources: sources, upTo: upTo, user: user) }
         }
-        cachedCounts[user] = nil
+        cachedCounts.invalidate(user)
         if !ids.isEmpty { await onChange(.read(user: user, ids: ids, isRead: true)) }
         return (ids.count, remember(read: ids, starred: [], user: user))
     }
@@ -416,7 +413,7 @@ public actor Reader {
     {
         let marked = try await storing { try await self.store.setRead(true, ids: read, user: user) }
         let stars = try await storing { try await self.store.setStarred(true, ids: starred, user: user) }
-        cachedCounts[user] = nil
+        cachedCounts.invalidate(user)
         if !marked.isEmpty { await onChange(.read(user: user, ids: marked, isRead: true)) }
         if !stars.isEmpty { await onChange(.starred(user: user, ids: stars, isStarred: true)) }
         return (Set(marked + stars).count, remember(read: marked, starred: stars, user: user))
@@ -443,7 +440,7 @@ public actor Reader {
     // MARK: - Helpers
 
     private func save(_ subscriptions: [Subscription], user: UserID) async throws(ReaderError) {
-        cachedCounts[user] = nil
+        cachedCounts.invalidate(user)
         try await storing {
             try await self.store.saveSubscriptions(subscriptions, user: user)
         }

@@ -65,11 +65,15 @@ async function loadCounts() {
   }
 }
 
+// The unread counts last shown, by reading list ("all", "feed:<id>"...).
+let shownCounts = new Map();
+
 function showCounts(counts) {
   const values = new Map([["all", counts.all], ["starred", counts.starred]]);
   for (const [id, count] of Object.entries(counts.feeds)) values.set(`feed:${id}`, count);
   for (const [name, count] of Object.entries(counts.folders)) values.set(`folder:${name}`, count);
   for (const [id, count] of Object.entries(counts.searches || {})) values.set(`search:${id}`, count);
+  shownCounts = values;
   for (const badge of $$("[data-count-for]")) {
     const count = values.get(badge.dataset.countFor) ?? 0;
     badge.textContent = String(count);
@@ -241,9 +245,19 @@ export function onFeedChanged(message) {
   if (!list || message.added === 0) return;
   const sources = list.dataset.sources || "";
   if (sources !== "*" && !sources.split(" ").includes(message.source)) return;
-  // An empty list fills at once; a list being read is left alone until the reader asks.
-  if (list.children.length === 0) redrawList();
-  else notice("New entries arrived.", { id: "show-new", label: "Show them", run: redrawList }, "#reader-new");
+  const offer = () => {
+    // An empty list fills at once; a list being read is left alone until the reader asks.
+    if (list.children.length === 0) redrawList();
+    else notice("New entries arrived.", { id: "show-new", label: "Show them", run: redrawList }, "#reader-new");
+  };
+  // A list of unread entries says so only when its count grew: new entries a rule marked read
+  // (in the same write that stored them) are not new to it.
+  const scope = list.dataset.scope;
+  const before = shownCounts.get(scope);
+  if (list.dataset.unreadOnly === undefined || before === undefined) return offer();
+  loadCounts().then(() => {
+    if ((shownCounts.get(scope) ?? 0) > before) offer();
+  });
 }
 
 async function redrawList() {

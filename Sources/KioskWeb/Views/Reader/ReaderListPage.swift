@@ -40,6 +40,7 @@ struct ReaderListPage: Sendable {
                 el("p", .id("reader-new"), .class("banner banner-success"), .role("status"), .flag("hidden")) {},
                 el("p", .class("empty-state"), .id("reader-empty"), .flag("hidden", !entries.isEmpty)) { emptyText },
                 el("ul", .id("reader-list"), .class("entries reader-entries"), .data("scope", scopeKey),
+                    .flag("data-unread-only", !showsRead),
                     .data("sources", scope == .starred ? "" : sources.map { $0.map(\.rawValue).joined(separator: " ") } ?? "*"),
                     .aria("label", title)) {
                     entries.map {

@@ -130,12 +130,31 @@ enum PostgresEntryRows {
     }
 
     /// Entries with words starting with every term of `tsQuery` (see `PostgresSearchText`), best
-    /// first, among the feeds `user` follows (nil: every feed).
-    static func search(_ tsQuery: String, limit: Int, user: UserID?, in session: PostgresSession) async throws
-        -> [SearchHit]
+    /// first (or, `.newest`, newest received first and unranked), among the feeds `user` follows
+    /// (nil: every feed).
+    static func search(_ tsQuery: String, limit: Int, user: UserID?, order: SearchOrder = .relevance, in session: PostgresSession)
+        async throws -> [SearchHit]
     {
         var builder = PostgresQueryBuilder()
         let query = builder.bind(tsQuery)
+        if order == .newest {
+            // Found in the title and summary or in the fetched article; no rank computed.
+            builder.append(
+                """
+                WITH best AS (
+                    SELECT id FROM entries WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
+                    UNION
+                    SELECT entry_id FROM articles WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
+                )
+                SELECT e.id, e.source, e.json FROM best JOIN entries e ON e.id = best.id
+                """)
+            if let user {
+                let id = builder.bind(user.rawValue)
+                builder.append(" WHERE e.source IN (SELECT source FROM user_feeds WHERE user_id = \(id))")
+            }
+            builder.append(" ORDER BY e.id DESC LIMIT \(builder.bind(limit))")
+            return try await hits(builder.query, in: session)
+        }
         // Found in the title and summary or in the fetched article; ranked by the better match.
         builder.append(
             """
@@ -158,9 +177,13 @@ enum PostgresEntryRows {
              ORDER BY best.rank DESC, e.source, e.position
             LIMIT \(limitValue)
             """)
+        return try await hits(builder.query, in: session)
+    }
+
+    private static func hits(_ query: PostgresQuery, in session: PostgresSession) async throws -> [SearchHit] {
         let decoder = JSONDecoder()
         var hits: [SearchHit] = []
-        try await session.forEachRow(builder.query) { row in
+        try await session.forEachRow(query) { row in
             let json: String = try row.get("json")
             guard let entry = try? decoder.decode(Entry.self, from: Data(json.utf8)) else { return }
             hits.append(SearchHit(id: try row.get("id"), source: SourceID(rawValue: try row.get("source")), entry: entry))

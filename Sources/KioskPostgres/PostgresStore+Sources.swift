@@ -44,10 +44,10 @@ extension PostgresStore {
         try await connection { session in try await PostgresEntryRows.load(of: source, in: session)[source] ?? [] }
     }
 
-    public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {
+    public func search(_ text: String, limit: Int, user: UserID?, order: SearchOrder) async throws(StoreError) -> [SearchHit] {
         guard limit > 0, let query = PostgresSearchText.tsQuery(text) else { return [] }
         return try await connection { session in
-            try await PostgresEntryRows.search(query, limit: limit, user: user, in: session)
+            try await PostgresEntryRows.search(query, limit: limit, user: user, order: order, in: session)
         }
     }
 }

@@ -139,6 +139,36 @@ enum EntryRows {
                 LIMIT ?
                 """,
             arguments: [query, query, user?.rawValue, user?.rawValue, limit])
+        return try hits(rows, decoder: decoder)
+    }
+
+    /// Entries matching an FTS5 `query` in their title and summary or in their article, newest
+    /// received first, unranked. Each index is walked down its rowids (FTS5 does that without
+    /// reading every match), at most `limit` kept of each, and the two merged.
+    static func newest(_ query: String, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
+        let followed = "(? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))"
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                WITH hits AS (
+                    SELECT id FROM (
+                        SELECT entries_fts.rowid AS id FROM entries_fts JOIN entries ON entries.id = entries_fts.rowid
+                        WHERE entries_fts MATCH ? AND \(followed) ORDER BY entries_fts.rowid DESC LIMIT ?)
+                    UNION
+                    SELECT id FROM (
+                        SELECT articles_fts.rowid AS id FROM articles_fts JOIN entries ON entries.id = articles_fts.rowid
+                        WHERE articles_fts MATCH ? AND \(followed) ORDER BY articles_fts.rowid DESC LIMIT ?)
+                )
+                SELECT entries.id, entries.source, entries.json FROM hits JOIN entries ON entries.id = hits.id
+                ORDER BY entries.id DESC LIMIT ?
+                """,
+            arguments: [
+                query, user?.rawValue, user?.rawValue, limit, query, user?.rawValue, user?.rawValue, limit, limit,
+            ])
+        return try hits(rows, decoder: JSONDecoder())
+    }
+
+    private static func hits(_ rows: RowCursor, decoder: JSONDecoder) throws -> [SearchHit] {
         var hits: [SearchHit] = []
         while let row = try rows.next() {
             let json: String = row["json"]

@@ -20,9 +20,14 @@ extension SQLiteStore {
         try await read { db in try EntryRows.load(of: source, in: db)[source] ?? [] }
     }
 
-    public func search(_ text: String, limit: Int, user: UserID?) async throws(StoreError) -> [SearchHit] {
+    public func search(_ text: String, limit: Int, user: UserID?, order: SearchOrder) async throws(StoreError) -> [SearchHit] {
         guard limit > 0, let query = SearchText.ftsQuery(text) else { return [] }
-        return try await read { db in try EntryRows.search(query, limit: limit, user: user, in: db) }
+        return try await read { db in
+            switch order {
+            case .relevance: try EntryRows.search(query, limit: limit, user: user, in: db)
+            case .newest: try EntryRows.newest(query, limit: limit, user: user, in: db)
+            }
+        }
     }
 }
 

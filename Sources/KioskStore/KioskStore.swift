@@ -15,11 +15,17 @@ public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, S
     func entries(for source: SourceID) async throws -> [Entry]
 
     /// Entries whose title or summary (or fetched article: `ArticleStore`) has words starting
-    /// with every word of `text`, best first,
+    /// with every word of `text`, in `order`,
     /// at most `limit`, among the feeds `user` follows (nil: every feed). Any text is accepted:
     /// none of it is read as query syntax. Empty → [].
-    func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit]
+    func search(_ text: String, limit: Int, user: UserID?, order: SearchOrder) async throws -> [SearchHit]
+}
 
+extension KioskStore {
+    /// The best matches first (`SearchOrder.relevance`).
+    public func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit] {
+        try await search(text, limit: limit, user: user, order: .relevance)
+    }
 }
 
 /// Small facts of the app itself: each user's last opened headline, the installation's identity.

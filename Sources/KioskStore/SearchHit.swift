@@ -14,3 +14,12 @@ public struct SearchHit: Sendable, Hashable {
         self.entry = entry
     }
 }
+
+/// The order search hits come in (and so which ones a limit keeps).
+public enum SearchOrder: Sendable, Hashable {
+    /// The best matches first (full-text ranking): a search box's answer.
+    case relevance
+    /// The newest received first, unranked: a saved search's list and count, which want the
+    /// newest matches and must not rank every match of a common word in a large store.
+    case newest
+}

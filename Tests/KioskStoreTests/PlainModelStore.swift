@@ -425,7 +425,12 @@ actor PlainModelStore: KioskStore {
     func entriesWithoutArticles(of source: SourceID, limit: Int) -> [ArticleWanted] { [] }
 
     /// Entries where every word of `text` starts a word of the title or plain-text summary,
-    /// case and diacritics ignored; in source order, then display order.
+    /// case and diacritics ignored; in source order, then display order (`.newest`: by id, down).
+    func search(_ text: String, limit: Int, user: UserID?, order: SearchOrder) -> [SearchHit] {
+        guard order == .newest else { return search(text, limit: limit, user: user) }
+        return Array(search(text, limit: .max, user: user).sorted { $0.id > $1.id }.prefix(limit))
+    }
+
     func search(_ text: String, limit: Int, user: UserID?) -> [SearchHit] {
         let only = user.map { followed(by: $0) }
         let words = SearchText.words(of: text).prefix(SearchText.maxWords).map { SearchText.folded($0) }

@@ -34,6 +34,33 @@ import Testing
         }
     }
 
+    /// A saved search's order: the newest received first, unranked, the article's words included,
+    /// only followed feeds, the limit keeping the newest.
+    @Test(arguments: StoreKind.allCases)
+    func theNewestOrderGivesTheNewestMatchesFirst(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: ["wire"]) { store in
+            for round in 1...4 {
+                // Each save brings one newer entry; "storm" in every title.
+                let entries = (1...round).reversed().map { Fixtures.entry("s\($0)", title: "Storm number \($0)") }
+                try await store.saveSourceState(SourceState(entries: entries), for: "wire")
+            }
+            try await store.saveSourceState(SourceState(entries: [Fixtures.entry("x", title: "Storm elsewhere")]), for: "unfollowed")
+            try await store.saveSourceState(
+                SourceState(entries: [Fixtures.entry("quiet", title: "Calm day")] + (1...4).reversed().map {
+                    Fixtures.entry("s\($0)", title: "Storm number \($0)")
+                }), for: "wire")
+            let quiet = try #require(try await store.readingList(EntryFilter(), user: .owner).first { $0.entry.id == "quiet" })
+            let article = ReaderArticle(title: "Calm", html: "<p>A storm after all.</p>", text: "A storm after all.", wordCount: 4)
+            try await store.saveArticle(StoredArticle(.found(article), url: nil, fetchedAt: Date()), entry: quiet.id)
+
+            let newest = try await store.search("storm", limit: 10, user: .owner, order: .newest)
+            #expect(newest.map(\.entry.id) == ["quiet", "s4", "s3", "s2", "s1"])
+            #expect(try await store.search("storm", limit: 2, user: .owner, order: .newest).map(\.entry.id) == ["quiet", "s4"])
+            #expect(try await store.search("storm", limit: 10, user: nil, order: .newest).count == 6)
+            #expect(try await store.search("hail", limit: 10, user: .owner, order: .newest).isEmpty)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aPrefixFindsWordsItStarts(_ kind: StoreKind) async throws {
         try await populated(kind) { store async throws in

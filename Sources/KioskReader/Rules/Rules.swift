@@ -124,7 +124,7 @@ public struct Rules: Sendable {
             }
         }
         let found = try await EntrySearch(store: store).search(
-            query, user: user, subscriptions: inScope, now: now, limit: Self.countCap)
+            query, user: user, subscriptions: inScope, now: now, limit: Self.countCap, order: .newest)
         let total = try await store.itemCount(user: user)
         return Preview(
             matches: found.entries.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) },

@@ -62,7 +62,7 @@ public struct SavedSearches: Sendable {
         guard var query = try? QueryParser.parse(search.query) else { return nil }
         if unreadOnly { query = .and([query, .state(.unread)]) }
         let found = try await EntrySearch(store: store).entries(
-            matching: query, user: user, subscriptions: subscriptions, now: now, limit: limit)
+            matching: query, user: user, subscriptions: subscriptions, now: now, limit: limit, order: .newest)
         return found.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }
     }
 

@@ -27,6 +27,10 @@ package struct RuleVerdict: Sendable, Hashable {
     package var matches: [Int64: Int] = [:]
     /// Rules that ran out of their regular-expression budget on an entry, with the pattern.
     package var flags: [Int64: String] = [:]
+    /// Entries a flagged rule was not run on: once out of budget, a rule is not run again on the
+    /// rest of the batch, so a pathological pattern costs one budget per save, not one per entry
+    /// (inside the transaction that stores them, every other write waiting).
+    package var skipped = 0
 
     package var isEmpty: Bool { read.isEmpty && starred.isEmpty && matches.isEmpty && flags.isEmpty }
 }
@@ -60,6 +64,10 @@ package enum ArrivalRules {
                 var read = false
                 var starred = false
                 for (rule, query) in rules {
+                    if verdict.flags[rule.id] != nil {
+                        verdict.skipped += 1
+                        continue
+                    }
                     switch query.evaluate(document, now: now, budget: budget) {
                     case .match:
                         verdict.matches[rule.id, default: 0] += 1

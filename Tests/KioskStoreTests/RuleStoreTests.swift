@@ -129,4 +129,23 @@ import Testing
             #expect(try await store.rules(user: .owner).first?.flag == nil)
         }
     }
+
+    /// A pattern out of its budget on one entry is not run on the rest of the batch: one budget
+    /// per save, not one per entry, inside the transaction every other write waits for.
+    @Test func aRuleOutOfBudgetIsNotRunAgainOnTheRestOfTheBatch() {
+        let slow = Rule(
+            id: 7, draft: RuleDraft(name: "Slow", query: "content:/(a+)+$/", actions: [.markRead]), position: 1, createdAt: Date())
+        let stars = Rule(id: 8, draft: RuleDraft(name: "Long", query: "long", actions: [.star]), position: 2, createdAt: Date())
+        let text = String(repeating: "a", count: 40_000) + "!"
+        let entries = (1...5).map { (id: Int64($0), entry: entry("\($0)", "Long \($0)", summary: text)) }
+        let verdicts = ArrivalRules.judge(
+            entries, of: feed, followers: [RuleFollower(user: .owner, feedName: "Weather", folder: nil, rules: [slow, stars])],
+            receivedAt: Date(), now: Date())
+        let verdict = verdicts[.owner]
+        #expect(verdict?.flags[7] == "(a+)+$")
+        #expect(verdict?.skipped == 4)
+        #expect(verdict?.read.isEmpty == true)
+        // The other rules still judge every entry.
+        #expect(verdict?.starred == [1, 2, 3, 4, 5])
+    }
 }

@@ -70,6 +70,9 @@ extension WebDependencies {
             limits: ReaderLimits(
                 subscriptionsPerAccount: config.settings.subscriptionsPerAccount, importsPerHour: config.settings.importsPerHour),
             logger: logger, onChange: { await changes.publish($0) })
+        // A demo data directory's first start: nothing was ever subscribed.
+        var firstDemoStart = false
+        if config.settings.demo { firstDemoStart = (try? await store.feeds())?.isEmpty ?? false }
         do {
             try await reader.start(
                 builtIn: catalogue.feeds.filter { catalogue.newsFeeds.contains($0.id) },
@@ -77,6 +80,7 @@ extension WebDependencies {
         } catch {
             throw StartupError("cannot read the subscriptions: \(error.message)")
         }
+        if firstDemoStart { await DemoExamples.add(to: store, logger: logger) }
         var names: [SourceID: String] = [:]
         // The News labels and announcements use each feed's own name (users may rename theirs).
         for feed in (try? await store.feeds()) ?? [] { names[feed.id] = feed.displayName }

@@ -55,11 +55,19 @@ export function refreshCounts() {
   countsTimer = setTimeout(loadCounts, 150);
 }
 
+// Counts requests overlap (a feed's change, a read in another tab...) and their answers can come
+// back out of order: only the answer to the latest request is shown, never an older count over a
+// newer one (a badge that stayed at its count from before a read, until the next change).
+let countsAsked = 0;
+
 async function loadCounts() {
+  const asked = ++countsAsked;
   try {
     const response = await fetch("/reader/counts", { headers: { Accept: "application/json" } });
     if (!response.ok) return;
-    showCounts(await response.json());
+    const counts = await response.json();
+    if (asked !== countsAsked) return;
+    showCounts(counts);
   } catch {
     // Offline: the counts stay as they were.
   }
@@ -67,6 +75,8 @@ async function loadCounts() {
 
 // The unread counts last shown, by reading list ("all", "feed:<id>"...).
 let shownCounts = new Map();
+// New entries arrived in the feeds of an unread list: whether to say so waits for the counts.
+let newEntriesCheck = null;
 
 function showCounts(counts) {
   const values = new Map([["all", counts.all], ["starred", counts.starred]]);
@@ -74,6 +84,11 @@ function showCounts(counts) {
   for (const [name, count] of Object.entries(counts.folders)) values.set(`folder:${name}`, count);
   for (const [id, count] of Object.entries(counts.searches || {})) values.set(`search:${id}`, count);
   shownCounts = values;
+  if (newEntriesCheck) {
+    const check = newEntriesCheck;
+    newEntriesCheck = null;
+    if ((values.get(check.scope) ?? 0) > check.before) check.offer();
+  }
   for (const badge of $$("[data-count-for]")) {
     const count = values.get(badge.dataset.countFor) ?? 0;
     badge.textContent = String(count);
@@ -255,9 +270,9 @@ export function onFeedChanged(message) {
   const scope = list.dataset.scope;
   const before = shownCounts.get(scope);
   if (list.dataset.unreadOnly === undefined || before === undefined) return offer();
-  loadCounts().then(() => {
-    if ((shownCounts.get(scope) ?? 0) > before) offer();
-  });
+  // Decided by the next counts shown (the answer to the latest request, whichever that is).
+  newEntriesCheck = { scope, before: newEntriesCheck?.before ?? before, offer };
+  loadCounts();
 }
 
 async function redrawList() {

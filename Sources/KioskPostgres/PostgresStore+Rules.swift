@@ -119,6 +119,20 @@ enum PostgresRuleRows {
             flag: try row.get("flag"))
     }
 
+    /// Takes, in user order, the lock of each follower of `source` whose rules may act (the lock
+    /// their read and star writes take), before the save's statement locks their counts' rows.
+    /// Taken after, as the rules' writes would, it deadlocked with a mark read of that user in
+    /// that feed: it holds the user's lock and waits for the count's row the save holds.
+    static func lockFollowersWithRules(of source: SourceID, in session: PostgresSession) async throws {
+        try await session.execute(
+            """
+            SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), mod(u.user_id, 2147483648)::int4) FROM (
+                SELECT DISTINCT r.user_id FROM rules r JOIN user_feeds f ON f.user_id = r.user_id
+                WHERE f.source = \(source.rawValue) AND NOT r.paused ORDER BY r.user_id
+            ) u
+            """)
+    }
+
     /// Runs the rules of everyone who follows `source` on its new entries and writes what they
     /// decided: read and star state (counts kept), the day's match counts, flags. In the
     /// transaction that inserted the entries.

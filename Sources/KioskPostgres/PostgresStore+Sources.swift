@@ -87,6 +87,7 @@ enum PostgresSourceRows {
 
             """)
         if let entries = state.entries {
+            try await PostgresRuleRows.lockFollowersWithRules(of: id, in: session)
             let feed = builder.bind(try PostgresEntryRows.feedRows(entries, received: now))
             let received = builder.bind(now.timeIntervalSince1970)
             builder.append(PostgresEntryRows.replaceSQL(source: source, feed: feed, received: received))

@@ -130,6 +130,27 @@ import Testing
         }
     }
 
+    /// New entries a rule acts on, saved while the same user marks entries of that feed read: on
+    /// PostgreSQL the rules' writes took the user's lock after the save had locked the feed's
+    /// count, and a mark read holding the lock while waiting for that row deadlocked with them.
+    @Test func rulesActingWhileTheUserReadsTheSameFeedNeverDeadlock() async throws {
+        try await withStore(.postgres, following: [feed]) { store in
+            _ = try await store.addRule(RuleDraft(name: "All", query: "storm", actions: [.star, .markRead]), user: .owner, now: Date())
+            var entries: [Entry] = []
+            for round in 1...30 {
+                entries.insert(entry("r\(round)", "Storm \(round)"), at: 0)
+                let list = entries
+                let ids = try await store.readingList(EntryFilter(sources: [feed], limit: 100), user: .owner).map(\.id)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await store.saveSourceState(SourceState(entries: list), for: self.feed) }
+                    group.addTask { _ = try await store.setRead(round.isMultiple(of: 2), ids: ids, user: .owner) }
+                    try await group.waitForAll()
+                }
+            }
+            #expect(try await store.starredCount(user: .owner) == 30)
+        }
+    }
+
     /// A pattern out of its budget on one entry is not run on the rest of the batch: one budget
     /// per save, not one per entry, inside the transaction every other write waits for.
     @Test func aRuleOutOfBudgetIsNotRunAgainOnTheRestOfTheBatch() {

@@ -123,14 +123,17 @@ enum PostgresRuleRows {
     /// their read and star writes take), before the save's statement locks their counts' rows.
     /// Taken after, as the rules' writes would, it deadlocked with a mark read of that user in
     /// that feed: it holds the user's lock and waits for the count's row the save holds.
-    static func lockFollowersWithRules(of source: SourceID, in session: PostgresSession) async throws {
-        try await session.execute(
+    /// Returns whether any follower has such rules (none: there is nothing for `arrive` to read).
+    static func lockFollowersWithRules(of source: SourceID, in session: PostgresSession) async throws -> Bool {
+        let locked = try await session.rows(
             """
-            SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), mod(u.user_id, 2147483648)::int4) FROM (
+            SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), mod(u.user_id, 2147483648)::int4)::text FROM (
                 SELECT DISTINCT r.user_id FROM rules r JOIN user_feeds f ON f.user_id = r.user_id
                 WHERE f.source = \(source.rawValue) AND NOT r.paused ORDER BY r.user_id
             ) u
-            """)
+            """
+        ) { _ in () }
+        return !locked.isEmpty
     }
 
     /// Runs the rules of everyone who follows `source` on its new entries and writes what they
@@ -140,25 +143,21 @@ enum PostgresRuleRows {
         async throws
     {
         guard !entries.isEmpty else { return }
-        var followers: [RuleFollower] = []
-        try await session.forEachRow(
+        let rows = try await session.rows(
             """
             SELECT r.*, f.title AS feed_name, f.folder AS feed_folder, s.feed_title, s.url
             FROM user_feeds f JOIN rules r ON r.user_id = f.user_id JOIN subscriptions s ON s.id = f.source
             WHERE f.source = \(source.rawValue) AND NOT r.paused ORDER BY r.user_id, r.position, r.id
             """
         ) { row in
-            let user = UserID(try row.get("user_id"))
-            if followers.last?.user != user {
-                followers.append(
-                    RuleFollower(
-                        user: user,
-                        feedName: RuleColumns.feedName(
-                            title: try row.get("feed_name"), feedTitle: try row.get("feed_title"), url: try row.get("url")),
-                        folder: try row.get("feed_folder"), rules: []))
-            }
-            followers[followers.count - 1].rules.append(try rule(row))
+            (
+                user: UserID(try row.get("user_id")),
+                feedName: RuleColumns.feedName(
+                    title: try row.get("feed_name"), feedTitle: try row.get("feed_title"), url: try row.get("url")),
+                folder: try row.get("feed_folder") as String?, rule: try rule(row)
+            )
         }
+        let followers = RuleFollower.grouping(rows)
         guard !followers.isEmpty else { return }
         let verdicts = ArrivalRules.judge(entries, of: source, followers: followers, receivedAt: now, now: now)
         let day = ArrivalRules.day(of: now)

@@ -87,14 +87,14 @@ enum PostgresSourceRows {
 
             """)
         if let entries = state.entries {
-            try await PostgresRuleRows.lockFollowersWithRules(of: id, in: session)
+            let rulesMayAct = try await PostgresRuleRows.lockFollowersWithRules(of: id, in: session)
             let feed = builder.bind(try PostgresEntryRows.feedRows(entries, received: now))
             let received = builder.bind(now.timeIntervalSince1970)
             builder.append(PostgresEntryRows.replaceSQL(source: source, feed: feed, received: received))
             let added: [(id: Int64, identity: String)] = try await session.rows(builder.query) { row in
                 (try row.get("id"), try row.get("identity"))
             }
-            guard !added.isEmpty else { return }
+            guard rulesMayAct, !added.isEmpty else { return }
             let byIdentity = Dictionary(
                 EntryIdentity.deduplicated(entries).map { (PostgresText.clean($0.identity), $0.entry) },
                 uniquingKeysWith: { first, _ in first })

@@ -370,16 +370,22 @@ public actor Reader {
         }
     }
 
-    public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(ReaderError) {
+    /// Marks entries read or unread; returns the ids whose state changed.
+    @discardableResult
+    public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(ReaderError) -> [Int64] {
         let changed = try await storing { try await self.store.setRead(read, ids: ids, user: user) }
         cachedCounts.invalidate(user)
         if !changed.isEmpty { await onChange(.read(user: user, ids: changed, isRead: read)) }
+        return changed
     }
 
-    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(ReaderError) {
+    /// Stars or unstars entries; returns the ids whose state changed.
+    @discardableResult
+    public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(ReaderError) -> [Int64] {
         let changed = try await storing { try await self.store.setStarred(starred, ids: ids, user: user) }
         cachedCounts.invalidate(user)
         if !changed.isEmpty { await onChange(.starred(user: user, ids: changed, isStarred: starred)) }
+        return changed
     }
 
     /// Marks every unread entry of `scope` up to entry `upTo` (the newest the user saw) read.
@@ -411,11 +417,8 @@ public actor Reader {
     public func apply(read: [Int64], starred: [Int64], user: UserID) async throws(ReaderError)
         -> (count: Int, undo: String)
     {
-        let marked = try await storing { try await self.store.setRead(true, ids: read, user: user) }
-        let stars = try await storing { try await self.store.setStarred(true, ids: starred, user: user) }
-        cachedCounts.invalidate(user)
-        if !marked.isEmpty { await onChange(.read(user: user, ids: marked, isRead: true)) }
-        if !stars.isEmpty { await onChange(.starred(user: user, ids: stars, isStarred: true)) }
+        let marked = try await setRead(true, ids: read, user: user)
+        let stars = try await setStarred(true, ids: starred, user: user)
         return (Set(marked + stars).count, remember(read: marked, starred: stars, user: user))
     }
 

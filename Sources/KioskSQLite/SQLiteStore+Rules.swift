@@ -113,18 +113,14 @@ enum RuleRows {
                     """),
             arguments: [source.rawValue])
         guard !rows.isEmpty else { return }
-        var followers: [RuleFollower] = []
-        for row in rows {
-            let user = UserID(row["user_id"] as Int64)
-            if followers.last?.user != user {
-                followers.append(
-                    RuleFollower(
-                        user: user,
-                        feedName: RuleColumns.feedName(title: row["feed_name"], feedTitle: row["feed_title"], url: row["url"]),
-                        folder: row["feed_folder"], rules: []))
-            }
-            followers[followers.count - 1].rules.append(rule(row))
-        }
+        let followers = RuleFollower.grouping(
+            rows.map { row in
+                (
+                    UserID(row["user_id"] as Int64),
+                    RuleColumns.feedName(title: row["feed_name"], feedTitle: row["feed_title"], url: row["url"]),
+                    row["feed_folder"], rule(row)
+                )
+            })
         let verdicts = ArrivalRules.judge(entries, of: source, followers: followers, receivedAt: now, now: now)
         let day = ArrivalRules.day(of: now)
         let count = try db.cachedStatement(

@@ -19,6 +19,21 @@ package struct RuleFollower: Sendable {
     }
 }
 
+extension RuleFollower {
+    /// Rules read with their follower's name and folder for the feed, ordered by user (as the
+    /// stores select them), gathered into one follower each.
+    package static func grouping(_ rows: [(user: UserID, feedName: String, folder: String?, rule: Rule)]) -> [RuleFollower] {
+        var followers: [RuleFollower] = []
+        for row in rows {
+            if followers.last?.user != row.user {
+                followers.append(RuleFollower(user: row.user, feedName: row.feedName, folder: row.folder, rules: []))
+            }
+            followers[followers.count - 1].rules.append(row.rule)
+        }
+        return followers
+    }
+}
+
 /// What one follower's rules decided about a feed's new entries.
 package struct RuleVerdict: Sendable, Hashable {
     package var read: [Int64] = []
@@ -46,21 +61,27 @@ package enum ArrivalRules {
         _ entries: [(id: Int64, entry: Entry)], of source: SourceID, followers: [RuleFollower], receivedAt: Date,
         now: Date, budget: QueryBudget = .standard
     ) -> [UserID: RuleVerdict] {
-        var verdicts: [UserID: RuleVerdict] = [:]
-        for follower in followers {
+        let judging: [(follower: RuleFollower, rules: [(rule: Rule, query: Query)])] = followers.compactMap { follower in
             let rules: [(rule: Rule, query: Query)] = follower.rules.compactMap { rule in
-                guard !rule.draft.isPaused, !rule.draft.actions.isEmpty, applies(rule.draft.scope, to: source, follower),
+                guard !rule.draft.isPaused, !rule.draft.actions.isEmpty,
+                    rule.draft.scope.includes(source, filedIn: follower.folder),
                     let query = try? QueryParser.parse(rule.draft.query)
                 else { return nil }
                 return (rule, query)
             }
-            guard !rules.isEmpty else { continue }
+            return rules.isEmpty ? nil : (follower, rules)
+        }
+        guard !judging.isEmpty else { return [:] }
+        // Each entry's text read and folded once, whoever follows its feed.
+        let documents = entries.map { _, entry in
+            FoldedDocument(
+                EntryDocument.make(entry, feedName: "", folder: nil, isRead: false, isStarred: false, receivedAt: receivedAt))
+        }
+        var verdicts: [UserID: RuleVerdict] = [:]
+        for (follower, rules) in judging {
             var verdict = RuleVerdict()
-            for (id, entry) in entries {
-                var document = FoldedDocument(
-                    EntryDocument.make(
-                        entry, feedName: follower.feedName, folder: follower.folder, isRead: false, isStarred: false,
-                        receivedAt: receivedAt))
+            for ((id, _), unfiled) in zip(entries, documents) {
+                var document = unfiled.with(feed: follower.feedName, folders: follower.folder.map { [$0] } ?? [])
                 var read = false
                 var starred = false
                 for (rule, query) in rules {
@@ -86,15 +107,6 @@ package enum ArrivalRules {
             if !verdict.isEmpty { verdicts[follower.user] = verdict }
         }
         return verdicts
-    }
-
-    /// Whether a rule of `scope` looks at entries of `source`, as `follower` filed it.
-    package static func applies(_ scope: RuleScope, to source: SourceID, _ follower: RuleFollower) -> Bool {
-        switch scope {
-        case .all: true
-        case .folder(let name): follower.folder == name
-        case .feed(let id): id == source
-        }
     }
 
     /// The day a match is counted under: days since 1970, in UTC.

@@ -9,6 +9,17 @@ public enum RuleScope: Sendable, Hashable {
     case feed(SourceID)
 }
 
+extension RuleScope {
+    /// Whether the scope takes in entries of feed `source`, filed by its reader in `folder`.
+    public func includes(_ source: SourceID, filedIn folder: String?) -> Bool {
+        switch self {
+        case .all: true
+        case .folder(let name): folder == name
+        case .feed(let id): id == source
+        }
+    }
+}
+
 /// What a rule does to an entry it matches.
 public enum RuleAction: String, Sendable, Hashable, CaseIterable, Comparable {
     case markRead = "read"

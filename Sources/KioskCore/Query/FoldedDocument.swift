@@ -2,7 +2,7 @@
 /// rules) against one entry: each field is folded once, not once per query.
 public struct FoldedDocument: Sendable {
     public private(set) var document: QueryDocument
-    let fields: [QueryField: [FoldedText]]
+    private(set) var fields: [QueryField: [FoldedText]]
 
     public init(_ document: QueryDocument) {
         self.document = document
@@ -12,6 +12,18 @@ public struct FoldedDocument: Sendable {
             fields[field] = document.values(of: field).map { FoldedText($0, folder: &folder) }
         }
         self.fields = fields
+    }
+
+    /// The same entry as one follower filed its feed (the feed's name and folders folded anew,
+    /// the rest as it was): an entry's text is folded once for all who follow its feed.
+    public func with(feed: String, folders: [String]) -> FoldedDocument {
+        var copy = self
+        copy.document.feed = feed
+        copy.document.folders = folders
+        var folder = QueryTextFolder()
+        copy.fields[.feed] = [FoldedText(feed, folder: &folder)]
+        copy.fields[.folder] = folders.map { FoldedText($0, folder: &folder) }
+        return copy
     }
 
     /// The same entry read or starred as given (a rule acting on it before the next one runs);

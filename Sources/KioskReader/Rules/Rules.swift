@@ -116,13 +116,7 @@ public struct Rules: Sendable {
         _ text: String, scope: RuleScope, user: UserID, subscriptions: [Subscription], now: Date = Date()
     ) async throws -> Preview {
         let query = try Self.parse(text)
-        let inScope = subscriptions.filter { subscription in
-            switch scope {
-            case .all: true
-            case .folder(let name): subscription.folder == name
-            case .feed(let id): subscription.id == id
-            }
-        }
+        let inScope = subscriptions.filter { scope.includes($0.id, filedIn: $0.folder) }
         let found = try await EntrySearch(store: store).search(
             query, user: user, subscriptions: inScope, now: now, limit: Self.countCap, order: .newest)
         let total = try await store.itemCount(user: user)

@@ -194,6 +194,7 @@ extension GoogleReaderAPI {
     }
 
     /// Runs a reader change; its refusal becomes a 400 with the reader's words (an unknown feed, 404).
+    @discardableResult
     func performing<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()

@@ -142,6 +142,7 @@ struct ReaderActionRoutes: Sendable {
     }
 
     /// Runs a reader action; its error becomes a 409 with the reader's message.
+    @discardableResult
     private func perform<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         do {
             return try await body()

@@ -40,17 +40,8 @@ struct RuleRoutes: Sendable {
             try await formPage(id: nil, draft: Self.draft(request), context: context)
         }
         router.get("reader/rules/preview") { request, context in
-            let draft = Self.draft(request)
             let subscriptions = try await reader.subscriptions(user: context.user)
-            var preview: Rules.Preview?
-            var problem: String?
-            if let draft, !draft.query.trimmingCharacters(in: .whitespaces).isEmpty {
-                do {
-                    preview = try await rules.preview(draft.query, scope: draft.scope, user: context.user, subscriptions: subscriptions)
-                } catch let error as ReaderError {
-                    problem = error.message
-                }
-            }
+            let (preview, problem) = try await previewing(Self.draft(request), user: context.user, subscriptions: subscriptions)
             let view = RulePreviewView(preview: preview, subscriptions: subscriptions)
             return try JSONResponse(
                 PreviewResult(count: view.count.render(), list: view.list.render(), matches: preview?.matches.count, error: problem)
@@ -150,6 +141,18 @@ struct RuleRoutes: Sendable {
         }
     }
 
+    /// What `draft`'s query matches now, or why it cannot be read (nothing for an empty query).
+    private func previewing(_ draft: RuleDraft?, user: UserID, subscriptions: [Subscription]) async throws
+        -> (Rules.Preview?, String?)
+    {
+        guard let draft, !draft.query.trimmingCharacters(in: .whitespaces).isEmpty else { return (nil, nil) }
+        do {
+            return (try await rules.preview(draft.query, scope: draft.scope, user: user, subscriptions: subscriptions), nil)
+        } catch let error as ReaderError {
+            return (nil, error.message)
+        }
+    }
+
     private func rule(_ context: KioskRequestContext) async throws -> Rule {
         guard let id = context.parameters.get("id", as: Int64.self), let rule = try await rules.rule(id, user: context.user)
         else { throw HTTPError(.notFound) }
@@ -170,15 +173,8 @@ struct RuleRoutes: Sendable {
     ) async throws -> Response {
         let subscriptions = try await reader.subscriptions(user: context.user)
         let shown = draft ?? RuleDraft(name: "", query: "", actions: [.markRead])
-        var preview: Rules.Preview?
-        var problem = error
-        if !shown.query.trimmingCharacters(in: .whitespaces).isEmpty {
-            do {
-                preview = try await rules.preview(shown.query, scope: shown.scope, user: context.user, subscriptions: subscriptions)
-            } catch let failure as ReaderError {
-                problem = problem ?? failure.message
-            }
-        }
+        let (preview, failure) = try await previewing(shown, user: context.user, subscriptions: subscriptions)
+        let problem = error ?? failure
         var response = RuleFormPage(
             ruleID: id, draft: shown, subscriptions: subscriptions, folders: try await reader.folders(user: context.user),
             preview: preview, error: problem

@@ -19,6 +19,10 @@ public struct ChangeLog: SharedLog {
     /// Records kept for replay; older ones go.
     private let keep: Int64
     private let logger: Logger
+    /// How this replica hears that the log grew.
+    private let listener: ChangeLogListener
+    /// How often the log is read even when nothing was heard.
+    private let pollEvery: Duration
 
     static let channel = "kiosk_live"
     /// The advisory lock key appends are serialised on ("KIOSKLOG").
@@ -26,9 +30,12 @@ public struct ChangeLog: SharedLog {
 
     public init(
         client: PostgresClient, origin: String, keep: Int64 = 100_000,
-        loadState: @escaping @Sendable (SourceID) async throws -> SourceState?, logger: Logger
+        loadState: @escaping @Sendable (SourceID) async throws -> SourceState?, logger: Logger,
+        listener: ChangeLogListener? = nil, pollEvery: Duration = .seconds(5)
     ) {
         self.client = client
+        self.listener = listener ?? .postgres(client, channel: Self.channel)
+        self.pollEvery = pollEvery
         self.origin = origin
         self.keep = keep
         self.loadState = loadState
@@ -109,70 +116,93 @@ public struct ChangeLog: SharedLog {
     public func follow(
         needsState: @escaping @Sendable (SourceID) async -> Bool, _ deliver: @escaping @Sendable (SharedLogItem) async -> Void
     ) async {
-        var last: Int64?
         var failures = 0
-        var pruned: Int64 = 0
-        var nextPrune = Date().addingTimeInterval(3_600)
-        while !Task.isCancelled {
+        var start: Int64?
+        while start == nil, !Task.isCancelled {
             do {
-                if last == nil {
-                    let newest = try await newestID()
-                    last = newest
-                    pruned = newest
-                    await deliver(.start(newest))
-                }
-                try await client.withConnection { connection in
-                    try await connection.listen(on: Self.channel) { notifications in
-                        failures = 0
-                        // Whatever was appended while nobody listened (a reconnect) comes first.
-                        last = try await deliverAfter(last ?? 0, needsState: needsState, to: deliver)
-                        try await withThrowingTaskGroup(of: Void.self) { group in
-                            let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-                            group.addTask {
-                                defer { wake.finish() }
-                                for try await _ in notifications { wake.yield() }
-                                throw ChangeLogError.listeningEnded
-                            }
-                            group.addTask {
-                                // A listening connection a network dropped in silence hears
-                                // nothing: the log is read every few seconds whatever it hears.
-                                defer { wake.finish() }
-                                while !Task.isCancelled {
-                                    try await Task.sleep(for: Self.pollEvery)
-                                    wake.yield()
-                                }
-                            }
-                            for await _ in wakes {
-                                last = try await deliverAfter(last ?? 0, needsState: needsState, to: deliver)
-                                // Every 1,000 records, and at least hourly: the newest `keep`
-                                // records of the last day stay (pages reconnecting within them
-                                // are replayed from here).
-                                if let newest = last, newest - pruned >= 1_000 || Date() >= nextPrune {
-                                    pruned = newest
-                                    nextPrune = Date().addingTimeInterval(3_600)
-                                    await prune(
-                                        before: newest - keep, olderThan: Date().addingTimeInterval(-Self.keepFor), newest: newest)
-                                }
-                            }
-                            group.cancelAll()
-                            try await group.waitForAll()
-                        }
-                    }
-                }
+                start = try await newestID()
             } catch {
-                if Task.isCancelled { return }
                 failures += 1
-                if failures == 1 {
-                    logger.warning("the live log's connection dropped; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
+                if failures == 1 { logger.warning("the live log cannot be read; retrying", metadata: ["error": "\(String(reflecting: error))"]) }
+                try? await Task.sleep(for: Self.backoff(after: failures))
+            }
+        }
+        guard let start else { return }
+        await deliver(.start(start))
+        // Three tasks: the listener wakes the reader at each notification, a timer wakes it
+        // every few seconds whatever it hears, and the reader reads what follows the last id
+        // delivered. The timer is beside the listener, not inside it, so a listener that never
+        // starts or hears nothing (a connection a network dropped in silence, a LISTEN that
+        // hangs while its connection closes: vapor/postgres-nio#601) delays records by at most
+        // `pollEvery`, and never stops them.
+        let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await listen { wake.yield() } }
+            group.addTask {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: pollEvery)
+                    wake.yield()
                 }
             }
-            // Back off a little (a restarting database), at most 2 s: pages wait for this.
-            try? await Task.sleep(for: .milliseconds(min(2_000, 100 * (1 << min(failures, 5)))))
+            var last = start
+            var pruned = start
+            var nextPrune = Date().addingTimeInterval(3_600)
+            var failures = 0
+            for await _ in wakes {
+                do {
+                    last = try await deliverAfter(last, needsState: needsState, to: deliver)
+                    failures = 0
+                } catch {
+                    if Task.isCancelled { break }
+                    failures += 1
+                    if failures == 1 {
+                        logger.warning("the live log cannot be read; retrying", metadata: ["error": "\(String(reflecting: error))"])
+                    }
+                    // A restarting database: again soon (pages wait for this), at most every 2 s.
+                    try? await Task.sleep(for: Self.backoff(after: failures))
+                    wake.yield()
+                    continue
+                }
+                // Every 1,000 records, and at least hourly: the newest `keep` records of the
+                // last day stay (pages reconnecting within them are replayed from here).
+                if last - pruned >= 1_000 || Date() >= nextPrune {
+                    pruned = last
+                    nextPrune = Date().addingTimeInterval(3_600)
+                    await prune(before: last - keep, olderThan: Date().addingTimeInterval(-Self.keepFor), newest: last)
+                }
+            }
+            group.cancelAll()
         }
     }
 
-    /// How often the log is read even when no notification came.
-    static let pollEvery: Duration = .seconds(5)
+    /// Listens until cancelled, calling `wake` at each notification and after each (re)start
+    /// of listening (whatever was appended while nobody listened is read then).
+    private func listen(wake: @escaping @Sendable () -> Void) async {
+        var failures = 0
+        var warned = Date.distantPast
+        while !Task.isCancelled {
+            let began = Date()
+            do {
+                try await listener.listen(wake)
+                throw ChangeLogError.listeningEnded
+            } catch {
+                if Task.isCancelled { return }
+                // A connection that listened a while before it dropped starts a new streak.
+                failures = Date().timeIntervalSince(began) > 10 ? 1 : failures + 1
+                if Date().timeIntervalSince(warned) > 60 {
+                    warned = Date()
+                    logger.warning("the live log's connection dropped; reconnecting", metadata: ["error": "\(String(reflecting: error))"])
+                }
+            }
+            try? await Task.sleep(for: Self.backoff(after: failures))
+        }
+    }
+
+    /// 100 ms doubling to at most 2 s.
+    static func backoff(after failures: Int) -> Duration {
+        .milliseconds(min(2_000, 100 * (1 << min(max(failures, 1), 5))))
+    }
+
 
     /// Delivers every record after `last`, in order; returns the last id delivered. A record
     /// whose source cannot be read throws before `last` moves past it: it is read again after
@@ -259,6 +289,30 @@ struct Note: Codable {
 
     var json: String? {
         (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
+    }
+}
+
+/// How a replica hears that the shared log grew: PostgreSQL's LISTEN, or (in tests) anything
+/// else that calls `heard`.
+public struct ChangeLogListener: Sendable {
+    /// Calls `heard` once listening has begun and at each notification; returns or throws when
+    /// listening ends.
+    public let listen: @Sendable (_ heard: @escaping @Sendable () -> Void) async throws -> Void
+
+    public init(listen: @escaping @Sendable (_ heard: @escaping @Sendable () -> Void) async throws -> Void) {
+        self.listen = listen
+    }
+
+    /// LISTEN on `channel` on a connection of `client`'s own.
+    public static func postgres(_ client: PostgresClient, channel: String) -> ChangeLogListener {
+        ChangeLogListener { heard in
+            try await client.withConnection { connection in
+                try await connection.listen(on: channel) { notifications in
+                    heard()
+                    for try await _ in notifications { heard() }
+                }
+            }
+        }
     }
 }
 

@@ -41,7 +41,9 @@ import Testing
         var value: Int { count.withLock { $0 } }
     }
 
-    private func log(_ client: PostgresClient, _ origin: String, reads: Reads = Reads()) -> ChangeLog {
+    private func log(
+        _ client: PostgresClient, _ origin: String, reads: Reads = Reads(), listener: ChangeLogListener? = nil
+    ) -> ChangeLog {
         ChangeLog(
             client: client, origin: origin,
             loadState: { id in
@@ -49,7 +51,7 @@ import Testing
                 return SourceState(
                     entries: [Entry(id: "\(id)-1"), Entry(id: "\(id)-2")], failures: 1,
                     lastError: .fetch(.status(code: 503, message: nil, retryAfter: nil)))
-            }, logger: TestDatabase.logger)
+            }, logger: TestDatabase.logger, listener: listener, pollEvery: listener == nil ? .seconds(5) : .milliseconds(100))
     }
 
     @Test func everyReplicaReadsTheSameRecordsInTheSameOrderUnderTheSameIds() async throws {
@@ -141,6 +143,30 @@ import Testing
                         let ids = lines.dropFirst().compactMap { Int64($0.split(separator: " ")[0]) }
                         #expect(ids == Array(ids[0]..<(ids[0] + 4)))
                     }
+                }
+            }
+        }
+    }
+
+    /// A listener that never starts (postgres-nio's LISTEN can hang when its connection closes
+    /// while it starts, vapor/postgres-nio#601) or never hears anything only delays records
+    /// until the next read of the log; before, the reads ran inside the listener and stopped
+    /// with it (the cluster's "first change was never announced").
+    @Test func aListenerThatNeverStartsDelaysRecordsButLosesNone() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let writer = log(client, "writer")
+                let hung = ChangeLogListener { _ in try await Task.sleep(for: .seconds(3_600)) }
+                let reader = log(client, "reader", listener: hung)
+                let received = Received()
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await reader.follow { received.add($0) } }
+                    _ = try await received.wait(for: 1)
+                    for source in ["a", "b", "c"] { try await writer.append(.changed(SourceID(source))) }
+                    let lines = try await received.wait(for: 4)
+                    group.cancelAll()
+                    #expect(lines.dropFirst().map { $0.split(separator: " ")[2] } == ["a", "b", "c"])
                 }
             }
         }

@@ -19,12 +19,12 @@ import PostgresNIO
 ///   feed, not a walk through every entry) and its entries kept unread; for other lists, the
 ///   filtered walk past the window.
 ///
-/// Starred and read lists are only the filtered walk (starred ids come from the few flags).
+/// Starred, read and label lists are only the filtered walk (starred ids come from the few flags).
 enum PostgresItemRefs {
     static func itemRefs(_ query: ItemQuery, user: UserID, in session: PostgresSession) async throws -> [ItemRef] {
         if let sources = query.sources, sources.isEmpty { return [] }
         guard query.limit > 0 else { return [] }
-        if query.starredOnly || query.readOnly {
+        if query.starredOnly || query.readOnly || query.label != nil {
             var builder = PostgresQueryBuilder()
             let id = builder.bind(user.rawValue)
             builder.append(walk(query, user: id, bound: nil, limit: query.limit, builder: &builder))
@@ -200,6 +200,7 @@ enum PostgresItemRefs {
         if query.unreadOnly { sql += " AND \(PostgresReadingRows.isUnread)" }
         if query.readOnly { sql += " AND \(PostgresReadingRows.isRead)" }
         if query.starredOnly { sql += " AND s.starred" }
+        if let label = query.label { sql += " AND \(PostgresLabelRows.carries(user: id, label: builder.bind(label)))" }
         sql += received(query, builder: &builder)
         if let after = query.after {
             sql += " AND e.id \(direction.past) \(builder.bind(after))"

@@ -37,6 +37,8 @@ enum PostgresMigrations {
         Step(name: "saved_searches", statements: PostgresSchema.savedSearches),
         // Rules: each new entry judged on arrival, in the transaction that stores it.
         Step(name: "rules", statements: PostgresSchema.rules),
+        // Labels: on entries by hand or by rules, each a reading list with a count.
+        Step(name: "labels", statements: PostgresSchema.labels),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

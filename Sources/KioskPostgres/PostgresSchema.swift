@@ -273,4 +273,19 @@ enum PostgresSchema {
         )
         """,
     ]
+
+    /// Labels on entries and a rule's label (see SQLite's `Schema.labels`).
+    static let labels = [
+        """
+        CREATE TABLE entry_labels (
+            user_id bigint NOT NULL,
+            label text NOT NULL,
+            entry_id bigint NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            added_at double precision NOT NULL,
+            PRIMARY KEY (user_id, label, entry_id)
+        )
+        """,
+        "CREATE INDEX entry_labels_by_entry ON entry_labels (entry_id, user_id)",
+        "ALTER TABLE rules ADD COLUMN label text",
+    ]
 }

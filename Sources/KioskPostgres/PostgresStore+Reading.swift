@@ -121,6 +121,7 @@ enum PostgresReadingRows {
         }
         if filter.unreadOnly { builder.append(" AND \(isUnread)") }
         if filter.starredOnly { builder.append(" AND s.starred") }
+        if let label = filter.label { builder.append(" AND \(PostgresLabelRows.carries(user: id, label: builder.bind(label)))") }
         if let after = filter.after {
             let date = builder.bind(after.sortDate.timeIntervalSince1970)
             let last = builder.bind(after.id)
@@ -352,8 +353,11 @@ enum PostgresReadingRows {
     }
 
     /// Whether anyone starred the entry of the row at hand (`entries.id`).
-    private static let starredByAnyone =
-        "EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred)"
+    /// Whether anyone starred or labelled the entry of the row at hand (`entries.id`).
+    private static let starredByAnyone = """
+        (EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred)
+        OR EXISTS (SELECT 1 FROM entry_labels l WHERE l.entry_id = entries.id))
+        """
 
     static func prune(_ policy: RetentionPolicy, now: Date, in session: PostgresSession) async throws -> Int {
         let cutoff = now.timeIntervalSince1970 - policy.maxAge / .seconds(1)
@@ -365,7 +369,7 @@ enum PostgresReadingRows {
             )
             SELECT COUNT(*) FROM gone
             """, as: Int.self) ?? 0
-        // Past the cap: the oldest first, never what is still in the feed or starred.
+        // Past the cap: the oldest first, never what is still in the feed, starred or labelled.
         removed += try await session.value(
             """
             WITH gone AS (

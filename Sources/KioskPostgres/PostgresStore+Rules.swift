@@ -22,15 +22,16 @@ extension PostgresStore {
         let folder = PostgresText.clean(RuleColumns.folder(of: draft.scope))
         let feed = PostgresText.clean(RuleColumns.feed(of: draft.scope))
         let actions = RuleColumns.actions(draft.actions)
+        let label = PostgresText.clean(draft.label)
         let at = now.timeIntervalSince1970
         return try await transaction { session in
             try await session.execute("SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), \(Int32(truncatingIfNeeded: user.rawValue)))")
             let rows = try await session.rows(
                 """
-                INSERT INTO rules (user_id, position, name, query, scope_folder, scope_feed, actions, paused, created_at)
+                INSERT INTO rules (user_id, position, name, query, scope_folder, scope_feed, actions, label, paused, created_at)
                 VALUES (\(user.rawValue),
                     (SELECT COALESCE(MAX(position), 0) + 1 FROM rules WHERE user_id = \(user.rawValue)),
-                    \(name), \(query), \(folder), \(feed), \(actions), \(draft.isPaused), \(at))
+                    \(name), \(query), \(folder), \(feed), \(actions), \(label), \(draft.isPaused), \(at))
                 RETURNING *
                 """
             ) { try PostgresRuleRows.rule($0) }
@@ -46,12 +47,13 @@ extension PostgresStore {
         let folder = PostgresText.clean(RuleColumns.folder(of: draft.scope))
         let feed = PostgresText.clean(RuleColumns.feed(of: draft.scope))
         let actions = RuleColumns.actions(draft.actions)
+        let label = PostgresText.clean(draft.label)
         return try await connection { session in
             let changed: Int64? = try await session.value(
                 """
                 WITH changed AS (
                     UPDATE rules SET name = \(name), query = \(query), scope_folder = \(folder), scope_feed = \(feed),
-                        actions = \(actions), paused = \(draft.isPaused), flag = NULL
+                        actions = \(actions), label = \(label), paused = \(draft.isPaused), flag = NULL
                     WHERE id = \(id) AND user_id = \(user.rawValue) RETURNING 1
                 ) SELECT count(*)::int8 FROM changed
                 """)
@@ -114,7 +116,7 @@ enum PostgresRuleRows {
             draft: RuleDraft(
                 name: try row.get("name"), query: try row.get("query"),
                 scope: RuleColumns.scope(folder: try row.get("scope_folder"), feed: try row.get("scope_feed")),
-                actions: RuleColumns.actions(actions), isPaused: try row.get("paused")),
+                actions: RuleColumns.actions(actions), label: try row.get("label"), isPaused: try row.get("paused")),
             position: Int(position), createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
             flag: try row.get("flag"))
     }
@@ -164,6 +166,9 @@ enum PostgresRuleRows {
         for (user, verdict) in verdicts.sorted(by: { $0.key < $1.key }) {
             _ = try await PostgresReadingRows.setRead(true, ids: verdict.read, user: user, now: now, in: session)
             _ = try await PostgresReadingRows.setStarred(true, ids: verdict.starred, user: user, now: now, in: session)
+            for (label, ids) in verdict.labelled.sorted(by: { $0.key < $1.key }) {
+                _ = try await PostgresLabelRows.set(label, true, ids: ids, user: user, now: now, in: session)
+            }
             let counted = verdict.matches.sorted { $0.key < $1.key }
             if !counted.isEmpty {
                 try await session.execute(

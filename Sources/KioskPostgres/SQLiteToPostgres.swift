@@ -254,12 +254,16 @@ struct SQLiteTable: Sendable {
             name: "rules",
             columns: [
                 ("id", "bigint"), ("user_id", "bigint"), ("position", "integer"), ("name", "text"), ("query", "text"),
-                ("scope_folder", "text"), ("scope_feed", "text"), ("actions", "text"), ("paused", "boolean"),
-                ("flag", "text"), ("created_at", "double precision"),
+                ("scope_folder", "text"), ("scope_feed", "text"), ("actions", "text"), ("label", "text"),
+                ("paused", "boolean"), ("flag", "text"), ("created_at", "double precision"),
             ], keys: ["id"]),
         SQLiteTable(
             name: "rule_days",
             columns: [("rule_id", "bigint"), ("day", "bigint"), ("matches", "bigint")], keys: ["rule_id", "day"]),
+        SQLiteTable(
+            name: "entry_labels",
+            columns: [("user_id", "bigint"), ("label", "text"), ("entry_id", "bigint"), ("added_at", "double precision")],
+            keys: ["user_id", "label", "entry_id"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

@@ -47,6 +47,8 @@ enum Migrations {
         migrator.registerMigration("saved_searches") { db in try db.execute(sql: Schema.savedSearches) }
         // Rules: each new entry judged on arrival, in the transaction that stores it.
         migrator.registerMigration("rules") { db in try db.execute(sql: Schema.rules) }
+        // Labels: on entries by hand or by rules, each a reading list with a count.
+        migrator.registerMigration("labels") { db in try db.execute(sql: Schema.labels) }
         return migrator
     }
 }

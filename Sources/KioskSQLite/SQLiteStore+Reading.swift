@@ -103,6 +103,10 @@ enum ReadingRows {
         }
         if filter.unreadOnly { conditions.append(isUnread) }
         if filter.starredOnly { conditions.append("s.starred = 1") }
+        if let label = filter.label {
+            conditions.append(LabelRows.carries)
+            _ = arguments.append(contentsOf: [user.rawValue, label])
+        }
         if let after = filter.after {
             conditions.append("(e.sort_date < ? OR (e.sort_date = ? AND e.id < ?))")
             let seconds = after.sortDate.timeIntervalSince1970
@@ -174,6 +178,10 @@ enum ReadingRows {
         if query.unreadOnly { conditions.append(isUnread) }
         if query.readOnly { conditions.append(isRead) }
         if query.starredOnly { conditions.append("s.starred = 1") }
+        if let label = query.label {
+            conditions.append(LabelRows.carries)
+            _ = arguments.append(contentsOf: [user.rawValue, label])
+        }
         if let since = query.receivedSince {
             conditions.append("e.received_at >= ?")
             _ = arguments.append(contentsOf: [since.timeIntervalSince1970])
@@ -379,9 +387,11 @@ enum ReadingRows {
         stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min($0 + 500, ids.count)]) }
     }
 
-    /// Whether anyone starred the entry of the row at hand (`entries.id`).
-    private static let starredByAnyone =
-        "EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred = 1)"
+    /// Whether anyone starred or labelled the entry of the row at hand (`entries.id`).
+    private static let starredByAnyone = """
+        (EXISTS (SELECT 1 FROM entry_states s WHERE s.entry_id = entries.id AND s.starred = 1)
+        OR EXISTS (SELECT 1 FROM entry_labels l WHERE l.entry_id = entries.id))
+        """
 
     static func prune(_ policy: RetentionPolicy, now: Date, in db: Database) throws -> Int {
         let cutoff = now.timeIntervalSince1970 - policy.maxAge / .seconds(1)
@@ -389,7 +399,7 @@ enum ReadingRows {
             sql: "DELETE FROM entries WHERE in_feed = 0 AND NOT \(starredByAnyone) AND received_at < ?",
             arguments: [cutoff])
         var removed = db.changesCount
-        // Past the cap: the oldest first, never what is still in the feed or starred.
+        // Past the cap: the oldest first, never what is still in the feed, starred or labelled.
         try db.execute(
             sql: """
                 DELETE FROM entries WHERE id IN (

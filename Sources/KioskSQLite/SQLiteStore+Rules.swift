@@ -24,12 +24,12 @@ extension SQLiteStore {
                     arguments: [user.rawValue]) ?? 1
             try db.execute(
                 sql: """
-                    INSERT INTO rules (user_id, position, name, query, scope_folder, scope_feed, actions, paused, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO rules (user_id, position, name, query, scope_folder, scope_feed, actions, label, paused, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
                     user.rawValue, position, draft.name, draft.query, RuleColumns.folder(of: draft.scope),
-                    RuleColumns.feed(of: draft.scope), RuleColumns.actions(draft.actions), draft.isPaused,
+                    RuleColumns.feed(of: draft.scope), RuleColumns.actions(draft.actions), draft.label, draft.isPaused,
                     now.timeIntervalSince1970,
                 ])
             return Rule(id: db.lastInsertedRowID, draft: draft, position: position, createdAt: now)
@@ -41,13 +41,13 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(
                 sql: """
-                    UPDATE rules SET name = ?, query = ?, scope_folder = ?, scope_feed = ?, actions = ?, paused = ?,
-                        flag = NULL
+                    UPDATE rules SET name = ?, query = ?, scope_folder = ?, scope_feed = ?, actions = ?, label = ?,
+                        paused = ?, flag = NULL
                     WHERE id = ? AND user_id = ?
                     """,
                 arguments: [
                     draft.name, draft.query, RuleColumns.folder(of: draft.scope), RuleColumns.feed(of: draft.scope),
-                    RuleColumns.actions(draft.actions), draft.isPaused, id, user.rawValue,
+                    RuleColumns.actions(draft.actions), draft.label, draft.isPaused, id, user.rawValue,
                 ])
             return db.changesCount > 0
         }
@@ -96,7 +96,7 @@ enum RuleRows {
             draft: RuleDraft(
                 name: row["name"], query: row["query"],
                 scope: RuleColumns.scope(folder: row["scope_folder"], feed: row["scope_feed"]),
-                actions: RuleColumns.actions(row["actions"] as String), isPaused: row["paused"]),
+                actions: RuleColumns.actions(row["actions"] as String), label: row["label"], isPaused: row["paused"]),
             position: row["position"], createdAt: Date(timeIntervalSince1970: row["created_at"]), flag: row["flag"])
     }
 
@@ -133,6 +133,9 @@ enum RuleRows {
         for (user, verdict) in verdicts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             _ = try ReadingRows.setRead(true, ids: verdict.read, user: user, now: now, in: db)
             _ = try ReadingRows.setStarred(true, ids: verdict.starred, user: user, now: now, in: db)
+            for (label, ids) in verdict.labelled.sorted(by: { $0.key < $1.key }) {
+                _ = try LabelRows.set(label, true, ids: ids, user: user, now: now, in: db)
+            }
             for (rule, matches) in verdict.matches {
                 try count.execute(arguments: [rule, day, matches])
                 try forget.execute(arguments: [rule, day - 8])

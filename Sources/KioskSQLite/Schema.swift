@@ -348,4 +348,18 @@ extension Schema {
             PRIMARY KEY (rule_id, day)
         ) STRICT, WITHOUT ROWID;
         """
+
+    /// Labels each user put on entries (`LabelStore`), by hand or by a rule (`rules.label`).
+    /// A labelled entry is kept like a starred one; its labels go with it.
+    static let labels = """
+        CREATE TABLE entry_labels (
+            user_id INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            added_at REAL NOT NULL,
+            PRIMARY KEY (user_id, label, entry_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX entry_labels_by_entry ON entry_labels (entry_id, user_id);
+        ALTER TABLE rules ADD COLUMN label TEXT;
+        """
 }

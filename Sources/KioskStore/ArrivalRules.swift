@@ -38,6 +38,8 @@ extension RuleFollower {
 package struct RuleVerdict: Sendable, Hashable {
     package var read: [Int64] = []
     package var starred: [Int64] = []
+    /// Entries each label goes on.
+    package var labelled: [String: [Int64]] = [:]
     /// How many entries each rule matched.
     package var matches: [Int64: Int] = [:]
     /// Rules that ran out of their regular-expression budget on an entry, with the pattern.
@@ -47,7 +49,7 @@ package struct RuleVerdict: Sendable, Hashable {
     /// (inside the transaction that stores them, every other write waiting).
     package var skipped = 0
 
-    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && matches.isEmpty && flags.isEmpty }
+    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && labelled.isEmpty && matches.isEmpty && flags.isEmpty }
 }
 
 /// How rules judge new entries, the same in every store: each store calls it in the transaction
@@ -63,7 +65,7 @@ package enum ArrivalRules {
     ) -> [UserID: RuleVerdict] {
         let judging: [(follower: RuleFollower, rules: [(rule: Rule, query: Query)])] = followers.compactMap { follower in
             let rules: [(rule: Rule, query: Query)] = follower.rules.compactMap { rule in
-                guard !rule.draft.isPaused, !rule.draft.actions.isEmpty,
+                guard !rule.draft.isPaused, rule.draft.acts,
                     rule.draft.scope.includes(source, filedIn: follower.folder),
                     let query = try? QueryParser.parse(rule.draft.query)
                 else { return nil }
@@ -84,6 +86,7 @@ package enum ArrivalRules {
                 var document = unfiled.with(feed: follower.feedName, folders: follower.folder.map { [$0] } ?? [])
                 var read = false
                 var starred = false
+                var labels: [String] = []
                 for (rule, query) in rules {
                     if verdict.flags[rule.id] != nil {
                         verdict.skipped += 1
@@ -95,6 +98,10 @@ package enum ArrivalRules {
                         if rule.draft.actions.contains(.markRead) { read = true }
                         if rule.draft.actions.contains(.star) { starred = true }
                         document = document.with(isRead: read, isStarred: starred)
+                        if let label = rule.draft.label, !labels.contains(label) {
+                            labels.append(label)
+                            document = document.with(labels: labels)
+                        }
                     case .noMatch:
                         break
                     case .exceeded(let pattern):
@@ -103,6 +110,7 @@ package enum ArrivalRules {
                 }
                 if read { verdict.read.append(id) }
                 if starred { verdict.starred.append(id) }
+                for label in labels { verdict.labelled[label, default: []].append(id) }
             }
             if !verdict.isEmpty { verdicts[follower.user] = verdict }
         }
@@ -124,7 +132,7 @@ package enum ArrivalRules {
 package enum EntryDocument {
     package static func make(
         _ entry: Entry, feedName: String, folder: String?, isRead: Bool, isStarred: Bool, receivedAt: Date,
-        article: StoredArticle? = nil
+        article: StoredArticle? = nil, labels: [String] = []
     ) -> QueryDocument {
         let content = [
             SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
@@ -132,7 +140,7 @@ package enum EntryDocument {
         ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
         return QueryDocument(
             title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),
-            url: entry.link ?? "", content: content, feed: feedName, folders: folder.map { [$0] } ?? [], labels: [],
+            url: entry.link ?? "", content: content, feed: feedName, folders: folder.map { [$0] } ?? [], labels: labels,
             isRead: isRead, isStarred: isStarred, published: entry.published ?? entry.updated ?? receivedAt)
     }
 }

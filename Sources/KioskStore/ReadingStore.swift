@@ -38,17 +38,20 @@ public struct EntryFilter: Sendable, Hashable {
     public var sources: [SourceID]?
     public var unreadOnly: Bool
     public var starredOnly: Bool
+    /// Only entries the user put this label on.
+    public var label: String?
     public var limit: Int
     /// Only entries after this one in list order (the last row of the previous page).
     public var after: EntryCursor?
 
     public init(
-        sources: [SourceID]? = nil, unreadOnly: Bool = false, starredOnly: Bool = false, limit: Int = 50,
-        after: EntryCursor? = nil
+        sources: [SourceID]? = nil, unreadOnly: Bool = false, starredOnly: Bool = false, label: String? = nil,
+        limit: Int = 50, after: EntryCursor? = nil
     ) {
         self.sources = sources
         self.unreadOnly = unreadOnly
         self.starredOnly = starredOnly
+        self.label = label
         self.limit = limit
         self.after = after
     }
@@ -69,8 +72,8 @@ public struct EntryCursor: Sendable, Hashable {
     }
 }
 
-/// How long entries are kept. Entries still in their feed and starred entries are always
-/// kept; others go once older than `maxAge`, or past the newest `maxPerFeed` of their feed.
+/// How long entries are kept. Entries still in their feed and starred or labelled entries are
+/// always kept; others go once older than `maxAge`, or past the newest `maxPerFeed` of their feed.
 public struct RetentionPolicy: Sendable, Hashable {
     public var maxAge: Duration
     public var maxPerFeed: Int
@@ -103,7 +106,8 @@ public protocol ReadingStore: Sendable {
     /// Marks every unread entry of `sources` (nil: every feed) with an id up to `upTo` read,
     /// so what arrived after the user looked stays unread. Returns the ids, for undo.
     func markAllRead(sources: [SourceID]?, upTo: Int64, user: UserID) async throws -> [Int64]
-    /// Deletes what `policy` no longer keeps (starred by anyone is kept); returns how many went.
+    /// Deletes what `policy` no longer keeps (starred or labelled by anyone is kept); returns
+    /// how many went.
     @discardableResult
     func prune(_ policy: RetentionPolicy, now: Date) async throws -> Int
 }
@@ -116,6 +120,8 @@ public struct ItemQuery: Sendable, Hashable {
     public var unreadOnly = false
     public var readOnly = false
     public var starredOnly = false
+    /// Only entries the user put this label on (`user/-/label/NAME` when NAME is no folder).
+    public var label: String?
     /// Only entries Kiosk received at or after this (`ot`).
     public var receivedSince: Date?
     /// Only entries Kiosk received before this (`nt`).

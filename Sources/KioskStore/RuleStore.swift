@@ -45,15 +45,24 @@ public struct RuleDraft: Sendable, Hashable {
     public var query: String
     public var scope: RuleScope
     public var actions: Set<RuleAction>
+    /// The label the rule puts on what it matches (`LabelName`); nil for none.
+    public var label: String?
     public var isPaused: Bool
 
-    public init(name: String, query: String, scope: RuleScope = .all, actions: Set<RuleAction>, isPaused: Bool = false) {
+    public init(
+        name: String, query: String, scope: RuleScope = .all, actions: Set<RuleAction>, label: String? = nil,
+        isPaused: Bool = false
+    ) {
         self.name = name
         self.query = query
         self.scope = scope
         self.actions = actions
+        self.label = label
         self.isPaused = isPaused
     }
+
+    /// Whether the rule does anything to what it matches.
+    public var acts: Bool { !actions.isEmpty || label != nil }
 }
 
 /// A rule as kept: its draft, its place in the user's order, and whether it was flagged (a

@@ -54,7 +54,9 @@ import Testing
         try await store.saveSubscriptions([try feed("shared", folder: "Mine"), try feed("bobs")], user: bob)
         // A rule that acts on arrival (its day's count is copied too), and a paused one.
         _ = try await store.addRule(
-            RuleDraft(name: "Second", query: "\"headline 2\"", scope: .feed("bobs"), actions: [.star, .markRead]), user: bob,
+            RuleDraft(
+                name: "Second", query: "\"headline 2\"", scope: .feed("bobs"), actions: [.star, .markRead], label: "Rule’s"),
+            user: bob,
             now: Date(timeIntervalSince1970: 1_760_000_003))
         _ = try await store.addRule(
             RuleDraft(name: "Paused «x»", query: "x", scope: .folder("Mine"), actions: [.markRead], isPaused: true), user: bob,
@@ -132,6 +134,8 @@ import Testing
             let week = Date().addingTimeInterval(-7 * 86_400)
             #expect(try await postgres.ruleMatches(user: user, since: week) == sqlite.ruleMatches(user: user, since: week))
             #expect(try await sqlite.ruleMatches(user: user, since: week).values.reduce(0, +) == (user == bob ? 1 : 0))
+            #expect(try await postgres.labelCounts(user: user) == sqlite.labelCounts(user: user))
+            #expect(try await sqlite.labelCounts(user: user).map(\.name) == (user == bob ? ["Rule’s"] : []))
             #expect(
                 try await postgres.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted()
                     == sqlite.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted())

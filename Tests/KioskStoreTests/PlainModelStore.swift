@@ -13,6 +13,8 @@ actor PlainModelStore: KioskStore {
     private var states: [SourceID: SourceState] = [:]
     private var opened: [UserID: OpenedHeadline] = [:]
     private var device: UUID?
+    /// Each user's labels and the entries carrying them.
+    private var labelled: [UserID: [String: Set<Int64>]] = [:]
     /// Every feed anyone follows (no user's name or folder).
     private var feedList: [Subscription] = []
     /// Each user's feeds: the feed's id, their name and folder for it.
@@ -552,4 +554,31 @@ extension PlainModelStore {
     }
 
     func ruleMatches(user: UserID, since: Date) async throws -> [Int64: Int] { [:] }
+
+    // Labels: kept, not modelled further (the model test is about read state).
+
+    func labelCounts(user: UserID) -> [LabelCount] {
+        (labelled[user] ?? [:]).filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { name, ids in
+            let entries = ids.compactMap { table.kept[$0].flatMap { view($0, for: user) } }
+            return LabelCount(name: name, unread: entries.filter { !$0.isRead }.count, total: entries.count)
+        }
+    }
+
+    func setLabel(_ label: String, _ on: Bool, ids: [Int64], user: UserID) -> [Int64] {
+        ids.filter { id in
+            guard table.kept[id].flatMap({ view($0, for: user) }) != nil else { return false }
+            let had = labelled[user]?[label]?.contains(id) ?? false
+            guard had != on else { return false }
+            if on { labelled[user, default: [:]][label, default: []].insert(id) } else { labelled[user]?[label]?.remove(id) }
+            return true
+        }
+    }
+
+    func entryLabels(ids: [Int64], user: UserID) -> [Int64: [String]] {
+        var found: [Int64: [String]] = [:]
+        for (name, labelledIDs) in labelled[user] ?? [:] {
+            for id in ids where labelledIDs.contains(id) { found[id, default: []].append(name) }
+        }
+        return found.mapValues { $0.sorted() }
+    }
 }

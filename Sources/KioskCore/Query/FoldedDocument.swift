@@ -34,4 +34,13 @@ public struct FoldedDocument: Sendable {
         copy.document.isStarred = isStarred
         return copy
     }
+
+    /// The same entry with these labels (a rule labelling it before the next one runs).
+    public func with(labels: [String]) -> FoldedDocument {
+        var copy = self
+        copy.document.labels = labels
+        var folder = QueryTextFolder()
+        copy.fields[.label] = labels.map { FoldedText($0, folder: &folder) }
+        return copy
+    }
 }

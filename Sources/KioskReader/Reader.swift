@@ -12,7 +12,7 @@ import Logging
 public actor Reader {
     public typealias ChangeHandler = @Sendable (ReaderChange) async -> Void
 
-    private let store: any SubscriptionStore & ReadingStore & AllowanceLedger
+    private let store: any SubscriptionStore & ReadingStore & LabelStore & AllowanceLedger
     private let scheduler: any FeedScheduler
     /// The feeds handed to the scheduler at the last start or reload (reload stops the others).
     private var scheduled: Set<SourceID> = []
@@ -29,8 +29,8 @@ public actor Reader {
     /// What every user follows: the News sources and the config file's feeds.
     private var everyones: [Subscription] = []
     /// Mark-all-read actions (and rules applied to existing entries) that can still be undone,
-    /// newest last: the entries they marked read, and those they starred.
-    private var undoable: [(token: String, user: UserID, ids: [Int64], starred: [Int64])] = []
+    /// newest last: the entries they marked read, those they starred, and those they labelled.
+    private var undoable: [(token: String, user: UserID, ids: [Int64], starred: [Int64], labelled: Labelled?)] = []
     /// Each user's last counts, reused for two seconds while no entry arrived (an engine's check
     /// saves entries without the reader knowing, and a badge must not lag its list) and no
     /// change was made here, even one made while they were being counted (`CountsCache`).
@@ -39,7 +39,7 @@ public actor Reader {
     private let now: @Sendable () -> Date
 
     public init(
-        store: any SubscriptionStore & ReadingStore & AllowanceLedger, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
+        store: any SubscriptionStore & ReadingStore & LabelStore & AllowanceLedger, scheduler: any FeedScheduler, finder: FeedFinder, policy: AddressPolicy,
         limits: ReaderLimits = ReaderLimits(), now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "kiosk.reader"), onChange: @escaping ChangeHandler = { _ in }
     ) {
@@ -364,7 +364,7 @@ public actor Reader {
     /// The feeds a scope reads (nil: every feed the user follows).
     public func sources(in scope: ReadingScope, user: UserID) async throws(ReaderError) -> [SourceID]? {
         switch scope {
-        case .all, .starred, .search: nil
+        case .all, .starred, .search, .label: nil
         case .folder(let name): try await list(for: user).filter { $0.folder == name }.map(\.id)
         case .feed(let id): [id]
         }
@@ -388,6 +388,40 @@ public actor Reader {
         return changed
     }
 
+    /// Most labels one user keeps.
+    public static let mostLabels = 200
+
+    /// Puts a label on entries (or takes it off); returns the ids whose labels changed. A name
+    /// that cannot be a label, or a new label past `mostLabels`, is refused with a sentence.
+    @discardableResult
+    public func setLabel(_ name: String, _ on: Bool, ids: [Int64], user: UserID) async throws(ReaderError) -> [Int64] {
+        guard let label = LabelName.normalized(name) else { throw Self.badLabel }
+        if on {
+            let labels = try await storing { try await self.store.labelCounts(user: user) }
+            guard labels.count < Self.mostLabels || labels.contains(where: { $0.name == label }) else {
+                throw .limit("You have \(Self.mostLabels) labels already: take one off its entries to make another.")
+            }
+        }
+        let changed = try await storing { try await self.store.setLabel(label, on, ids: ids, user: user) }
+        if !changed.isEmpty { await onChange(.labelled(user: user, ids: changed, label: label, isOn: on)) }
+        return changed
+    }
+
+    /// The sentence for a name that cannot be a label.
+    static let badLabel = ReaderError.invalidName(
+        "A label is 1 to \(LabelName.maxLength) characters, with no control characters.")
+
+    /// The user's labels with their counts, by name.
+    public func labels(user: UserID) async throws(ReaderError) -> [LabelCount] {
+        try await storing { try await self.store.labelCounts(user: user) }
+    }
+
+    /// The labels on each of `ids` (entries with none absent).
+    public func labels(of ids: [Int64], user: UserID) async throws(ReaderError) -> [Int64: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        return try await storing { try await self.store.entryLabels(ids: ids, user: user) }
+    }
+
     /// Marks every unread entry of `scope` up to entry `upTo` (the newest the user saw) read.
     /// Returns how many, and a token that undoes it while it is among the last few.
     public func markAllRead(_ scope: ReadingScope, upTo: Int64, user: UserID) async throws(ReaderError)
@@ -397,9 +431,10 @@ public actor Reader {
         if case .search = scope { throw ReaderError.refused("A saved search has no Mark all read.") }
         let sources = try await sources(in: scope, user: user)
         let ids: [Int64]
-        if case .starred = scope {
+        if scope == .starred || scope.label != nil {
             let starred = try await storing {
-                try await self.store.readingList(EntryFilter(unreadOnly: true, starredOnly: true, limit: 100_000), user: user)
+                try await self.store.readingList(
+                    EntryFilter(unreadOnly: true, starredOnly: scope == .starred, label: scope.label, limit: 100_000), user: user)
             }
             ids = try await storing {
                 try await self.store.setRead(true, ids: starred.map(\.id).filter { $0 <= upTo }, user: user)
@@ -414,17 +449,34 @@ public actor Reader {
 
     /// Marks `read` read and stars `starred` (a rule applied to the entries already there).
     /// Returns how many entries changed, and a token that undoes it while it is among the last few.
-    public func apply(read: [Int64], starred: [Int64], user: UserID) async throws(ReaderError)
+    public func apply(read: [Int64], starred: [Int64], labelled: Labelled? = nil, user: UserID) async throws(ReaderError)
         -> (count: Int, undo: String)
     {
         let marked = try await setRead(true, ids: read, user: user)
         let stars = try await setStarred(true, ids: starred, user: user)
-        return (Set(marked + stars).count, remember(read: marked, starred: stars, user: user))
+        var labels: Labelled?
+        if let labelled {
+            labels = Labelled(label: labelled.label, ids: try await setLabel(labelled.label, true, ids: labelled.ids, user: user))
+        }
+        return (
+            Set(marked + stars + (labels?.ids ?? [])).count, remember(read: marked, starred: stars, labelled: labels, user: user)
+        )
     }
 
-    private func remember(read: [Int64], starred: [Int64], user: UserID) -> String {
+    /// Entries a label was put on.
+    public struct Labelled: Sendable, Hashable {
+        public var label: String
+        public var ids: [Int64]
+
+        public init(label: String, ids: [Int64]) {
+            self.label = label
+            self.ids = ids
+        }
+    }
+
+    private func remember(read: [Int64], starred: [Int64], labelled: Labelled? = nil, user: UserID) -> String {
         let token = UUID().uuidString
-        undoable.append((token, user, read, starred))
+        undoable.append((token, user, read, starred, labelled))
         if undoable.count > 64 { undoable.removeFirst(undoable.count - 64) }
         return token
     }
@@ -438,6 +490,9 @@ public actor Reader {
         let done = undoable.remove(at: index)
         if !done.ids.isEmpty { try await setRead(false, ids: done.ids, user: user) }
         if !done.starred.isEmpty { try await setStarred(false, ids: done.starred, user: user) }
+        if let labelled = done.labelled, !labelled.ids.isEmpty {
+            try await setLabel(labelled.label, false, ids: labelled.ids, user: user)
+        }
     }
 
     // MARK: - Helpers

@@ -8,7 +8,8 @@ import KioskStore
 ///
 /// ```json
 /// {"kiosk": "rules", "version": 1, "rules": [
-///   {"name": "Storms", "query": "intitle:storm", "scope": {"kind": "all"}, "actions": ["star"], "paused": false}
+///   {"name": "Storms", "query": "intitle:storm", "scope": {"kind": "all"}, "actions": ["star"], "label": "Alerts",
+///    "paused": false}
 /// ]}
 /// ```
 public struct RuleFile: Codable, Sendable, Hashable {
@@ -21,6 +22,8 @@ public struct RuleFile: Codable, Sendable, Hashable {
         public var query: String
         public var scope: Scope
         public var actions: [String]
+        /// The label the rule puts on (absent: none).
+        public var label: String?
         public var paused: Bool
     }
 
@@ -45,7 +48,7 @@ public struct RuleFile: Codable, Sendable, Hashable {
                 }
             return Item(
                 name: rule.draft.name, query: rule.draft.query, scope: scope,
-                actions: rule.draft.actions.sorted().map(\.rawValue), paused: rule.draft.isPaused)
+                actions: rule.draft.actions.sorted().map(\.rawValue), label: rule.draft.label, paused: rule.draft.isPaused)
         }
     }
 
@@ -81,7 +84,9 @@ public struct RuleFile: Codable, Sendable, Hashable {
             default: return (item, .failure(.refused("its scope “\(item.scope.kind)” is unknown")))
             }
             let actions = Set(item.actions.compactMap(RuleAction.init(rawValue:)))
-            return (item, .success(RuleDraft(name: item.name, query: item.query, scope: scope, actions: actions, isPaused: item.paused)))
+            return (item, .success(RuleDraft(
+                        name: item.name, query: item.query, scope: scope, actions: actions, label: item.label,
+                        isPaused: item.paused)))
         }
     }
 }

@@ -83,7 +83,16 @@ public struct Rules: Sendable {
             throw .invalidName("A rule's query is at most \(longestQuery) characters long.")
         }
         _ = try parse(checked.query)
-        guard !checked.actions.isEmpty else { throw .invalidName("Choose what the rule does: mark read, star, or both.") }
+        if let label = draft.label {
+            let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty {
+                checked.label = nil
+            } else {
+                guard let name = LabelName.normalized(trimmed) else { throw Reader.badLabel }
+                checked.label = name
+            }
+        }
+        guard checked.acts else { throw .invalidName("Choose what the rule does: mark read, star, add a label, or more.") }
         let name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
         checked.name = String((name.isEmpty ? checked.query : name).prefix(longestName))
         if case .folder(let folder) = draft.scope, folder.isEmpty { checked.scope = .all }
@@ -126,22 +135,34 @@ public struct Rules: Sendable {
     }
 
     /// What applying `rule` to the entries already there would change: the matches it would
-    /// mark read (those unread) and star (those not starred).
+    /// mark read (those unread), star (those not starred) and label (those without its label).
     public struct Application: Sendable, Hashable {
         public var read: [Int64]
         public var starred: [Int64]
+        /// The rule's label and the matches without it.
+        public var labelled: Reader.Labelled?
         public var matched: Int
         public var isCapped: Bool
         public var total: Int
 
-        /// "Mark 37 of your 4,210 entries read and star 3?"
+        /// "Mark 37 of your 4,210 entries read and star 3?", "Label 12 … “Alerts”?"
         public var question: String {
-            switch (read.isEmpty, starred.isEmpty) {
-            case (true, true): "Nothing to change: every entry the rule matches is already as it would make it."
-            case (false, true): "Mark \(count(read.count)) read?"
-            case (true, false): "Star \(count(starred.count))?"
-            case (false, false):
-                "Mark \(count(read.count)) read and star \(Self.grouped(starred.count))\(isCapped ? " or more" : "") of them?"
+            var parts: [String] = []
+            if !read.isEmpty { parts.append("mark \(read.count) read") }
+            if !starred.isEmpty { parts.append("star \(starred.count)") }
+            if let labelled, !labelled.ids.isEmpty { parts.append("label \(labelled.ids.count) “\(labelled.label)”") }
+            switch parts.count {
+            case 0: return "Nothing to change: every entry the rule matches is already as it would make it."
+            case 1:
+                // "Mark 37 of your 4,210 entries read?"
+                if !read.isEmpty { return "Mark \(count(read.count)) read?" }
+                if !starred.isEmpty { return "Star \(count(starred.count))?" }
+                return "Label \(count(labelled?.ids.count ?? 0)) “\(labelled?.label ?? "")”?"
+            default:
+                // "Mark 37 read and star 3, of your 4,210 entries?"
+                let listed = parts.dropLast().joined(separator: ", ") + " and " + (parts.last ?? "")
+                return listed.prefix(1).uppercased() + listed.dropFirst()
+                    + "\(isCapped ? " (or more)" : ""), of your \(Self.grouped(total)) \(total == 1 ? "entry" : "entries")?"
             }
         }
 
@@ -158,10 +179,16 @@ public struct Rules: Sendable {
         let preview = try await preview(
             rule.draft.query, scope: rule.draft.scope, user: user, subscriptions: subscriptions, now: now)
         let actions = rule.draft.actions
+        var labelled: Reader.Labelled?
+        if let label = rule.draft.label {
+            let labels = try await store.entryLabels(ids: preview.matches.map(\.id), user: user)
+            labelled = Reader.Labelled(
+                label: label, ids: preview.matches.map(\.id).filter { !(labels[$0] ?? []).contains(label) })
+        }
         return Application(
             read: actions.contains(.markRead) ? preview.matches.filter { !$0.isRead }.map(\.id) : [],
             starred: actions.contains(.star) ? preview.matches.filter { !$0.isStarred }.map(\.id) : [],
-            matched: preview.matches.count, isCapped: preview.isCapped, total: preview.total)
+            labelled: labelled, matched: preview.matches.count, isCapped: preview.isCapped, total: preview.total)
     }
 }
 
@@ -202,6 +229,6 @@ extension Rules {
     }
 
     private static func identity(of draft: RuleDraft) -> String {
-        "\(draft.query)\u{1}\(draft.scope)\u{1}\(RuleColumns.actions(draft.actions))"
+        "\(draft.query)\u{1}\(draft.scope)\u{1}\(RuleColumns.actions(draft.actions))\u{1}\(draft.label ?? "")"
     }
 }

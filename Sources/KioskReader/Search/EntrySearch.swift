@@ -61,7 +61,8 @@ public struct EntrySearch: Sendable {
             let stored = Dictionary(
                 try await store.storedEntries(ids: kept.map(\.id), user: user).map { ($0.id, $0) },
                 uniquingKeysWith: { first, _ in first })
-            found = try await judge(kept.compactMap { stored[$0.id] }, by: query, feeds: feeds, now: now, limit: limit)
+            found = try await judge(
+                kept.compactMap { stored[$0.id] }, by: query, feeds: feeds, user: user, now: now, limit: limit)
         } else {
             let states = query.requiredStates
             var filter = EntryFilter(
@@ -75,7 +76,7 @@ public struct EntrySearch: Sendable {
                 let page = try await store.readingList(filter, user: user)
                 read += page.count
                 let inScope = page.filter { feeds[$0.source] != nil }
-                found += try await judge(inScope, by: query, feeds: feeds, now: now, limit: limit - found.count)
+                found += try await judge(inScope, by: query, feeds: feeds, user: user, now: now, limit: limit - found.count)
                 guard page.count == filter.limit, let last = page.last else { break }
                 filter.after = EntryCursor(last)
             }
@@ -85,22 +86,27 @@ public struct EntrySearch: Sendable {
 
     /// The first `limit` of `candidates` that `query` matches, in their order.
     private func judge(
-        _ candidates: [StoredEntry], by query: Query, feeds: [SourceID: Subscription], now: Date, limit: Int
+        _ candidates: [StoredEntry], by query: Query, feeds: [SourceID: Subscription], user: UserID, now: Date, limit: Int
     ) async throws -> [StoredEntry] {
         guard !candidates.isEmpty else { return [] }
         let articles = try await store.articles(entries: candidates.map(\.id))
+        let labels = try await store.entryLabels(ids: candidates.map(\.id), user: user)
         var matches: [StoredEntry] = []
         for candidate in candidates where matches.count < limit {
-            let document = Self.document(of: candidate, feed: feeds[candidate.source], article: articles[candidate.id])
+            let document = Self.document(
+                of: candidate, feed: feeds[candidate.source], article: articles[candidate.id], labels: labels[candidate.id] ?? [])
             if query.matches(document, now: now) { matches.append(candidate) }
         }
         return matches
     }
 
     /// What the query reads of an entry.
-    static func document(of stored: StoredEntry, feed: Subscription?, article: StoredArticle?) -> QueryDocument {
+    static func document(of stored: StoredEntry, feed: Subscription?, article: StoredArticle?, labels: [String] = [])
+        -> QueryDocument
+    {
         EntryDocument.make(
             stored.entry, feedName: feed?.displayName ?? stored.source.rawValue, folder: feed?.folder,
-            isRead: stored.isRead, isStarred: stored.isStarred, receivedAt: stored.receivedAt, article: article)
+            isRead: stored.isRead, isStarred: stored.isStarred, receivedAt: stored.receivedAt, article: article,
+            labels: labels)
     }
 }

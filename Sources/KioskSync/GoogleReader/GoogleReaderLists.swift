@@ -8,12 +8,15 @@ import KioskStore
 // Folders (labels) and subscriptions: listing, adding, editing, importing.
 extension GoogleReaderAPI {
     /// Every label a subscription carries is here too (NetNewsWire stops syncing folders at the
-    /// first category it cannot find in this list).
+    /// first category it cannot find in this list), as a folder; then the labels on entries,
+    /// as tags (a name that is both is listed once, as the folder).
     func tagList(_ call: Call) async throws -> Response {
         var seen = Set<String>()
         let labels = try await services.reader.subscriptions(user: call.user).map(Self.labelName).filter { seen.insert($0).inserted }
+        let entryLabels = try await services.reader.labels(user: call.user).map(\.name).filter { seen.insert($0).inserted }
         let tags = [TagList.Tag(id: StreamID.starred.text, type: nil)]
             + labels.map { TagList.Tag(id: StreamID.label($0).text, type: "folder") }
+            + entryLabels.map { TagList.Tag(id: StreamID.label($0).text, type: "tag") }
         let version = try await services.reader.subscriptionsVersion(user: call.user)
         return try Self.json(TagList(tags: tags), request: call.request, now: services.now(), validated: true, version: version)
     }
@@ -55,6 +58,9 @@ extension GoogleReaderAPI {
         }
         for (label, count) in byLabel.sorted(by: { $0.key < $1.key }) {
             rows.append(.init(id: StreamID.label(label).text, count: count, newestItemTimestampUsec: stamp))
+        }
+        for label in try await services.reader.labels(user: call.user) where label.unread > 0 && byLabel[label.name] == nil {
+            rows.append(.init(id: StreamID.label(label.name).text, count: label.unread, newestItemTimestampUsec: stamp))
         }
         let total = rows.filter { $0.id.hasPrefix("feed/") }.reduce(0) { $0 + $1.count }
         rows.append(.init(id: StreamID.readingList.text, count: total, newestItemTimestampUsec: stamp))

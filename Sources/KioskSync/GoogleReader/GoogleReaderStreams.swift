@@ -73,7 +73,8 @@ extension GoogleReaderAPI {
     }
 
     /// `edit-tag`: `i` (repeated, any id form), `a` tags to add, `r` tags to remove: read,
-    /// starred, kept-unread (unread again); other tags are accepted and ignored.
+    /// starred, kept-unread (unread again), and labels (`user/-/label/NAME`: the entry's own
+    /// labels; a feed's folder is not changed here); other tags are accepted and ignored.
     func editTag(_ call: Call) async throws -> Response {
         // At most 1,000 a call (NetNewsWire sends chunks of 1,000): one write transaction each.
         let ids = Array(call.fields.all("i").prefix(1_000).compactMap(ItemID.parse))
@@ -83,6 +84,7 @@ extension GoogleReaderAPI {
             case .read: try await performing { try await services.reader.setRead(true, ids: ids, user: call.user) }
             case .keptUnread: try await performing { try await services.reader.setRead(false, ids: ids, user: call.user) }
             case .starred: try await performing { try await services.reader.setStarred(true, ids: ids, user: call.user) }
+            case .label(let name): try await performing { try await services.reader.setLabel(name, true, ids: ids, user: call.user) }
             default: continue
             }
         }
@@ -90,6 +92,7 @@ extension GoogleReaderAPI {
             switch tag {
             case .read: try await performing { try await services.reader.setRead(false, ids: ids, user: call.user) }
             case .starred: try await performing { try await services.reader.setStarred(false, ids: ids, user: call.user) }
+            case .label(let name): try await performing { try await services.reader.setLabel(name, false, ids: ids, user: call.user) }
             default: continue
             }
         }
@@ -114,7 +117,8 @@ extension GoogleReaderAPI {
                 _ = try await performing { try await services.reader.markAllRead(.feed(subscription.id), upTo: upTo, user: call.user) }
             }
             return Self.ok(now: services.now())
-        case .label(let name): scope = .folder(name)
+        case .label(let name):
+            scope = try await services.reader.folders(user: call.user).contains(name) ? .folder(name) : .label(name)
         case .feed(let id):
             guard try await services.reader.subscription(id, user: call.user) != nil else { throw HTTPError(.notFound) }
             scope = .feed(id)
@@ -181,7 +185,12 @@ extension GoogleReaderAPI {
         case .label(let name) where name == Self.topLevel:
             query.sources = try await services.reader.subscriptions(user: call.user).filter { Self.labelName($0) == name }.map(\.id)
         case .label(let name):
-            query.sources = try await services.reader.sources(in: .folder(name), user: call.user)
+            // A folder's entries; else the entries the user put that label on.
+            if try await services.reader.folders(user: call.user).contains(name) {
+                query.sources = try await services.reader.sources(in: .folder(name), user: call.user)
+            } else {
+                query.label = name
+            }
         case .otherState: return nil
         }
         for excluded in call.fields.all("xt").compactMap(StreamID.init) where excluded == .read {
@@ -205,6 +214,7 @@ extension GoogleReaderAPI {
         // Feeds read as full articles sync their kept articles as the items' content.
         let articles = try await services.store.syncArticles(
             for: entries, fullArticleFeeds: Set(subscriptions.filter(\.fullArticles).map(\.id)))
+        let labels = try await services.reader.labels(of: entries.map(\.id), user: user)
         return entries.map { stored in
             let subscription = byID[stored.source]
             let entry = stored.entry
@@ -213,6 +223,7 @@ extension GoogleReaderAPI {
             if let subscription { categories.append(StreamID.label(Self.labelName(subscription)).text) }
             if stored.isRead { categories.append(StreamID.read.text) }
             if stored.isStarred { categories.append(StreamID.starred.text) }
+            categories += (labels[stored.id] ?? []).map { StreamID.label($0).text }
             let links = entry.link.map { [ContentsPage.Link(href: $0, type: "text/html")] } ?? []
             let published = stored.syncPublished
             return ContentsPage.Item(

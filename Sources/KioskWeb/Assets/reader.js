@@ -1,4 +1,4 @@
-// The reader's behaviour: read and star toggles, mark all read with undo, unread counts in the
+// The reader's behaviour: read and star toggles, labels, mark all read with undo, unread counts in the
 // page title and the app badge, keyboard shortcuts, and changes from other tabs. Every action is
 // a POST the server also accepts from plain forms; this only makes them instant.
 
@@ -83,6 +83,7 @@ function showCounts(counts) {
   for (const [id, count] of Object.entries(counts.feeds)) values.set(`feed:${id}`, count);
   for (const [name, count] of Object.entries(counts.folders)) values.set(`folder:${name}`, count);
   for (const [id, count] of Object.entries(counts.searches || {})) values.set(`search:${id}`, count);
+  for (const [name, count] of Object.entries(counts.labels || {})) values.set(`label:${name}`, count);
   shownCounts = values;
   if (newEntriesCheck) {
     const check = newEntriesCheck;
@@ -129,6 +130,117 @@ function setStarred(ids, starred) {
   }
 }
 
+// ---- Labels ------------------------------------------------------------------------------------
+
+// Shows `label` on (or off) the entries `ids` wherever they are drawn (rows, the entry's page).
+function setLabelled(ids, label, on) {
+  const wanted = new Set(ids.map(String));
+  for (const list of $$("ul.label-chips[data-labels-for]")) {
+    if (!wanted.has(list.dataset.labelsFor)) continue;
+    const chip = $$("li.label-chip", list).find((item) => item.dataset.label === label);
+    if (on && !chip) list.append(labelChip(list.dataset.labelsFor, label, list.dataset.removable !== undefined));
+    if (!on && chip) chip.remove();
+    list.hidden = list.children.length === 0;
+  }
+}
+
+// One chip, built as the server draws it (text only: a label is never markup).
+function labelChip(id, label, removable) {
+  const item = document.createElement("li");
+  item.className = "label-chip";
+  item.dataset.label = label;
+  const link = document.createElement("a");
+  link.href = `/reader/label/${encodeURIComponent(label)}`;
+  link.textContent = label;
+  item.append(link);
+  if (removable) {
+    const form = document.createElement("form");
+    form.className = "inline-form";
+    form.method = "post";
+    form.action = "/reader/label";
+    for (const [name, value] of [["ids", id], ["label", label], ["on", "false"]]) {
+      const input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      form.append(input);
+    }
+    const button = document.createElement("button");
+    button.type = "submit";
+    button.className = "label-remove";
+    button.dataset.labelRemove = label;
+    button.setAttribute("aria-label", `Remove the label ${label}`);
+    button.title = "Remove";
+    button.textContent = "×";
+    form.append(button);
+    item.append(form);
+  }
+  return item;
+}
+
+// Puts a label on (or takes it off) entries; a refusal is said in the server's words.
+async function sendLabel(ids, label, on) {
+  const response = await fetch("/reader/label", {
+    method: "POST",
+    headers: {
+      Accept: "application/json",
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-CSRF-Token": csrfToken(),
+    },
+    body: new URLSearchParams({ ids, label, on: String(on) }),
+    keepalive: true,
+  });
+  if (!response.ok) {
+    let message = "Could not save that: you may be offline.";
+    try {
+      const body = await response.json();
+      message = body?.error?.message || message;
+    } catch {
+      // Not JSON: the general sentence.
+    }
+    throw new Error(message);
+  }
+  offlineCopyIsStale();
+  return response.json();
+}
+
+function setupLabels() {
+  document.addEventListener("submit", async (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.getAttribute("action") !== "/reader/label") return;
+    event.preventDefault();
+    const fields = Object.fromEntries(new FormData(form));
+    const on = fields.on !== "false";
+    try {
+      const result = await sendLabel(fields.ids, fields.label, on);
+      setLabelled(String(fields.ids).split(","), result.label, on);
+      if (on) {
+        const input = $("input[name=label]", form);
+        if (input) input.value = "";
+        form.closest("dialog")?.close();
+      }
+    } catch (error) {
+      notice(error.message);
+    }
+    refreshCounts();
+  });
+}
+
+// `l`: the entry's label field, or the dialog for the focused row of a list.
+function askLabel(article, row) {
+  if (article) {
+    $("#label-form-name")?.focus();
+    return true;
+  }
+  const dialog = $("#label-dialog");
+  if (!row || !dialog?.showModal) return false;
+  const ids = $("input[name=ids]", dialog);
+  if (ids) ids.value = row.dataset.id;
+  dialog.showModal();
+  $("#label-dialog-form-name")?.focus();
+  return true;
+}
+
 async function toggleRead(id, read) {
   setRead([id], read);
   try {
@@ -152,7 +264,7 @@ async function toggleStar(button) {
   refreshCounts();
 }
 
-// ---- Keyboard: j/k, o/Enter, m, s, r, ? -----------------------------------------------------
+// ---- Keyboard: j/k, o/Enter, m, s, l, r, ? --------------------------------------------------
 
 function rows() {
   return $$("#reader-list > li.reader-entry");
@@ -206,6 +318,9 @@ function onKey(event) {
       toggleStar(button);
       break;
     }
+    case "l":
+      if (!askLabel(article, current)) return;
+      break;
     case "r":
       window.location.reload();
       break;
@@ -249,6 +364,11 @@ function setupMarkAll() {
 export function onReaderEvent(message) {
   if (message.kind === "read") setRead(message.ids, message.value);
   if (message.kind === "starred") setStarred(message.ids, message.value);
+  if (message.kind === "labelled") {
+    setLabelled(message.ids, message.label, message.value);
+    // A new label (or one no entry carries any more) is a new row of the home list.
+    redrawHome();
+  }
   if (message.kind === "subscriptions") redrawHome();
   refreshCounts();
 }
@@ -320,6 +440,7 @@ export function setupReader() {
     }
   });
   setupMarkAll();
+  setupLabels();
   $("#shortcuts-button")?.addEventListener("click", () => $("#shortcuts")?.showModal?.());
   const article = $("#reader-entry");
   if (article) {

@@ -39,18 +39,21 @@ struct OpenedMessage: Codable, Sendable, Equatable {
 /// `subscriptions` (feeds added, removed, renamed or moved).
 struct ReaderMessage: Codable, Sendable, Equatable {
     enum Kind: String, Codable, Sendable {
-        case read, starred, subscriptions
+        case read, starred, labelled, subscriptions
     }
 
     var kind: Kind
     /// At most the first 2,000 (a mark-all-read of more makes pages refresh their counts).
     var ids: [Int64]
     var value: Bool
+    /// The label put on or taken off (`labelled`).
+    var label: String?
 
-    init(kind: Kind, ids: [Int64], value: Bool) {
+    init(kind: Kind, ids: [Int64], value: Bool, label: String? = nil) {
         self.kind = kind
         self.ids = Array(ids.prefix(2_000))
         self.value = value
+        self.label = label
     }
 }
 

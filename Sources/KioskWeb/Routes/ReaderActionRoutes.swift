@@ -6,7 +6,7 @@ import KioskReader
 import KioskSources
 import KioskStore
 
-/// What changes the reader: subscribe, settings, unsubscribe, OPML import, read and star state.
+/// What changes the reader: subscribe, settings, unsubscribe, OPML import, read, star and label state.
 /// All POSTs (behind `SameOriginMiddleware`); the script sends them with `Accept:
 /// application/json` and gets JSON, a plain form gets a page or a redirect.
 struct ReaderActionRoutes: Sendable {
@@ -42,6 +42,18 @@ struct ReaderActionRoutes: Sendable {
         var back: String?
     }
     private struct Undo: Decodable { var token: String }
+    private struct Labelling: Decodable {
+        var ids: String
+        var label: String
+        /// "false" takes the label off; anything else (or nothing) puts it on.
+        var on: Bool?
+        var back: String?
+    }
+
+    struct LabelResult: Encodable {
+        var changed: [Int64]
+        var label: String
+    }
 
     struct MarkAllResult: Encodable {
         var count: Int
@@ -125,6 +137,16 @@ struct ReaderActionRoutes: Sendable {
             try await perform { try await reader.setStarred(form.starred ?? true, ids: Self.ids(form.ids), user: context.user) }
             return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
         }
+        router.post("reader/label") { request, context in
+            let form = try await FormBody.decode(Labelling.self, from: request)
+            let changed = try await perform {
+                try await reader.setLabel(form.label, form.on ?? true, ids: Self.ids(form.ids), user: context.user)
+            }
+            if FormBody.wantsJSON(request) {
+                return try JSONResponse(LabelResult(changed: changed, label: LabelName.normalized(form.label) ?? form.label)).response
+            }
+            return FormBody.redirect(FormBody.back(form.back))
+        }
         router.post("reader/mark-all") { request, context in
             let form = try await FormBody.decode(MarkAll.self, from: request)
             guard let scope = try await Self.scope(form.scope, reader: reader, user: context.user) else { throw HTTPError(.notFound) }
@@ -164,7 +186,7 @@ struct ReaderActionRoutes: Sendable {
         Array(text.split(separator: ",").prefix(1_000).compactMap { Int64($0.trimmingCharacters(in: .whitespaces)) })
     }
 
-    /// A scope as list pages write it: `all`, `starred`, `folder:<name>`, `feed:<id>`.
+    /// A scope as list pages write it: `all`, `starred`, `folder:<name>`, `feed:<id>`, `label:<name>`.
     static func scope(_ text: String, reader: Reader, user: UserID) async throws -> ReadingScope? {
         switch text {
         case "all": return .all
@@ -173,6 +195,10 @@ struct ReaderActionRoutes: Sendable {
             if text.hasPrefix("folder:") {
                 let name = String(text.dropFirst("folder:".count))
                 return try await reader.folders(user: user).contains(name) ? .folder(name) : nil
+            }
+            if text.hasPrefix("label:") {
+                let name = String(text.dropFirst("label:".count))
+                return try await reader.labels(user: user).contains { $0.name == name } ? .label(name) : nil
             }
             if text.hasPrefix("feed:") {
                 let id = SourceID(String(text.dropFirst("feed:".count)))

@@ -48,6 +48,11 @@ struct ReaderRoutes: Sendable {
             else { throw HTTPError(.notFound) }
             return try await searchList(search, request: request, context: context)
         }
+        router.get("reader/label/:name") { request, context in
+            let name = try Self.parameter("name", context)
+            guard try await reader.labels(user: context.user).contains(where: { $0.name == name }) else { throw HTTPError(.notFound) }
+            return try await list(.label(name), title: name, request: request, context: context)
+        }
         router.get("reader/folder/:name") { request, context in
             let name = try Self.parameter("name", context)
             guard try await reader.folders(user: context.user).contains(name) else { throw HTTPError(.notFound) }
@@ -106,12 +111,12 @@ struct ReaderRoutes: Sendable {
         switch scope {
         case .all: showsRead = false
         case .starred: showsRead = true
-        case .folder, .feed, .search: showsRead = show != "unread"
+        case .folder, .feed, .search, .label: showsRead = show != "unread"
         }
         let after = request.uri.queryParameters.get("after").flatMap(Self.cursor)
         let filter = EntryFilter(
             sources: try await reader.sources(in: scope, user: context.user), unreadOnly: !showsRead, starredOnly: scope == .starred,
-            limit: Self.pageSize + 1, after: after)
+            label: scope.label, limit: Self.pageSize + 1, after: after)
         var entries = try await store.readingList(filter, user: context.user)
         let more = entries.count > Self.pageSize
         if more { entries.removeLast() }
@@ -124,7 +129,9 @@ struct ReaderRoutes: Sendable {
         // Mark all read stops at the newest entry received now, whatever its date.
         let newest = try await store.newestEntryID(sources: filter.sources, user: context.user)
         return ReaderListPage(
-            scope: scope, title: title, entries: entries, names: names, drawings: drawings, counts: try await counts(subscriptions, user: context.user),
+            scope: scope, title: title, entries: entries, names: names,
+            labels: try await reader.labels(of: entries.map(\.id), user: context.user), drawings: drawings,
+            counts: try await counts(subscriptions, user: context.user),
             folders: try await reader.folders(user: context.user), showsRead: showsRead, next: next, newestID: newest,
             subscription: subscription, sources: filter.sources, sequence: await live.snapshot().sequence
         ).page.response(for: context)
@@ -141,7 +148,8 @@ struct ReaderRoutes: Sendable {
         var names: [SourceID: String] = [:]
         for subscription in subscriptions { names[subscription.id] = subscription.displayName }
         return ReaderListPage(
-            scope: .search(search.id), title: search.name, entries: entries, names: names, drawings: drawings,
+            scope: .search(search.id), title: search.name, entries: entries, names: names,
+            labels: try await reader.labels(of: entries.map(\.id), user: context.user), drawings: drawings,
             counts: try await counts(subscriptions, user: context.user), folders: try await reader.folders(user: context.user),
             showsRead: showsRead, next: nil, newestID: 0, subscription: nil, sources: nil,
             sequence: await live.snapshot().sequence
@@ -187,6 +195,7 @@ struct ReaderRoutes: Sendable {
                 nil
             }
         let path = ReaderLinks.entry(source, key: key)
+        let counts = try await counts(subscriptions, user: context.user)
         return ReaderEntryPage(
             entry: entry, feedName: subscription.displayName,
             drawing: drawings.drawing(of: source), sanitizer: sanitizer,
@@ -194,7 +203,9 @@ struct ReaderRoutes: Sendable {
                 stored: read, signer: signer, entryPath: path,
                 summaryPath: subscription.fullArticles ? path + "?summary=1" : path),
             folders: try await reader.folders(user: context.user),
-            unread: try await counts(subscriptions, user: context.user).all, sequence: await live.snapshot().sequence
+            unread: counts.all, sequence: await live.snapshot().sequence,
+            labels: try await reader.labels(of: [entry.id], user: context.user)[entry.id] ?? [],
+            knownLabels: counts.labels.keys.sorted()
         ).page.response(for: context)
     }
 
@@ -206,7 +217,8 @@ struct ReaderRoutes: Sendable {
         let counts = try await reader.counts(user: user)
         return ReaderCounts(
             unread: counts.unread, starred: counts.starred, subscriptions: subscriptions,
-            searches: withSearches ? try await searches.unreadCounts(user: user, subscriptions: subscriptions) : [:])
+            searches: withSearches ? try await searches.unreadCounts(user: user, subscriptions: subscriptions) : [:],
+            labels: try await reader.labels(user: user))
     }
 
     /// A route parameter, percent-decoded (a folder may be "Tech / Swift").

@@ -17,6 +17,8 @@ struct RuleRoutes: Sendable {
         var scope: String?
         var read: String?
         var star: String?
+        /// The label to add ("" or absent: none).
+        var label: String?
         var paused: String?
     }
     private struct Pause: Decodable { var paused: Bool }
@@ -126,7 +128,8 @@ struct RuleRoutes: Sendable {
             let rule = try await rule(context)
             let subscriptions = try await reader.subscriptions(user: context.user)
             let application = try await rules.application(of: rule, user: context.user, subscriptions: subscriptions)
-            let done = try await reader.apply(read: application.read, starred: application.starred, user: context.user)
+            let done = try await reader.apply(
+                read: application.read, starred: application.starred, labelled: application.labelled, user: context.user)
             let sentence = "“\(rule.draft.name)” changed \(done.count) \(done.count == 1 ? "entry" : "entries")."
             return try await listPage(context, message: sentence, undo: (rule.id, done.undo)).response(for: context)
         }
@@ -177,7 +180,7 @@ struct RuleRoutes: Sendable {
         let problem = error ?? failure
         var response = RuleFormPage(
             ruleID: id, draft: shown, subscriptions: subscriptions, folders: try await reader.folders(user: context.user),
-            preview: preview, error: problem
+            preview: preview, error: problem, knownLabels: try await reader.labels(user: context.user).map(\.name)
         ).page.response(for: context)
         response.status = status
         return response
@@ -204,21 +207,25 @@ struct RuleRoutes: Sendable {
         else { return nil }
         return draft(
             name: form.name, query: text, scope: form.scope, read: form.read != nil, star: form.star != nil,
-            paused: form.paused != nil)
+            label: form.label, paused: form.paused != nil)
     }
 
     private static func posted(_ request: Request) async throws -> RuleDraft {
         let form = try await FormBody.decode(Form.self, from: request)
         return draft(
             name: form.name, query: form.query ?? "", scope: form.scope, read: form.read != nil, star: form.star != nil,
-            paused: form.paused != nil)
+            label: form.label, paused: form.paused != nil)
     }
 
-    private static func draft(name: String?, query: String, scope: String?, read: Bool, star: Bool, paused: Bool) -> RuleDraft {
+    private static func draft(
+        name: String?, query: String, scope: String?, read: Bool, star: Bool, label: String?, paused: Bool
+    ) -> RuleDraft {
         var actions: Set<RuleAction> = []
         if read { actions.insert(.markRead) }
         if star { actions.insert(.star) }
-        return RuleDraft(name: name ?? "", query: query, scope: Self.scope(scope), actions: actions, isPaused: paused)
+        let label = label.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        return RuleDraft(
+            name: name ?? "", query: query, scope: Self.scope(scope), actions: actions, label: label, isPaused: paused)
     }
 
     /// The scope select's value: `all`, `folder:<name>` or `feed:<id>`.

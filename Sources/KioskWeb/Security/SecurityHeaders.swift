@@ -38,8 +38,15 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
             if error.status == .notFound {
                 response = Self.page(MessagePage.notFound.page, status: .notFound)
             } else {
-                let page = MessagePage(kind: "error", title: "Something went wrong", message: "\(error.status.reasonPhrase).")
-                response = Self.page(page.page, status: error.status)
+                // A message Kiosk wrote for the user (`HTTPError(_:message:)`) is said; else the status.
+                let message = (error as? HTTPError)?.body ?? "\(error.status.reasonPhrase)."
+                if request.headers[.accept]?.contains("application/json") == true {
+                    response = (try? JSONResponse(ErrorBody(error: .init(message: message)), status: error.status).response)
+                        ?? Response(status: error.status)
+                } else {
+                    let page = MessagePage(kind: "error", title: "Something went wrong", message: message)
+                    response = Self.page(page.page, status: error.status)
+                }
             }
             // The error's own headers say how to do better (405's `Allow`).
             if let error = error as? HTTPError { response.headers.append(contentsOf: error.headers) }
@@ -49,6 +56,12 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         }
         for field in Self.fields { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// An error as the script reads it: `{"error": {"message": "…"}}`.
+    struct ErrorBody: Encodable, Sendable {
+        struct Message: Encodable, Sendable { var message: String }
+        var error: Message
     }
 
     static func page(_ page: Page, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,8 +1,10 @@
 import KioskModel
 import KioskReader
 import KioskSources
+import KioskStore
 
-/// Unread counts as every reader page shows them: per feed, per folder, in all, and starred.
+/// Unread counts as every reader page shows them: per feed, per folder, in all, starred, saved
+/// searches and labels.
 struct ReaderCounts: Sendable, Encodable {
     var all: Int
     var starred: Int
@@ -10,8 +12,13 @@ struct ReaderCounts: Sendable, Encodable {
     var folders: [String: Int]
     /// Each saved search's unread entries (up to `SavedSearches.countCap`), by id.
     var searches: [String: Int]
+    /// Each label's unread entries, by name (every label the user has, also at 0).
+    var labels: [String: Int]
 
-    init(unread: [SourceID: Int], starred: Int, subscriptions: [Subscription], searches: [Int64: Int] = [:]) {
+    init(
+        unread: [SourceID: Int], starred: Int, subscriptions: [Subscription], searches: [Int64: Int] = [:],
+        labels: [LabelCount] = []
+    ) {
         var feeds: [String: Int] = [:]
         var folders: [String: Int] = [:]
         var all = 0
@@ -26,6 +33,7 @@ struct ReaderCounts: Sendable, Encodable {
         self.feeds = feeds
         self.folders = folders
         self.searches = Dictionary(uniqueKeysWithValues: searches.map { (String($0.key), $0.value) })
+        self.labels = Dictionary(labels.map { ($0.name, $0.unread) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The document title with the unread count in front, as mail and feed readers do.

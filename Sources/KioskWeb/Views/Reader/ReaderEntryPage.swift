@@ -5,7 +5,8 @@ import KioskReader
 import KioskSources
 import KioskStore
 
-/// `/reader/entry/<feed>/<key>`: one entry, its content sanitized, with read and star toggles.
+/// `/reader/entry/<feed>/<key>`: one entry, its content sanitized, with read and star toggles
+/// and its labels.
 /// Opening it marks it read, by a POST from the script (a GET never changes anything).
 struct ReaderEntryPage: Sendable {
     var entry: StoredEntry
@@ -17,6 +18,9 @@ struct ReaderEntryPage: Sendable {
     var folders: [String]
     var unread: Int
     var sequence: UInt64
+    /// The entry's labels, and every label the user has (offered when adding one).
+    var labels: [String] = []
+    var knownLabels: [String] = []
 
     var page: Page {
         let title = EntryDrawing(style: drawing, entry: entry.entry).title
@@ -45,6 +49,13 @@ struct ReaderEntryPage: Sendable {
                         }
                         StarButton(id: entry.id, isStarred: entry.isStarred).node
                         article.toggle
+                    }
+                    el("div", .class("entry-labels")) {
+                        LabelChips(id: entry.id, labels: labels, removable: true).node
+                        LabelForm(
+                            ids: String(entry.id), known: knownLabels, formID: "label-form",
+                            back: ReaderLinks.entry(entry.source, key: entry.key)
+                        ).node
                     }
                     el("div", .id("entry-description"), .class("prose")) {
                         article.body(summary: nodes {

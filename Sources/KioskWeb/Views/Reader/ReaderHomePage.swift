@@ -3,7 +3,8 @@ import KioskReader
 import KioskSources
 import KioskStore
 
-/// `/reader`: the user's feeds by folder with their unread counts, All unread and Starred.
+/// `/reader`: the user's feeds by folder with their unread counts, All unread, Starred, saved
+/// searches and labels.
 struct ReaderHomePage: Sendable {
     var subscriptions: [Subscription]
     var counts: ReaderCounts
@@ -45,6 +46,11 @@ struct ReaderHomePage: Sendable {
                         href: ReaderLinks.search(search.id), label: search.name, icon: Self.searchPath, key: "search:\(search.id)",
                         count: counts.searches[String(search.id)] ?? 0)
                 }
+                for label in counts.labels.keys.sorted() {
+                    streamRow(
+                        href: ReaderLinks.label(label), label: label, icon: Self.labelPath, key: "label:\(label)",
+                        count: counts.labels[label] ?? 0)
+                }
             },
             el("p", .class("empty-state"), .flag("hidden", !subscriptions.isEmpty)) {
                 "No feeds yet. "
@@ -60,6 +66,7 @@ struct ReaderHomePage: Sendable {
     }
 
     static let searchPath = "M10.5 4a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM15.5 15.5 20 20"
+    static let labelPath = "M3.5 12.5V4.5h8l9 9-8 8zM8 8.5h.01"
     static let starPath = "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
 
     private var folders: [String] {

@@ -18,6 +18,8 @@ enum ReaderLinks {
     static let searches = "/reader/searches"
     static func search(_ id: Int64) -> String { "/reader/search/\(id)" }
     static func deleteSearch(_ id: Int64) -> String { "/reader/search/\(id)/delete" }
+    static func label(_ name: String) -> String { "/reader/label/\(component(name))" }
+    static let setLabel = "/reader/label"
     static let rules = "/reader/rules"
     static let newRule = "/reader/rules/new"
     static let rulePreview = "/reader/rules/preview"

@@ -13,6 +13,8 @@ struct ReaderListPage: Sendable {
     var entries: [StoredEntry]
     /// Names of the feeds, for each row's label.
     var names: [SourceID: String]
+    /// The labels on each entry shown (entries with none absent).
+    var labels: [Int64: [String]] = [:]
     /// How each feed's entries are drawn.
     var drawings: EntryDrawings
     var counts: ReaderCounts
@@ -41,19 +43,32 @@ struct ReaderListPage: Sendable {
                 el("p", .class("empty-state"), .id("reader-empty"), .flag("hidden", !entries.isEmpty)) { emptyText },
                 el("ul", .id("reader-list"), .class("entries reader-entries"), .data("scope", scopeKey),
                     .flag("data-unread-only", !showsRead),
-                    .data("sources", scope == .starred ? "" : sources.map { $0.map(\.rawValue).joined(separator: " ") } ?? "*"),
+                    .data("sources", scope == .starred || scope.label != nil ? "" : sources.map { $0.map(\.rawValue).joined(separator: " ") } ?? "*"),
                     .aria("label", title)) {
                     entries.map {
                         ReaderRow(
                             entry: $0, feedName: names[$0.source] ?? $0.source.rawValue,
-                            drawing: drawings.drawing(of: $0.source)
+                            drawing: drawings.drawing(of: $0.source), labels: labels[$0.id] ?? []
                         ).node
                     }
                 },
                 next.map { el("a", .class("button load-more-link"), .id("reader-more"), .href($0)) { "Older entries" } }
                     ?? Node.group([]),
                 KeyboardHelp().node,
+                LabelDialog(known: counts.labels.keys.sorted(), back: backPath).node,
             ])
+    }
+
+    /// Where a form sent without the script comes back to: this list.
+    private var backPath: String {
+        switch scope {
+        case .all: ReaderLinks.all
+        case .starred: ReaderLinks.starred
+        case .folder(let name): ReaderLinks.folder(name)
+        case .feed(let id): ReaderLinks.feed(id)
+        case .search(let id): ReaderLinks.search(id)
+        case .label(let name): ReaderLinks.label(name)
+        }
     }
 
     var scopeKey: String {
@@ -63,6 +78,7 @@ struct ReaderListPage: Sendable {
         case .folder(let name): "folder:\(name)"
         case .feed(let id): "feed:\(id.rawValue)"
         case .search(let id): "search:\(id)"
+        case .label(let name): "label:\(name)"
         }
     }
 
@@ -71,6 +87,7 @@ struct ReaderListPage: Sendable {
         case .starred: "Nothing starred yet. Star an entry to keep it here for good."
         case .all: "All caught up: nothing unread."
         case .search: showsRead ? "Nothing matches this search yet. New entries that do appear here." : "Nothing unread matches this search."
+        case .label: showsRead ? "No entry has this label any more." : "Nothing unread has this label."
         default: showsRead ? "No entries yet. New ones appear when the feed is next checked." : "Nothing unread here."
         }
     }
@@ -108,7 +125,7 @@ struct ReaderListPage: Sendable {
                 }
             }
             switch scope {
-            case .feed, .folder, .search: showToggle
+            case .feed, .folder, .search, .label: showToggle
             case .all, .starred: Node.group([])
             }
             el("button", .type("button"), .class("icon-button"), .id("shortcuts-button"),
@@ -120,7 +137,7 @@ struct ReaderListPage: Sendable {
     private var offersMarkAll: Bool {
         switch scope {
         case .starred, .search: false
-        case .all, .folder, .feed: true
+        case .all, .folder, .feed, .label: true
         }
     }
 
@@ -137,6 +154,7 @@ struct ReaderRow: Sendable {
     var entry: StoredEntry
     var feedName: String
     var drawing: SourceKind.Drawing
+    var labels: [String] = []
 
     var node: Node {
         let drawn = EntryDrawing(style: drawing, entry: entry.entry)
@@ -152,6 +170,7 @@ struct ReaderRow: Sendable {
                     el("span", .class("visually-hidden read-state")) { entry.isRead ? "read" : "unread" }
                 }
             }
+            LabelChips(id: entry.id, labels: labels, removable: false).node
             StarButton(id: entry.id, isStarred: entry.isStarred).node
         }
     }
@@ -178,7 +197,7 @@ struct KeyboardHelp: Sendable {
             el("dl") {
                 for (keys, what) in [
                     ("j / k", "next / previous entry"), ("o or Enter", "open"), ("m", "mark read or unread"),
-                    ("s", "star or unstar"), ("r", "refresh"), ("?", "this help"),
+                    ("s", "star or unstar"), ("l", "add a label"), ("r", "refresh"), ("?", "this help"),
                 ] {
                     el("dt") { el("kbd") { keys } }
                     el("dd") { what }

@@ -58,7 +58,7 @@ struct RulesPage: Sendable {
             }
             if draft.name != draft.query { el("p", .class("rule-query")) { el("code") { draft.query } } }
             el("p", .class("muted rule-what")) {
-                "\(RuleText.scope(draft.scope, subscriptions: subscriptions)) · \(RuleText.actions(draft.actions))"
+                "\(RuleText.scope(draft.scope, subscriptions: subscriptions)) · \(RuleText.actions(draft))"
             }
             el("p", .class("muted rule-matches"), .data("matches", String(summary.matchedThisWeek))) {
                 RuleText.matched(summary.matchedThisWeek)
@@ -95,6 +95,8 @@ struct RuleFormPage: Sendable {
     var folders: [String]
     var preview: Rules.Preview?
     var error: String?
+    /// The user's labels, offered for "Add the label".
+    var knownLabels: [String] = []
 
     var page: Page {
         let action = ruleID.map(ReaderLinks.editRule) ?? ReaderLinks.rules
@@ -128,6 +130,11 @@ struct RuleFormPage: Sendable {
                                 action.label
                             }
                         }
+                        el("label", Attribute("for", "rule-label")) { "Add the label" }
+                        void("input", .type("text"), .id("rule-label"), .name("label"), .value(draft.label ?? ""),
+                            Attribute("list", "rule-label-known"), Attribute("maxlength", String(LabelName.maxLength)),
+                            Attribute("autocomplete", "off"), Attribute("placeholder", "None"))
+                        el("datalist", .id("rule-label-known")) { knownLabels.map { void("option", .value($0)) } }
                     }
                     el("label", Attribute("for", "rule-name")) { "Name" }
                     void("input", .type("text"), .id("rule-name"), .name("name"), .value(draft.name == draft.query ? "" : draft.name),
@@ -238,8 +245,8 @@ enum RuleText {
         }
     }
 
-    static func actions(_ actions: Set<RuleAction>) -> String {
-        actions.sorted().map(\.label).joined(separator: ", ")
+    static func actions(_ draft: RuleDraft) -> String {
+        (draft.actions.sorted().map(\.label) + (draft.label.map { ["Label “\($0)”"] } ?? [])).joined(separator: ", ")
     }
 
     static func matched(_ count: Int) -> String {

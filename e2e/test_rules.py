@@ -4,7 +4,7 @@ entry before any open tab sees it; applied to the entries already there, asked f
 from __future__ import annotations
 
 from harness import (
-    LIVE_WAIT, count, find, is_shown, js, open_page, settle, tap, tap_when, text_of, token, wait_live, wait_until,
+    LIVE_WAIT, count, find, find_all, is_shown, js, open_page, settle, tap, tap_when, text_of, token, wait_live, wait_until,
 )
 
 # Records, for every reader row a page ever shows, its state when it first appeared (the live
@@ -16,7 +16,8 @@ WATCH_ROWS = """
         if (title in window.kioskFirstSeen) return;
         window.kioskFirstSeen[title] = {
             read: li.classList.contains('is-read'),
-            starred: li.querySelector('button[data-star]')?.getAttribute('aria-pressed') === 'true'};
+            starred: li.querySelector('button[data-star]')?.getAttribute('aria-pressed') === 'true',
+            labels: [...li.querySelectorAll('.label-chip')].map(chip => chip.dataset.label)};
     };
     document.querySelectorAll('#reader-list > li.reader-entry').forEach(note);
     new MutationObserver((changes) => {
@@ -69,18 +70,23 @@ def test_a_rule_written_with_its_preview_sorts_a_new_entry_before_any_tab_sees_i
     query.send_keys("\b\b\b")
     wait_until(phone, lambda d: not is_shown(d, "#rule-query-error"), "the error stayed after the query was mended")
     tap(phone, find(phone, "#rule-action-star"))  # mark read (the default) and star
+    label = f"Gales {marker[-4:]}"
+    find(phone, "#rule-label").send_keys(label)  # and label
     tap(phone, find(phone, "#save-rule"))
     wait_until(phone, lambda d: "/reader/rules" in d.current_url and marker in rule_text(d, marker),
                f"saving did not list the rule: {phone.current_url}")
-    assert "Mark read, Star" in rule_text(phone, marker)
+    assert f"Mark read, Star, Label “{label}”" in rule_text(phone, marker)
     # Demo mode's example rules are there to try, paused.
     for example in ("Storms, floods and quakes", "Awards season, read", "Markets, quietly"):
         assert "Paused" in rule_text(phone, example), example
 
-    # Two tabs open: the feed's whole list, and All unread. A new entry arrives.
+    # Three tabs open: the feed's whole list, All unread and Reader's home. A new entry arrives.
     tablet = browser("tablet")
+    home = browser("phone")
     open_page(tablet, frozen_kiosk, "/reader/feed/business?show=all", "reader-list")
     open_page(phone, frozen_kiosk, "/reader/all", "reader-list")
+    open_page(home, frozen_kiosk, "/reader", "reader")
+    wait_live(home)
     for driver in (tablet, phone):
         wait_live(driver)
         js(driver, WATCH_ROWS)
@@ -91,8 +97,12 @@ def test_a_rule_written_with_its_preview_sorts_a_new_entry_before_any_tab_sees_i
     tap_when(tablet, lambda d: find(d, "#show-new") if is_shown(d, "#show-new") else None,
              "the feed's list did not say new entries arrived", LIVE_WAIT)
     wait_until(tablet, lambda d: first_seen(d, title), "the new entry never reached the feed's whole list")
-    assert first_seen(tablet, title) == {"read": True, "starred": True}, first_seen(tablet, title)
+    assert first_seen(tablet, title) == {"read": True, "starred": True, "labels": [label]}, first_seen(tablet, title)
     wait_until(None, lambda _: starred_count(frozen_kiosk) == before + 1, "the rule did not star the new entry")
+    # Reader's home lists the new label at once, with its count (the entry is read: 0 unread).
+    wait_until(home, lambda d: label in text_of(d, "#reader-home .streams"), "the home list never showed the new label")
+    tap(home, [a for a in find_all(home, "#reader-home a.stream") if label in a.text][0])
+    wait_until(home, lambda d: title in text_of(d, "#reader-list"), "the label's list does not have the entry")
     # All unread never showed it, nor said anything new arrived (given a moment to go wrong).
     settle(2)
     assert not is_shown(phone, "#reader-new"), text_of(phone, "#reader-new")
@@ -103,7 +113,7 @@ def test_a_rule_written_with_its_preview_sorts_a_new_entry_before_any_tab_sees_i
     tap_when(phone, lambda d: find(d, "#show-new") if is_shown(d, "#show-new") else None,
              "All unread did not say an unread entry arrived", LIVE_WAIT)
     wait_until(phone, lambda d: first_seen(d, plain), "the unread entry was not shown")
-    assert first_seen(phone, plain) == {"read": False, "starred": False}, first_seen(phone, plain)
+    assert first_seen(phone, plain) == {"read": False, "starred": False, "labels": []}, first_seen(phone, plain)
     open_page(phone, frozen_kiosk, "/reader/rules", "reader-rules")
     assert "Matched 1 entry in the last 7 days" in rule_text(phone, marker)
 

@@ -9,7 +9,8 @@ import Logging
 enum DemoExamples {
     static let rules = [
         RuleDraft(
-            name: "Storms, floods and quakes", query: "storm OR flood OR flooding OR quake", actions: [.star], isPaused: true),
+            name: "Storms, floods and quakes", query: "storm OR flood OR flooding OR quake", actions: [.star], label: "Weather",
+            isPaused: true),
         RuleDraft(
             name: "Awards season, read", query: #"intitle:/\b(Grammy|Oscars?|BRIT)\b/"#, actions: [.markRead], isPaused: true),
         RuleDraft(

@@ -90,6 +90,11 @@ function showCounts(counts) {
     newEntriesCheck = null;
     if ((values.get(check.scope) ?? 0) > check.before) check.offer();
   }
+  // A label the home list does not show yet (a rule put it on a new entry): the list is redrawn.
+  const home = $("#reader-home");
+  if (home && Object.keys(counts.labels || {}).some((name) => !$$("[data-count-for]", home).some((badge) => badge.dataset.countFor === `label:${name}`))) {
+    redrawHome();
+  }
   for (const badge of $$("[data-count-for]")) {
     const count = values.get(badge.dataset.countFor) ?? 0;
     badge.textContent = String(count);

@@ -143,3 +143,40 @@ def test_a_rule_applied_to_existing_entries_asks_first_and_can_be_undone(browser
     tap(phone, find(phone, "#undo-rule"))
     wait_until(phone, lambda d: text_of(d, "#rules-message") == "Undone.", "undo said nothing")
     assert unread_has_it()
+
+
+def unread_count(server):
+    return server.get("/reader/counts").json()["all"]
+
+
+def test_an_entry_a_rule_hides_is_in_no_list_or_count_but_hidden(browser, frozen_kiosk):
+    marker = f"promo{token()}"
+    phone = browser("phone")
+    open_page(phone, frozen_kiosk, "/reader/rules/new", "reader-rule-form")
+    find(phone, "#rule-query").send_keys(f"intitle:{marker}")
+    tap(phone, find(phone, "#rule-action-read"))  # off: hiding marks it read by itself
+    tap(phone, find(phone, "#rule-action-hide"))
+    tap(phone, find(phone, "#save-rule"))
+    wait_until(phone, lambda d: "Hide" in rule_text(d, marker), "the hiding rule was not saved")
+
+    tablet = browser("tablet")
+    open_page(tablet, frozen_kiosk, "/reader/feed/business?show=all", "reader-list")
+    open_page(phone, frozen_kiosk, "/reader/all", "reader-list")
+    for driver in (tablet, phone):
+        wait_live(driver)
+        js(driver, WATCH_ROWS)
+    before = unread_count(frozen_kiosk)
+    title = f"Sponsored {marker} offer"
+    frozen_kiosk.advance("business", title=title)
+    wait_until(None, lambda _: title in frozen_kiosk.get("/reader/hidden").text, "the entry never reached Hidden",
+               LIVE_WAIT)
+    settle(2)
+    for driver in (tablet, phone):
+        if is_shown(driver, "#show-new"):
+            tap(driver, find(driver, "#show-new"))
+            settle(1)
+        assert first_seen(driver, title) is None, first_seen(driver, title)
+    assert unread_count(frozen_kiosk) == before
+    open_page(phone, frozen_kiosk, "/reader", "reader")
+    tap(phone, [a for a in find_all(phone, "#reader-home a.stream") if "Hidden" in a.text][0])
+    wait_until(phone, lambda d: title in text_of(d, "#reader-list"), "Hidden does not list the entry")

@@ -118,7 +118,7 @@ enum PostgresItemRefs {
         if let after = query.after {
             start = "WHERE e.id \(direction.past) \(builder.bind(after))"
         }
-        var filters = received(query, builder: &builder)
+        var filters = received(query, builder: &builder) + " AND \(notHidden(user: id))"
         if query.unreadOnly {
             filters += " AND NOT COALESCE(s.read, false) AND (e.id > f.mark OR COALESCE(s.kept_unread, false))"
         }
@@ -175,6 +175,7 @@ enum PostgresItemRefs {
                     WHERE e.source = f.source AND e.id > f.mark AND e.id \(direction.past) \(bound)\(afterMark)
                         AND NOT EXISTS (SELECT 1 FROM entry_states s
                             WHERE s.user_id = \(id) AND s.entry_id = e.id AND s.read)
+                        AND \(notHidden(user: id))
                     ORDER BY e.id \(direction.order) LIMIT \(limit)
                 ) l
                 UNION ALL
@@ -182,10 +183,15 @@ enum PostgresItemRefs {
                 JOIN entries e ON e.id = s.entry_id
                 JOIN feeds f ON f.source = e.source
                 WHERE s.user_id = \(id) AND s.kept_unread AND NOT s.read AND e.id <= f.mark
-                    AND e.id \(direction.past) \(bound)\(kept)
+                    AND e.id \(direction.past) \(bound)\(kept) AND \(notHidden(user: id))
             ) past
             ORDER BY id \(direction.order) LIMIT \(limit)
             """
+    }
+
+    /// "Entry `e` is not one the user (placeholder `user`) hid": a sync client never sees those.
+    private static func notHidden(user: String) -> String {
+        "NOT EXISTS (SELECT 1 FROM hidden_entries x WHERE x.user_id = \(user) AND x.entry_id = e.id)"
     }
 
     /// The filtered walk down the ids (past `bound` when given), every filter of `query`.
@@ -200,6 +206,7 @@ enum PostgresItemRefs {
         if query.unreadOnly { sql += " AND \(PostgresReadingRows.isUnread)" }
         if query.readOnly { sql += " AND \(PostgresReadingRows.isRead)" }
         if query.starredOnly { sql += " AND s.starred" }
+        sql += " AND h.entry_id IS NULL"
         if let label = query.label { sql += " AND \(PostgresLabelRows.carries(user: id, label: builder.bind(label)))" }
         sql += received(query, builder: &builder)
         if let after = query.after {

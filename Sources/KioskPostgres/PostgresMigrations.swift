@@ -39,6 +39,8 @@ enum PostgresMigrations {
         Step(name: "rules", statements: PostgresSchema.rules),
         // Labels: on entries by hand or by rules, each a reading list with a count.
         Step(name: "labels", statements: PostgresSchema.labels),
+        // Hidden entries: a rule's hide, out of every list but Hidden.
+        Step(name: "hidden", statements: PostgresSchema.hidden),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -288,4 +288,17 @@ enum PostgresSchema {
         "CREATE INDEX entry_labels_by_entry ON entry_labels (entry_id, user_id)",
         "ALTER TABLE rules ADD COLUMN label text",
     ]
+
+    /// Entries each user hid (see SQLite's `Schema.hidden`).
+    static let hidden = [
+        """
+        CREATE TABLE hidden_entries (
+            user_id bigint NOT NULL,
+            entry_id bigint NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            hidden_at double precision NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        )
+        """,
+        "CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id)",
+    ]
 }

@@ -199,6 +199,10 @@ enum PostgresAccountRows {
             forgotten.append(source)
         }
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(id.rawValue)")
+        // What else is the user's own (a new account may be given the same id).
+        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches"] {
+            try await session.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
+        }
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(id.rawValue)")
         try await session.execute("DELETE FROM app_state WHERE key = \(PostgresAppStateRows.lastOpenedKey(for: id))")
         // Sessions and app passwords go with the row (foreign keys).

@@ -14,6 +14,7 @@ extension PostgresStore {
                 LEFT JOIN user_marks m ON m.user_id = l.user_id AND m.source = e.source
                 LEFT JOIN entry_states s ON s.user_id = l.user_id AND s.entry_id = e.id
                 WHERE l.user_id = \(user.rawValue) AND e.source IN (SELECT source FROM user_feeds WHERE user_id = \(user.rawValue))
+                    AND NOT EXISTS (SELECT 1 FROM hidden_entries h WHERE h.user_id = l.user_id AND h.entry_id = l.entry_id)
                 GROUP BY l.label ORDER BY l.label
                 """
             ) { row in

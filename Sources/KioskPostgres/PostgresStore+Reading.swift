@@ -59,6 +59,13 @@ extension PostgresStore {
         }
     }
 
+    public func setHidden(_ hidden: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await transaction { session in
+            try await PostgresReadingRows.setHidden(hidden, ids: ids, user: user, now: now, in: session)
+        }
+    }
+
     public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
         let now = now()
         return try await transaction { session in
@@ -89,8 +96,10 @@ enum PostgresReadingRows {
         "(COALESCE(s.read, false) OR (e.id <= COALESCE(m.read_up_to, 0) AND NOT COALESCE(s.kept_unread, false)))"
     static let isUnread =
         "(NOT COALESCE(s.read, false) AND (e.id > COALESCE(m.read_up_to, 0) OR COALESCE(s.kept_unread, false)))"
-    private static let columns =
-        "e.id, e.source, e.key, e.json, \(isRead) AS is_read, COALESCE(s.starred, false) AS starred, e.received_at, e.sort_date"
+    private static let columns = """
+        e.id, e.source, e.key, e.json, \(isRead) AS is_read, COALESCE(s.starred, false) AS starred,
+        (h.entry_id IS NOT NULL) AS hidden, e.received_at, e.sort_date
+        """
 
     /// Entries with the user's mark and flags, only those of feeds the user follows; `user` is
     /// the placeholder of the user's id.
@@ -99,6 +108,7 @@ enum PostgresReadingRows {
         entries e
         LEFT JOIN user_marks m ON m.user_id = \(user) AND m.source = e.source
         LEFT JOIN entry_states s ON s.user_id = \(user) AND s.entry_id = e.id
+        LEFT JOIN hidden_entries h ON h.user_id = \(user) AND h.entry_id = e.id
         WHERE \(followed(user: user))
         """
     }
@@ -121,6 +131,7 @@ enum PostgresReadingRows {
         }
         if filter.unreadOnly { builder.append(" AND \(isUnread)") }
         if filter.starredOnly { builder.append(" AND s.starred") }
+        builder.append(filter.hidden ? " AND h.entry_id IS NOT NULL" : " AND h.entry_id IS NULL")
         if let label = filter.label { builder.append(" AND \(PostgresLabelRows.carries(user: id, label: builder.bind(label)))") }
         if let after = filter.after {
             let date = builder.bind(after.sortDate.timeIntervalSince1970)
@@ -196,7 +207,10 @@ enum PostgresReadingRows {
 
     static func starredCount(user: UserID, in session: PostgresSession) async throws -> Int {
         try await session.value(
-            "SELECT COUNT(*) FROM entry_states WHERE user_id = \(user.rawValue) AND starred", as: Int.self) ?? 0
+            """
+            SELECT COUNT(*) FROM entry_states s WHERE s.user_id = \(user.rawValue) AND s.starred
+            AND NOT EXISTS (SELECT 1 FROM hidden_entries h WHERE h.user_id = s.user_id AND h.entry_id = s.entry_id)
+            """, as: Int.self) ?? 0
     }
 
     /// The states of those of `ids` that `user` may see (entries of feeds they follow), locked
@@ -243,6 +257,27 @@ enum PostgresReadingRows {
     }
 
     /// Stars or unstars `ids` for `user`; returns the ids that changed.
+    /// Hides `ids` (marking them read) or shows them again; returns the ids that changed.
+    static func setHidden(_ value: Bool, ids: [Int64], user: UserID, now: Date, in session: PostgresSession) async throws
+        -> [Int64]
+    {
+        guard !ids.isEmpty else { return [] }
+        if value {
+            _ = try await setRead(true, ids: ids, user: user, now: now, in: session)
+            return try await session.rows(
+                """
+                INSERT INTO hidden_entries (user_id, entry_id, hidden_at)
+                SELECT \(user.rawValue), e.id, \(now.timeIntervalSince1970) FROM entries e
+                WHERE e.id = ANY(\(ids)) AND e.source IN (SELECT source FROM user_feeds WHERE user_id = \(user.rawValue))
+                ON CONFLICT DO NOTHING RETURNING entry_id
+                """
+            ) { try $0.get("entry_id") }
+        }
+        return try await session.rows(
+            "DELETE FROM hidden_entries WHERE user_id = \(user.rawValue) AND entry_id = ANY(\(ids)) RETURNING entry_id"
+        ) { try $0.get("entry_id") }
+    }
+
     static func setStarred(_ value: Bool, ids: [Int64], user: UserID, now: Date, in session: PostgresSession)
         async throws -> [Int64]
     {
@@ -399,6 +434,7 @@ enum PostgresReadingRows {
                 StoredEntry(
                     id: try row.get("id"), source: SourceID(rawValue: try row.get("source")), key: try row.get("key"),
                     entry: entry, isRead: try row.get("is_read"), isStarred: try row.get("starred"),
+                    isHidden: try row.get("hidden"),
                     receivedAt: Date(timeIntervalSince1970: try row.get("received_at")),
                     sortDate: Date(timeIntervalSince1970: try row.get("sort_date"))))
         }

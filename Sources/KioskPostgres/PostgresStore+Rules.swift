@@ -166,6 +166,7 @@ enum PostgresRuleRows {
         for (user, verdict) in verdicts.sorted(by: { $0.key < $1.key }) {
             _ = try await PostgresReadingRows.setRead(true, ids: verdict.read, user: user, now: now, in: session)
             _ = try await PostgresReadingRows.setStarred(true, ids: verdict.starred, user: user, now: now, in: session)
+            _ = try await PostgresReadingRows.setHidden(true, ids: verdict.hidden, user: user, now: now, in: session)
             for (label, ids) in verdict.labelled.sorted(by: { $0.key < $1.key }) {
                 _ = try await PostgresLabelRows.set(label, true, ids: ids, user: user, now: now, in: session)
             }

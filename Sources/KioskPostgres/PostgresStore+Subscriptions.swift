@@ -195,6 +195,13 @@ enum PostgresSubscriptionRows {
         try await session.execute("DELETE FROM user_feeds WHERE user_id = \(user.rawValue) AND source = \(source)")
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(user.rawValue) AND source = \(source)")
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(user.rawValue) AND source = \(source)")
+        for table in ["entry_labels", "hidden_entries"] {
+            try await session.execute(
+                """
+                DELETE FROM \(unescaped: table)
+                WHERE user_id = \(user.rawValue) AND entry_id IN (SELECT id FROM entries WHERE source = \(source))
+                """)
+        }
         let followed = try await session.value(
             "SELECT EXISTS (SELECT 1 FROM user_feeds WHERE source = \(source))", as: Bool.self) ?? false
         let builtIn = try await session.value(

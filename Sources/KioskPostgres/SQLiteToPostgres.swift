@@ -264,6 +264,10 @@ struct SQLiteTable: Sendable {
             name: "entry_labels",
             columns: [("user_id", "bigint"), ("label", "text"), ("entry_id", "bigint"), ("added_at", "double precision")],
             keys: ["user_id", "label", "entry_id"]),
+        SQLiteTable(
+            name: "hidden_entries",
+            columns: [("user_id", "bigint"), ("entry_id", "bigint"), ("hidden_at", "double precision")],
+            keys: ["user_id", "entry_id"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

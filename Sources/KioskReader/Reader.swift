@@ -29,8 +29,9 @@ public actor Reader {
     /// What every user follows: the News sources and the config file's feeds.
     private var everyones: [Subscription] = []
     /// Mark-all-read actions (and rules applied to existing entries) that can still be undone,
-    /// newest last: the entries they marked read, those they starred, and those they labelled.
-    private var undoable: [(token: String, user: UserID, ids: [Int64], starred: [Int64], labelled: Labelled?)] = []
+    /// newest last: the entries they marked read, those they starred, hid and labelled.
+    private var undoable:
+        [(token: String, user: UserID, ids: [Int64], starred: [Int64], hidden: [Int64], labelled: Labelled?)] = []
     /// Each user's last counts, reused for two seconds while no entry arrived (an engine's check
     /// saves entries without the reader knowing, and a badge must not lag its list) and no
     /// change was made here, even one made while they were being counted (`CountsCache`).
@@ -364,7 +365,7 @@ public actor Reader {
     /// The feeds a scope reads (nil: every feed the user follows).
     public func sources(in scope: ReadingScope, user: UserID) async throws(ReaderError) -> [SourceID]? {
         switch scope {
-        case .all, .starred, .search, .label: nil
+        case .all, .starred, .search, .label, .hidden: nil
         case .folder(let name): try await list(for: user).filter { $0.folder == name }.map(\.id)
         case .feed(let id): [id]
         }
@@ -429,6 +430,7 @@ public actor Reader {
     {
         // A saved search's list is the query's, not a set of feeds: it is read entry by entry.
         if case .search = scope { throw ReaderError.refused("A saved search has no Mark all read.") }
+        if case .hidden = scope { throw ReaderError.refused("Hidden entries are read already.") }
         let sources = try await sources(in: scope, user: user)
         let ids: [Int64]
         if scope == .starred || scope.label != nil {
@@ -449,18 +451,30 @@ public actor Reader {
 
     /// Marks `read` read and stars `starred` (a rule applied to the entries already there).
     /// Returns how many entries changed, and a token that undoes it while it is among the last few.
-    public func apply(read: [Int64], starred: [Int64], labelled: Labelled? = nil, user: UserID) async throws(ReaderError)
-        -> (count: Int, undo: String)
-    {
-        let marked = try await setRead(true, ids: read, user: user)
+    public func apply(
+        read: [Int64], starred: [Int64], hidden: [Int64] = [], labelled: Labelled? = nil, user: UserID
+    ) async throws(ReaderError) -> (count: Int, undo: String) {
+        // Hidden entries are read too: marked here, so undo marks them unread again.
+        let marked = try await setRead(true, ids: Array(Set(read + hidden)), user: user)
         let stars = try await setStarred(true, ids: starred, user: user)
+        let hid = try await setHidden(true, ids: hidden, user: user)
         var labels: Labelled?
         if let labelled {
             labels = Labelled(label: labelled.label, ids: try await setLabel(labelled.label, true, ids: labelled.ids, user: user))
         }
         return (
-            Set(marked + stars + (labels?.ids ?? [])).count, remember(read: marked, starred: stars, labelled: labels, user: user)
+            Set(marked + stars + hid + (labels?.ids ?? [])).count,
+            remember(read: marked, starred: stars, hidden: hid, labelled: labels, user: user)
         )
+    }
+
+    /// Hides entries (marking them read) or shows them again; returns the ids that changed.
+    @discardableResult
+    public func setHidden(_ hidden: Bool, ids: [Int64], user: UserID) async throws(ReaderError) -> [Int64] {
+        let changed = try await storing { try await self.store.setHidden(hidden, ids: ids, user: user) }
+        cachedCounts.invalidate(user)
+        if !changed.isEmpty { await onChange(.hidden(user: user, ids: changed, isHidden: hidden)) }
+        return changed
     }
 
     /// Entries a label was put on.
@@ -474,9 +488,11 @@ public actor Reader {
         }
     }
 
-    private func remember(read: [Int64], starred: [Int64], labelled: Labelled? = nil, user: UserID) -> String {
+    private func remember(
+        read: [Int64], starred: [Int64], hidden: [Int64] = [], labelled: Labelled? = nil, user: UserID
+    ) -> String {
         let token = UUID().uuidString
-        undoable.append((token, user, read, starred, labelled))
+        undoable.append((token, user, read, starred, hidden, labelled))
         if undoable.count > 64 { undoable.removeFirst(undoable.count - 64) }
         return token
     }
@@ -490,6 +506,7 @@ public actor Reader {
         let done = undoable.remove(at: index)
         if !done.ids.isEmpty { try await setRead(false, ids: done.ids, user: user) }
         if !done.starred.isEmpty { try await setStarred(false, ids: done.starred, user: user) }
+        if !done.hidden.isEmpty { try await setHidden(false, ids: done.hidden, user: user) }
         if let labelled = done.labelled, !labelled.ids.isEmpty {
             try await setLabel(labelled.label, false, ids: labelled.ids, user: user)
         }

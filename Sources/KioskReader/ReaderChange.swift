@@ -10,13 +10,16 @@ public enum ReaderChange: Sendable, Hashable {
     case read(user: UserID, ids: [Int64], isRead: Bool)
     /// These entries were starred (or unstarred).
     case starred(user: UserID, ids: [Int64], isStarred: Bool)
+    /// These entries were hidden (or shown again).
+    case hidden(user: UserID, ids: [Int64], isHidden: Bool)
     /// A label was put on these entries (or taken off).
     case labelled(user: UserID, ids: [Int64], label: String, isOn: Bool)
 
     /// Whose reader changed.
     public var user: UserID {
         switch self {
-        case .subscriptions(let user), .read(let user, _, _), .starred(let user, _, _), .labelled(let user, _, _, _): user
+        case .subscriptions(let user), .read(let user, _, _), .starred(let user, _, _), .labelled(let user, _, _, _),
+            .hidden(let user, _, _): user
         }
     }
 }

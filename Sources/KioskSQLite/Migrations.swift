@@ -49,6 +49,8 @@ enum Migrations {
         migrator.registerMigration("rules") { db in try db.execute(sql: Schema.rules) }
         // Labels: on entries by hand or by rules, each a reading list with a count.
         migrator.registerMigration("labels") { db in try db.execute(sql: Schema.labels) }
+        // Hidden entries: a rule's hide, out of every list but Hidden.
+        migrator.registerMigration("hidden") { db in try db.execute(sql: Schema.hidden) }
         return migrator
     }
 }

@@ -168,6 +168,10 @@ enum AccountRows {
             forgotten.append(SourceID(rawValue: source))
         }
         try db.execute(sql: "DELETE FROM entry_states WHERE user_id = ?", arguments: [id.rawValue])
+        // What else is the user's own (a new account may be given the same id).
+        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
+        }
         try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ?", arguments: [id.rawValue])
         try db.execute(sql: "DELETE FROM app_state WHERE key = ?", arguments: [AppStateRows.lastOpenedKey(for: id)])
         // Sessions and app passwords go with the row (foreign keys).

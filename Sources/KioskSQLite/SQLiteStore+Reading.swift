@@ -52,6 +52,11 @@ extension SQLiteStore {
         return try await write { db in try ReadingRows.setRead(read, ids: ids, user: user, now: now, in: db) }
     }
 
+    public func setHidden(_ hidden: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
+        let now = now()
+        return try await write { db in try ReadingRows.setHidden(hidden, ids: ids, user: user, now: now, in: db) }
+    }
+
     public func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws(StoreError) -> [Int64] {
         let now = now()
         return try await write { db in try ReadingRows.setStarred(starred, ids: ids, user: user, now: now, in: db) }
@@ -79,13 +84,16 @@ enum ReadingRows {
         "(COALESCE(s.read, 0) = 1 OR (e.id <= COALESCE(m.read_up_to, 0) AND COALESCE(s.kept_unread, 0) = 0))"
     private static let isUnread =
         "(COALESCE(s.read, 0) = 0 AND (e.id > COALESCE(m.read_up_to, 0) OR COALESCE(s.kept_unread, 0) = 1))"
-    private static let columns =
-        "e.id, e.source, e.key, e.json, \(isRead) AS is_read, COALESCE(s.starred, 0) AS starred, e.received_at, e.sort_date"
-    /// Takes the user twice (the mark, the flags).
+    private static let columns = """
+        e.id, e.source, e.key, e.json, \(isRead) AS is_read, COALESCE(s.starred, 0) AS starred,
+        h.entry_id IS NOT NULL AS hidden, e.received_at, e.sort_date
+        """
+    /// Takes the user three times (the mark, the flags, hidden).
     private static let from = """
         entries e
         LEFT JOIN user_marks m ON m.user_id = ? AND m.source = e.source
         LEFT JOIN entry_states s ON s.user_id = ? AND s.entry_id = e.id
+        LEFT JOIN hidden_entries h ON h.user_id = ? AND h.entry_id = e.id
         """
     /// Takes the user once: the feeds they follow. Only a filter (the `+`): the ids, the feeds
     /// asked for or the list's order choose the rows, never "every entry of every followed feed,
@@ -95,7 +103,7 @@ enum ReadingRows {
 
     static func list(_ filter: EntryFilter, user: UserID, in db: Database) throws -> [StoredEntry] {
         var conditions = [followed]
-        var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue]
+        var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue, user.rawValue]
         if let sources = filter.sources {
             guard !sources.isEmpty else { return [] }
             conditions.append("e.source IN (\(databaseQuestionMarks(count: sources.count)))")
@@ -103,6 +111,7 @@ enum ReadingRows {
         }
         if filter.unreadOnly { conditions.append(isUnread) }
         if filter.starredOnly { conditions.append("s.starred = 1") }
+        conditions.append(filter.hidden ? "h.entry_id IS NOT NULL" : "h.entry_id IS NULL")
         if let label = filter.label {
             conditions.append(LabelRows.carries)
             _ = arguments.append(contentsOf: [user.rawValue, label])
@@ -130,7 +139,7 @@ enum ReadingRows {
                 SELECT \(columns) FROM \(from) WHERE \(followed) AND e.source = ? AND e.key = ?
                 ORDER BY e.in_feed DESC LIMIT 1
                 """,
-            arguments: [user.rawValue, user.rawValue, user.rawValue, source.rawValue, key])
+            arguments: [user.rawValue, user.rawValue, user.rawValue, user.rawValue, source.rawValue, key])
         return try decode(rows).first
     }
 
@@ -140,7 +149,7 @@ enum ReadingRows {
             let rows = try Row.fetchCursor(
                 db,
                 sql: "SELECT \(columns) FROM \(from) WHERE \(followed) AND e.id IN (\(databaseQuestionMarks(count: chunk.count)))",
-                arguments: [user.rawValue, user.rawValue, user.rawValue] + StatementArguments(chunk))
+                arguments: [user.rawValue, user.rawValue, user.rawValue, user.rawValue] + StatementArguments(chunk))
             found += try decode(rows)
         }
         return found
@@ -169,7 +178,7 @@ enum ReadingRows {
         // Every feed: a walk down the ids keeping the followed ones. Some feeds: their rows by
         // index, then sorted (a feed keeps at most its retention cap).
         var conditions = [followed]
-        var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue]
+        var arguments: StatementArguments = [user.rawValue, user.rawValue, user.rawValue, user.rawValue]
         if let sources = query.sources {
             guard !sources.isEmpty else { return [] }
             conditions.append("e.source IN (\(databaseQuestionMarks(count: sources.count)))")
@@ -178,6 +187,7 @@ enum ReadingRows {
         if query.unreadOnly { conditions.append(isUnread) }
         if query.readOnly { conditions.append(isRead) }
         if query.starredOnly { conditions.append("s.starred = 1") }
+        conditions.append("h.entry_id IS NULL")
         if let label = query.label {
             conditions.append(LabelRows.carries)
             _ = arguments.append(contentsOf: [user.rawValue, label])
@@ -224,7 +234,12 @@ enum ReadingRows {
 
     static func starredCount(user: UserID, in db: Database) throws -> Int {
         try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM entry_states WHERE user_id = ? AND starred = 1", arguments: [user.rawValue]) ?? 0
+            db,
+            sql: """
+                SELECT COUNT(*) FROM entry_states s WHERE s.user_id = ? AND s.starred = 1
+                AND NOT EXISTS (SELECT 1 FROM hidden_entries h WHERE h.user_id = s.user_id AND h.entry_id = s.entry_id)
+                """,
+            arguments: [user.rawValue]) ?? 0
     }
 
     /// The states of those of `ids` that `user` may see (entries of feeds they follow).
@@ -237,7 +252,7 @@ enum ReadingRows {
                     COALESCE(s.kept_unread, 0) AS kept_unread
                 FROM \(from) WHERE \(followed) AND e.id IN (\(databaseQuestionMarks(count: ids.count)))
                 """,
-            arguments: [user.rawValue, user.rawValue, user.rawValue] + StatementArguments(ids)
+            arguments: [user.rawValue, user.rawValue, user.rawValue, user.rawValue] + StatementArguments(ids)
         ).map {
             EntryState(
                 id: $0["id"], source: $0["source"], isRead: $0["is_read"], mark: $0["mark"], read: $0["read"],
@@ -266,6 +281,31 @@ enum ReadingRows {
     }
 
     /// Stars or unstars `ids` for `user`; returns the ids that changed.
+    /// Hides `ids` (marking them read) or shows them again; returns the ids that changed.
+    static func setHidden(_ value: Bool, ids: [Int64], user: UserID, now: Date, in db: Database) throws -> [Int64] {
+        if value { _ = try setRead(true, ids: ids, user: user, now: now, in: db) }
+        var changed: [Int64] = []
+        for chunk in chunks(of: ids) {
+            let marks = databaseQuestionMarks(count: chunk.count)
+            if value {
+                changed += try Int64.fetchAll(
+                    db,
+                    sql: """
+                        INSERT INTO hidden_entries (user_id, entry_id, hidden_at)
+                        SELECT ?, e.id, ? FROM entries e
+                        WHERE e.id IN (\(marks)) AND e.source IN (SELECT source FROM user_feeds WHERE user_id = ?)
+                        ON CONFLICT DO NOTHING RETURNING entry_id
+                        """,
+                    arguments: [user.rawValue, now.timeIntervalSince1970] + StatementArguments(chunk) + [user.rawValue])
+            } else {
+                changed += try Int64.fetchAll(
+                    db, sql: "DELETE FROM hidden_entries WHERE user_id = ? AND entry_id IN (\(marks)) RETURNING entry_id",
+                    arguments: [user.rawValue] + StatementArguments(chunk))
+            }
+        }
+        return changed
+    }
+
     static func setStarred(_ value: Bool, ids: [Int64], user: UserID, now: Date, in db: Database) throws -> [Int64] {
         var changed: [Int64] = []
         for chunk in chunks(of: ids) {
@@ -426,7 +466,7 @@ enum ReadingRows {
             list.append(
                 StoredEntry(
                     id: row["id"], source: SourceID(rawValue: row["source"]), key: row["key"], entry: entry,
-                    isRead: row["is_read"], isStarred: row["starred"],
+                    isRead: row["is_read"], isStarred: row["starred"], isHidden: row["hidden"],
                     receivedAt: Date(timeIntervalSince1970: row["received_at"]),
                     sortDate: Date(timeIntervalSince1970: row["sort_date"])))
         }

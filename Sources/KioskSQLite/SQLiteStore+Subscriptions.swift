@@ -200,6 +200,11 @@ enum SubscriptionRows {
         try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
         try db.execute(
             sql: "DELETE FROM entry_states WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
+        for table in ["entry_labels", "hidden_entries"] {
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE user_id = ? AND entry_id IN (SELECT id FROM entries WHERE source = ?)",
+                arguments: [user.rawValue, source])
+        }
         let followed = try Bool.fetchOne(
             db, sql: "SELECT EXISTS (SELECT 1 FROM user_feeds WHERE source = ?)", arguments: [source]) ?? false
         let builtIn = try Bool.fetchOne(

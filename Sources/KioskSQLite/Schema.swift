@@ -362,4 +362,16 @@ extension Schema {
         CREATE INDEX entry_labels_by_entry ON entry_labels (entry_id, user_id);
         ALTER TABLE rules ADD COLUMN label TEXT;
         """
+
+    /// Entries each user hid (a rule's hide, or by hand): read, and out of every list, count
+    /// and synced app but Hidden. Their own table, so read and star writes never touch it.
+    static let hidden = """
+        CREATE TABLE hidden_entries (
+            user_id INTEGER NOT NULL,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            hidden_at REAL NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id);
+        """
 }

@@ -38,6 +38,8 @@ extension RuleFollower {
 package struct RuleVerdict: Sendable, Hashable {
     package var read: [Int64] = []
     package var starred: [Int64] = []
+    /// Entries hidden (read too).
+    package var hidden: [Int64] = []
     /// Entries each label goes on.
     package var labelled: [String: [Int64]] = [:]
     /// How many entries each rule matched.
@@ -49,7 +51,7 @@ package struct RuleVerdict: Sendable, Hashable {
     /// (inside the transaction that stores them, every other write waiting).
     package var skipped = 0
 
-    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && labelled.isEmpty && matches.isEmpty && flags.isEmpty }
+    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && hidden.isEmpty && labelled.isEmpty && matches.isEmpty && flags.isEmpty }
 }
 
 /// How rules judge new entries, the same in every store: each store calls it in the transaction
@@ -86,6 +88,7 @@ package enum ArrivalRules {
                 var document = unfiled.with(feed: follower.feedName, folders: follower.folder.map { [$0] } ?? [])
                 var read = false
                 var starred = false
+                var hidden = false
                 var labels: [String] = []
                 for (rule, query) in rules {
                     if verdict.flags[rule.id] != nil {
@@ -97,7 +100,11 @@ package enum ArrivalRules {
                         verdict.matches[rule.id, default: 0] += 1
                         if rule.draft.actions.contains(.markRead) { read = true }
                         if rule.draft.actions.contains(.star) { starred = true }
-                        document = document.with(isRead: read, isStarred: starred)
+                        if rule.draft.actions.contains(.hide) {
+                            hidden = true
+                            read = true
+                        }
+                        document = document.with(isRead: read, isStarred: starred).with(isHidden: hidden)
                         if let label = rule.draft.label, !labels.contains(label) {
                             labels.append(label)
                             document = document.with(labels: labels)
@@ -110,6 +117,7 @@ package enum ArrivalRules {
                 }
                 if read { verdict.read.append(id) }
                 if starred { verdict.starred.append(id) }
+                if hidden { verdict.hidden.append(id) }
                 for label in labels { verdict.labelled[label, default: []].append(id) }
             }
             if !verdict.isEmpty { verdicts[follower.user] = verdict }
@@ -132,7 +140,7 @@ package enum ArrivalRules {
 package enum EntryDocument {
     package static func make(
         _ entry: Entry, feedName: String, folder: String?, isRead: Bool, isStarred: Bool, receivedAt: Date,
-        article: StoredArticle? = nil, labels: [String] = []
+        article: StoredArticle? = nil, labels: [String] = [], isHidden: Bool = false
     ) -> QueryDocument {
         let content = [
             SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
@@ -141,6 +149,6 @@ package enum EntryDocument {
         return QueryDocument(
             title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),
             url: entry.link ?? "", content: content, feed: feedName, folders: folder.map { [$0] } ?? [], labels: labels,
-            isRead: isRead, isStarred: isStarred, published: entry.published ?? entry.updated ?? receivedAt)
+            isRead: isRead, isStarred: isStarred, isHidden: isHidden, published: entry.published ?? entry.updated ?? receivedAt)
     }
 }

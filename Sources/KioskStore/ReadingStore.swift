@@ -12,14 +12,16 @@ public struct StoredEntry: Sendable, Hashable {
     public var entry: Entry
     public var isRead: Bool
     public var isStarred: Bool
+    /// Hidden by a rule (or by hand): read, and out of every list but Hidden.
+    public var isHidden: Bool
     /// When Kiosk first saw the entry.
     public var receivedAt: Date
     /// The date reading lists sort by: published, else updated, else received.
     public var sortDate: Date
 
     public init(
-        id: Int64, source: SourceID, key: String, entry: Entry, isRead: Bool, isStarred: Bool, receivedAt: Date,
-        sortDate: Date
+        id: Int64, source: SourceID, key: String, entry: Entry, isRead: Bool, isStarred: Bool, isHidden: Bool = false,
+        receivedAt: Date, sortDate: Date
     ) {
         self.id = id
         self.source = source
@@ -27,6 +29,7 @@ public struct StoredEntry: Sendable, Hashable {
         self.entry = entry
         self.isRead = isRead
         self.isStarred = isStarred
+        self.isHidden = isHidden
         self.receivedAt = receivedAt
         self.sortDate = sortDate
     }
@@ -40,18 +43,21 @@ public struct EntryFilter: Sendable, Hashable {
     public var starredOnly: Bool
     /// Only entries the user put this label on.
     public var label: String?
+    /// Only hidden entries (the Hidden list); else hidden entries are left out.
+    public var hidden: Bool
     public var limit: Int
     /// Only entries after this one in list order (the last row of the previous page).
     public var after: EntryCursor?
 
     public init(
         sources: [SourceID]? = nil, unreadOnly: Bool = false, starredOnly: Bool = false, label: String? = nil,
-        limit: Int = 50, after: EntryCursor? = nil
+        hidden: Bool = false, limit: Int = 50, after: EntryCursor? = nil
     ) {
         self.sources = sources
         self.unreadOnly = unreadOnly
         self.starredOnly = starredOnly
         self.label = label
+        self.hidden = hidden
         self.limit = limit
         self.after = after
     }
@@ -101,6 +107,8 @@ public protocol ReadingStore: Sendable {
     func starredCount(user: UserID) async throws -> Int
     /// Marks entries read or unread; returns the ids whose state changed.
     func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws -> [Int64]
+    /// Hides entries (they are marked read too) or shows them again; returns the ids that changed.
+    func setHidden(_ hidden: Bool, ids: [Int64], user: UserID) async throws -> [Int64]
     /// Stars or unstars entries; returns the ids whose state changed.
     func setStarred(_ starred: Bool, ids: [Int64], user: UserID) async throws -> [Int64]
     /// Marks every unread entry of `sources` (nil: every feed) with an id up to `upTo` read,
@@ -113,7 +121,7 @@ public protocol ReadingStore: Sendable {
 }
 
 /// Which entries a sync client asks for by id (the Google Reader API's `stream/items/ids`):
-/// newest received first (or oldest, `oldestFirst`), a page at a time after `after`.
+/// never hidden ones, newest received first (or oldest, `oldestFirst`), a page at a time after `after`.
 public struct ItemQuery: Sendable, Hashable {
     /// Only these feeds; nil for every feed the user follows.
     public var sources: [SourceID]?

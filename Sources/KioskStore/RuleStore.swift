@@ -24,12 +24,15 @@ extension RuleScope {
 public enum RuleAction: String, Sendable, Hashable, CaseIterable, Comparable {
     case markRead = "read"
     case star = "star"
+    /// Read, and out of every list, count and synced app; under Hidden, and `is:hidden`.
+    case hide = "hide"
 
     /// What a form and a rule's row call it.
     public var label: String {
         switch self {
         case .markRead: "Mark read"
         case .star: "Star"
+        case .hide: "Hide"
         }
     }
 

@@ -169,6 +169,9 @@ private func published(_ date: Date?) -> QueryDocument {
         #expect(try !matches("is:unread", read))
         #expect(try !matches("is:starred", read))
         #expect(try matches("-is:starred", read))
+        #expect(try !matches("is:hidden", read))
+        read.isHidden = true
+        #expect(try matches("is:hidden is:read", read))
     }
 
     // MARK: Dates

@@ -13,6 +13,8 @@ actor PlainModelStore: KioskStore {
     private var states: [SourceID: SourceState] = [:]
     private var opened: [UserID: OpenedHeadline] = [:]
     private var device: UUID?
+    /// Each user's hidden entries.
+    private var hiddenIDs: [UserID: Set<Int64>] = [:]
     /// Each user's labels and the entries carrying them.
     private var labelled: [UserID: [String: Set<Int64>]] = [:]
     /// Every feed anyone follows (no user's name or folder).
@@ -62,6 +64,7 @@ actor PlainModelStore: KioskStore {
         var stored = stored
         stored.isRead = readIDs[user, default: []].contains(stored.id)
         stored.isStarred = starredIDs[user, default: []].contains(stored.id)
+        stored.isHidden = hiddenIDs[user, default: []].contains(stored.id)
         return stored
     }
 
@@ -73,7 +76,7 @@ actor PlainModelStore: KioskStore {
         let sources = filter.sources.map(Set.init)
         let matching = visible(to: user).filter { stored in
             (sources?.contains(stored.source) ?? true) && (!filter.unreadOnly || !stored.isRead)
-                && (!filter.starredOnly || stored.isStarred)
+                && (!filter.starredOnly || stored.isStarred) && stored.isHidden == filter.hidden
                 && filter.after.map { stored.sortDate < $0.sortDate || (stored.sortDate == $0.sortDate && stored.id < $0.id) } ?? true
         }
         return Array(
@@ -98,7 +101,7 @@ actor PlainModelStore: KioskStore {
         let only = query.sources.map(Set.init)
         let matching = visible(to: user).filter { stored in
             (only?.contains(stored.source) ?? true) && (!query.unreadOnly || !stored.isRead)
-                && (!query.readOnly || stored.isRead) && (!query.starredOnly || stored.isStarred)
+                && (!query.readOnly || stored.isRead) && (!query.starredOnly || stored.isStarred) && !stored.isHidden
                 && query.receivedSince.map { stored.receivedAt >= $0 } ?? true
                 && query.receivedBefore.map { stored.receivedAt < $0 } ?? true
                 && query.after.map { query.oldestFirst ? stored.id > $0 : stored.id < $0 } ?? true
@@ -124,6 +127,15 @@ actor PlainModelStore: KioskStore {
         ids.filter { id in
             guard let stored = table.kept[id].flatMap({ view($0, for: user) }), stored.isRead != read else { return false }
             if read { readIDs[user, default: []].insert(id) } else { readIDs[user]?.remove(id) }
+            return true
+        }
+    }
+
+    func setHidden(_ hidden: Bool, ids: [Int64], user: UserID) -> [Int64] {
+        if hidden { _ = setRead(true, ids: ids, user: user) }
+        return ids.filter { id in
+            guard let stored = table.kept[id].flatMap({ view($0, for: user) }), stored.isHidden != hidden else { return false }
+            if hidden { hiddenIDs[user, default: []].insert(id) } else { hiddenIDs[user]?.remove(id) }
             return true
         }
     }

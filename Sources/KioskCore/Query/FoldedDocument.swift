@@ -35,6 +35,13 @@ public struct FoldedDocument: Sendable {
         return copy
     }
 
+    /// The same entry hidden (a rule hiding it before the next one runs).
+    public func with(isHidden: Bool) -> FoldedDocument {
+        var copy = self
+        copy.document.isHidden = isHidden
+        return copy
+    }
+
     /// The same entry with these labels (a rule labelling it before the next one runs).
     public func with(labels: [String]) -> FoldedDocument {
         var copy = self

@@ -48,4 +48,6 @@ public enum QueryState: String, Sendable, Hashable, CaseIterable {
     case unread
     case read
     case starred
+    /// Hidden by a rule: out of every list, found only by asking for it.
+    case hidden
 }

@@ -15,13 +15,14 @@ public struct QueryDocument: Sendable, Hashable {
     public var labels: [String]
     public var isRead: Bool
     public var isStarred: Bool
+    public var isHidden: Bool
     /// Nil when the feed gave no date; such an entry matches no `date:` term.
     public var published: Date?
 
     public init(
         title: String = "", author: String = "", url: String = "", content: String = "", feed: String = "",
         folders: [String] = [], labels: [String] = [], isRead: Bool = false, isStarred: Bool = false,
-        published: Date? = nil
+        isHidden: Bool = false, published: Date? = nil
     ) {
         self.title = title
         self.author = author
@@ -32,6 +33,7 @@ public struct QueryDocument: Sendable, Hashable {
         self.labels = labels
         self.isRead = isRead
         self.isStarred = isStarred
+        self.isHidden = isHidden
         self.published = published
     }
 

@@ -32,7 +32,7 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownField(name: String, suggestion: String)
         /// A field prefix with nothing right after the colon.
         case missingValue(field: String)
-        /// `is:` with something other than unread, read or starred.
+        /// `is:` with something other than unread, read, starred or hidden.
         case invalidState
         /// `date:` with something that is not a duration or a range of days.
         case invalidDate
@@ -74,7 +74,7 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case .missingValue(let field):
             return "\(field): \(at) needs a word, a “phrase” or a /regular expression/ right after the colon"
         case .invalidState:
-            return "is: \(at) takes unread, read or starred"
+            return "is: \(at) takes unread, read, starred or hidden"
         case .invalidDate:
             return "date: \(at) takes P7D, 2026-11-01, 2026-11-01/2026-11-20, 2026-11-01/ or /2026-11-20"
         case .reversedDateRange:

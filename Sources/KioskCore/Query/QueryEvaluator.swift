@@ -100,6 +100,8 @@ struct QueryEvaluator {
             return document.isRead ? .noMatch : .match
         case .state(.starred):
             return document.isStarred ? .match : .noMatch
+        case .state(.hidden):
+            return document.isHidden ? .match : .noMatch
         case .date(let range):
             guard let published = document.published else { return .noMatch }
             return range.contains(published, now: now) ? .match : .noMatch

@@ -139,6 +139,7 @@ public struct Rules: Sendable {
     public struct Application: Sendable, Hashable {
         public var read: [Int64]
         public var starred: [Int64]
+        public var hidden: [Int64]
         /// The rule's label and the matches without it.
         public var labelled: Reader.Labelled?
         public var matched: Int
@@ -150,6 +151,7 @@ public struct Rules: Sendable {
             var parts: [String] = []
             if !read.isEmpty { parts.append("mark \(read.count) read") }
             if !starred.isEmpty { parts.append("star \(starred.count)") }
+            if !hidden.isEmpty { parts.append("hide \(hidden.count)") }
             if let labelled, !labelled.ids.isEmpty { parts.append("label \(labelled.ids.count) “\(labelled.label)”") }
             switch parts.count {
             case 0: return "Nothing to change: every entry the rule matches is already as it would make it."
@@ -157,6 +159,7 @@ public struct Rules: Sendable {
                 // "Mark 37 of your 4,210 entries read?"
                 if !read.isEmpty { return "Mark \(count(read.count)) read?" }
                 if !starred.isEmpty { return "Star \(count(starred.count))?" }
+                if !hidden.isEmpty { return "Hide \(count(hidden.count))?" }
                 return "Label \(count(labelled?.ids.count ?? 0)) “\(labelled?.label ?? "")”?"
             default:
                 // "Mark 37 read and star 3, of your 4,210 entries?"
@@ -188,6 +191,7 @@ public struct Rules: Sendable {
         return Application(
             read: actions.contains(.markRead) ? preview.matches.filter { !$0.isRead }.map(\.id) : [],
             starred: actions.contains(.star) ? preview.matches.filter { !$0.isStarred }.map(\.id) : [],
+            hidden: actions.contains(.hide) ? preview.matches.filter { !$0.isHidden }.map(\.id) : [],
             labelled: labelled, matched: preview.matches.count, isCapped: preview.isCapped, total: preview.total)
     }
 }

@@ -66,7 +66,8 @@ public struct EntrySearch: Sendable {
         } else {
             let states = query.requiredStates
             var filter = EntryFilter(
-                sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred), limit: 500)
+                sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred),
+                hidden: states.contains(.hidden), limit: 500)
             var read = 0
             while found.count < limit {
                 guard read < Self.listedCandidates else {
@@ -92,7 +93,9 @@ public struct EntrySearch: Sendable {
         let articles = try await store.articles(entries: candidates.map(\.id))
         let labels = try await store.entryLabels(ids: candidates.map(\.id), user: user)
         var matches: [StoredEntry] = []
-        for candidate in candidates where matches.count < limit {
+        // Hidden entries are found only by asking for them (`is:hidden`).
+        let findsHidden = query.requiredStates.contains(.hidden)
+        for candidate in candidates where matches.count < limit && (findsHidden || !candidate.isHidden) {
             let document = Self.document(
                 of: candidate, feed: feeds[candidate.source], article: articles[candidate.id], labels: labels[candidate.id] ?? [])
             if query.matches(document, now: now) { matches.append(candidate) }
@@ -107,6 +110,6 @@ public struct EntrySearch: Sendable {
         EntryDocument.make(
             stored.entry, feedName: feed?.displayName ?? stored.source.rawValue, folder: feed?.folder,
             isRead: stored.isRead, isStarred: stored.isStarred, receivedAt: stored.receivedAt, article: article,
-            labels: labels)
+            labels: labels, isHidden: stored.isHidden)
     }
 }

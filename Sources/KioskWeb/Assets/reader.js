@@ -135,6 +135,16 @@ function setStarred(ids, starred) {
   }
 }
 
+// Hidden entries leave every list but Hidden (and leave Hidden when shown again).
+function setHidden(ids, hidden) {
+  const list = $("#reader-list");
+  if (!list || hidden === (list.dataset.scope === "hidden")) return;
+  const wanted = new Set(ids.map(String));
+  for (const row of $$("li.reader-entry[data-id]", list)) {
+    if (wanted.has(row.dataset.id)) row.remove();
+  }
+}
+
 // ---- Labels ------------------------------------------------------------------------------------
 
 // Shows `label` on (or off) the entries `ids` wherever they are drawn (rows, the entry's page).
@@ -372,6 +382,10 @@ export function onReaderEvent(message) {
   if (message.kind === "labelled") {
     setLabelled(message.ids, message.label, message.value);
     // A new label (or one no entry carries any more) is a new row of the home list.
+    redrawHome();
+  }
+  if (message.kind === "hidden") {
+    setHidden(message.ids, message.value);
     redrawHome();
   }
   if (message.kind === "subscriptions") redrawHome();

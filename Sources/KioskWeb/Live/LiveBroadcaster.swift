@@ -216,6 +216,7 @@ public actor LiveBroadcaster: Service {
         case .read(_, let ids, let isRead): message = ReaderMessage(kind: .read, ids: ids, value: isRead)
         case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: .starred, ids: ids, value: isStarred)
         case .labelled(_, let ids, let label, let isOn): message = ReaderMessage(kind: .labelled, ids: ids, value: isOn, label: label)
+        case .hidden(_, let ids, let isHidden): message = ReaderMessage(kind: .hidden, ids: ids, value: isHidden)
         }
         publish(.reader(message), to: [change.user])
     }

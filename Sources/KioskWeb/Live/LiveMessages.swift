@@ -39,7 +39,7 @@ struct OpenedMessage: Codable, Sendable, Equatable {
 /// `subscriptions` (feeds added, removed, renamed or moved).
 struct ReaderMessage: Codable, Sendable, Equatable {
     enum Kind: String, Codable, Sendable {
-        case read, starred, labelled, subscriptions
+        case read, starred, labelled, hidden, subscriptions
     }
 
     var kind: Kind

@@ -42,6 +42,11 @@ struct ReaderActionRoutes: Sendable {
         var back: String?
     }
     private struct Undo: Decodable { var token: String }
+    private struct Hiding: Decodable {
+        var ids: String
+        var hidden: Bool?
+        var back: String?
+    }
     private struct Labelling: Decodable {
         var ids: String
         var label: String
@@ -135,6 +140,11 @@ struct ReaderActionRoutes: Sendable {
         router.post("reader/star") { request, context in
             let form = try await FormBody.decode(Mark.self, from: request)
             try await perform { try await reader.setStarred(form.starred ?? true, ids: Self.ids(form.ids), user: context.user) }
+            return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
+        }
+        router.post("reader/hide") { request, context in
+            let form = try await FormBody.decode(Hiding.self, from: request)
+            try await perform { try await reader.setHidden(form.hidden ?? true, ids: Self.ids(form.ids), user: context.user) }
             return FormBody.wantsJSON(request) ? try JSONResponse(["ok": true]).response : FormBody.redirect(FormBody.back(form.back))
         }
         router.post("reader/label") { request, context in

@@ -29,7 +29,8 @@ struct ReaderRoutes: Sendable {
             return ReaderHomePage(
                 subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user, withSearches: true),
                 sequence: await live.snapshot().sequence, health: try await reader.feedHealth(user: context.user),
-                searches: try await searches.list(user: context.user)
+                searches: try await searches.list(user: context.user),
+                hasHidden: !(try await store.readingList(EntryFilter(hidden: true, limit: 1), user: context.user)).isEmpty
             ).page.response(for: context)
         }
         router.get("reader/counts") { _, context in
@@ -41,6 +42,9 @@ struct ReaderRoutes: Sendable {
         }
         router.get("reader/starred") { request, context in
             try await list(.starred, title: "Starred", request: request, context: context)
+        }
+        router.get("reader/hidden") { request, context in
+            try await list(.hidden, title: "Hidden", request: request, context: context)
         }
         router.get("reader/search/:id") { request, context in
             guard let id = context.parameters.get("id", as: Int64.self),
@@ -111,12 +115,13 @@ struct ReaderRoutes: Sendable {
         switch scope {
         case .all: showsRead = false
         case .starred: showsRead = true
+        case .hidden: showsRead = true
         case .folder, .feed, .search, .label: showsRead = show != "unread"
         }
         let after = request.uri.queryParameters.get("after").flatMap(Self.cursor)
         let filter = EntryFilter(
             sources: try await reader.sources(in: scope, user: context.user), unreadOnly: !showsRead, starredOnly: scope == .starred,
-            label: scope.label, limit: Self.pageSize + 1, after: after)
+            label: scope.label, hidden: scope == .hidden, limit: Self.pageSize + 1, after: after)
         var entries = try await store.readingList(filter, user: context.user)
         let more = entries.count > Self.pageSize
         if more { entries.removeLast() }

@@ -17,6 +17,7 @@ struct RuleRoutes: Sendable {
         var scope: String?
         var read: String?
         var star: String?
+        var hide: String?
         /// The label to add ("" or absent: none).
         var label: String?
         var paused: String?
@@ -129,7 +130,8 @@ struct RuleRoutes: Sendable {
             let subscriptions = try await reader.subscriptions(user: context.user)
             let application = try await rules.application(of: rule, user: context.user, subscriptions: subscriptions)
             let done = try await reader.apply(
-                read: application.read, starred: application.starred, labelled: application.labelled, user: context.user)
+                read: application.read, starred: application.starred, hidden: application.hidden,
+                labelled: application.labelled, user: context.user)
             let sentence = "“\(rule.draft.name)” changed \(done.count) \(done.count == 1 ? "entry" : "entries")."
             return try await listPage(context, message: sentence, undo: (rule.id, done.undo)).response(for: context)
         }
@@ -207,22 +209,23 @@ struct RuleRoutes: Sendable {
         else { return nil }
         return draft(
             name: form.name, query: text, scope: form.scope, read: form.read != nil, star: form.star != nil,
-            label: form.label, paused: form.paused != nil)
+            hide: form.hide != nil, label: form.label, paused: form.paused != nil)
     }
 
     private static func posted(_ request: Request) async throws -> RuleDraft {
         let form = try await FormBody.decode(Form.self, from: request)
         return draft(
             name: form.name, query: form.query ?? "", scope: form.scope, read: form.read != nil, star: form.star != nil,
-            label: form.label, paused: form.paused != nil)
+            hide: form.hide != nil, label: form.label, paused: form.paused != nil)
     }
 
     private static func draft(
-        name: String?, query: String, scope: String?, read: Bool, star: Bool, label: String?, paused: Bool
+        name: String?, query: String, scope: String?, read: Bool, star: Bool, hide: Bool, label: String?, paused: Bool
     ) -> RuleDraft {
         var actions: Set<RuleAction> = []
         if read { actions.insert(.markRead) }
         if star { actions.insert(.star) }
+        if hide { actions.insert(.hide) }
         let label = label.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         return RuleDraft(
             name: name ?? "", query: query, scope: Self.scope(scope), actions: actions, label: label, isPaused: paused)

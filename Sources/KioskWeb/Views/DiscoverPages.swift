@@ -241,8 +241,8 @@ struct SearchHelp {
         ("\"green new deal\"", "the exact phrase"),
         ("oil -pipeline", "without a word (or -\"a phrase\")"),
         ("brexit OR eu", "either word; (parentheses) group"),
-        ("intitle:storm", "in the title; also content:, author:, feed:, folder:, inurl:"),
-        ("is:unread", "also is:read and is:starred"),
+        ("intitle:storm", "in the title; also content:, author:, feed:, folder:, label:, inurl:"),
+        ("is:unread", "also is:read, is:starred and is:hidden (what rules hid)"),
         ("date:P7D", "the last seven days; date:2026-11-01/2026-11-20 for days"),
         ("intitle:/^\\[Sponsored\\]/", "a regular expression"),
     ]

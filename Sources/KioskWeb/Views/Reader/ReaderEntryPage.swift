@@ -34,6 +34,17 @@ struct ReaderEntryPage: Sendable {
                     .data("read", entry.isRead ? "true" : "false"), .id("reader-entry")) {
                     el("p", .class("eyebrow")) { feedName }
                     el("h1", .id("entry-title")) { title }
+                    if entry.isHidden {
+                        el("div", .class("banner banner-warning hidden-banner"), .id("hidden-banner"), .role("note")) {
+                            "A rule hid this entry: it is out of every list but Hidden. "
+                            el("form", .class("inline-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.setHidden)) {
+                                void("input", .type("hidden"), .name("ids"), .value(String(entry.id)))
+                                void("input", .type("hidden"), .name("hidden"), .value("false"))
+                                void("input", .type("hidden"), .name("back"), .value(ReaderLinks.entry(entry.source, key: entry.key)))
+                                el("button", .type("submit"), .class("link-button"), .id("unhide")) { "Show it again" }
+                            }
+                        }
+                    }
                     el("p", .class("detail-meta")) {
                         let authors = entry.entry.authors.compactMap(\.name).filter { !$0.isEmpty }
                         if !authors.isEmpty { el("span") { authors.joined(separator: ", ") } }

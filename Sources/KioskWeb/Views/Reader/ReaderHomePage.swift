@@ -13,6 +13,8 @@ struct ReaderHomePage: Sendable {
     var health: [SourceID: FeedHealth] = [:]
     /// The user's saved searches, listed under Starred.
     var searches: [SavedSearch] = []
+    /// Whether a rule hid anything: then Hidden is listed, last.
+    var hasHidden = false
 
     var page: Page {
         Page(
@@ -51,6 +53,9 @@ struct ReaderHomePage: Sendable {
                         href: ReaderLinks.label(label), label: label, icon: Self.labelPath, key: "label:\(label)",
                         count: counts.labels[label] ?? 0)
                 }
+                if hasHidden {
+                    streamRow(href: ReaderLinks.hidden, label: "Hidden", icon: Self.hiddenPath, key: "hidden", count: 0)
+                }
             },
             el("p", .class("empty-state"), .flag("hidden", !subscriptions.isEmpty)) {
                 "No feeds yet. "
@@ -66,6 +71,7 @@ struct ReaderHomePage: Sendable {
     }
 
     static let searchPath = "M10.5 4a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM15.5 15.5 20 20"
+    static let hiddenPath = "M3 12s3.5-6 9-6 9 6 9 6-3.5 6-9 6-9-6-9-6zM4 4l16 16"
     static let labelPath = "M3.5 12.5V4.5h8l9 9-8 8zM8 8.5h.01"
     static let starPath = "M12 3.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8-5.2-2.7-5.2 2.7 1-5.8-4.3-4.1 5.9-.9z"
 

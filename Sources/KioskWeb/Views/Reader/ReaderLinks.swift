@@ -7,6 +7,8 @@ enum ReaderLinks {
     static let home = "/reader"
     static let all = "/reader/all"
     static let starred = "/reader/starred"
+    static let hidden = "/reader/hidden"
+    static let setHidden = "/reader/hide"
     static let add = "/reader/add"
     static let opml = "/reader/opml"
     static let export = "/feeds.opml"

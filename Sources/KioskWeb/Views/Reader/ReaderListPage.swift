@@ -43,7 +43,7 @@ struct ReaderListPage: Sendable {
                 el("p", .class("empty-state"), .id("reader-empty"), .flag("hidden", !entries.isEmpty)) { emptyText },
                 el("ul", .id("reader-list"), .class("entries reader-entries"), .data("scope", scopeKey),
                     .flag("data-unread-only", !showsRead),
-                    .data("sources", scope == .starred || scope.label != nil ? "" : sources.map { $0.map(\.rawValue).joined(separator: " ") } ?? "*"),
+                    .data("sources", scope == .starred || scope == .hidden || scope.label != nil ? "" : sources.map { $0.map(\.rawValue).joined(separator: " ") } ?? "*"),
                     .aria("label", title)) {
                     entries.map {
                         ReaderRow(
@@ -68,6 +68,7 @@ struct ReaderListPage: Sendable {
         case .feed(let id): ReaderLinks.feed(id)
         case .search(let id): ReaderLinks.search(id)
         case .label(let name): ReaderLinks.label(name)
+        case .hidden: ReaderLinks.hidden
         }
     }
 
@@ -79,6 +80,7 @@ struct ReaderListPage: Sendable {
         case .feed(let id): "feed:\(id.rawValue)"
         case .search(let id): "search:\(id)"
         case .label(let name): "label:\(name)"
+        case .hidden: "hidden"
         }
     }
 
@@ -88,6 +90,7 @@ struct ReaderListPage: Sendable {
         case .all: "All caught up: nothing unread."
         case .search: showsRead ? "Nothing matches this search yet. New entries that do appear here." : "Nothing unread matches this search."
         case .label: showsRead ? "No entry has this label any more." : "Nothing unread has this label."
+        case .hidden: "Nothing hidden. Entries a rule hides are kept here, out of every other list."
         default: showsRead ? "No entries yet. New ones appear when the feed is next checked." : "Nothing unread here."
         }
     }
@@ -126,7 +129,7 @@ struct ReaderListPage: Sendable {
             }
             switch scope {
             case .feed, .folder, .search, .label: showToggle
-            case .all, .starred: Node.group([])
+            case .all, .starred, .hidden: Node.group([])
             }
             el("button", .type("button"), .class("icon-button"), .id("shortcuts-button"),
                 .aria("label", "Keyboard shortcuts"), .title("Keyboard shortcuts (?)")) { "?" }
@@ -136,7 +139,7 @@ struct ReaderListPage: Sendable {
     /// Starred and saved searches are not a set of feeds to mark read up to an entry.
     private var offersMarkAll: Bool {
         switch scope {
-        case .starred, .search: false
+        case .starred, .search, .hidden: false
         case .all, .folder, .feed, .label: true
         }
     }

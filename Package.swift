@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "KioskCluster", targets: ["KioskCluster"]),
         .library(name: "KioskSettings", targets: ["KioskSettings"]),
         .library(name: "KioskAccounts", targets: ["KioskAccounts"]),
+        .library(name: "KioskPush", targets: ["KioskPush"]),
         .library(name: "KioskSync", targets: ["KioskSync"]),
         .library(name: "KioskWeb", targets: ["KioskWeb"]),
         .executable(name: "kiosk", targets: ["kiosk"]),
@@ -40,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
         .target(name: "KioskCore"),
@@ -160,6 +162,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // Web Push: payload encryption (RFC 8291) and the server's VAPID key (RFC 8292), on
+        // swift-crypto and jwt-kit; no I/O.
+        .target(
+            name: "KioskPush",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
         // The sync APIs native readers speak: Google Reader (NetNewsWire, Reeder, newsboat...) and Fever.
         .target(
             name: "KioskSync",
@@ -257,6 +268,14 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "KioskPushTests",
+            dependencies: [
+                "KioskPush",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .testTarget(

@@ -41,6 +41,8 @@ enum PostgresMigrations {
         Step(name: "labels", statements: PostgresSchema.labels),
         // Hidden entries: a rule's hide, out of every list but Hidden.
         Step(name: "hidden", statements: PostgresSchema.hidden),
+        // Web Push: the devices each user is notified on.
+        Step(name: "push_devices", statements: PostgresSchema.pushDevices),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

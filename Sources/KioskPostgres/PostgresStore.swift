@@ -56,7 +56,7 @@ public final class PostgresStore: KioskStore {
     /// The tables and columns whose values a sequence gives.
     static let identityColumns: [(table: String, column: String)] = [
         ("entries", "id"), ("subscriptions", "seq"), ("users", "id"), ("app_passwords", "id"), ("saved_searches", "id"),
-        ("rules", "id"),
+        ("rules", "id"), ("push_devices", "id"),
     ]
 
     static func resetSequences(in session: PostgresSession) async throws {

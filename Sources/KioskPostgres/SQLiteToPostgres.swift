@@ -268,6 +268,13 @@ struct SQLiteTable: Sendable {
             name: "hidden_entries",
             columns: [("user_id", "bigint"), ("entry_id", "bigint"), ("hidden_at", "double precision")],
             keys: ["user_id", "entry_id"]),
+        SQLiteTable(
+            name: "push_devices",
+            columns: [
+                ("id", "bigint"), ("user_id", "bigint"), ("endpoint", "text"), ("p256dh", "text"), ("auth", "text"),
+                ("name", "text"), ("created_at", "double precision"), ("last_sent_at", "double precision"),
+                ("last_error", "text"),
+            ], keys: ["id"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

@@ -51,6 +51,8 @@ enum Migrations {
         migrator.registerMigration("labels") { db in try db.execute(sql: Schema.labels) }
         // Hidden entries: a rule's hide, out of every list but Hidden.
         migrator.registerMigration("hidden") { db in try db.execute(sql: Schema.hidden) }
+        // Web Push: the devices each user is notified on.
+        migrator.registerMigration("push_devices") { db in try db.execute(sql: Schema.pushDevices) }
         return migrator
     }
 }

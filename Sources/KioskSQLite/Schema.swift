@@ -374,4 +374,20 @@ extension Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id);
         """
+
+    /// Each user's devices for Web Push (`PushDeviceStore`): one row per push endpoint.
+    static let pushDevices = """
+        CREATE TABLE push_devices (
+            id INTEGER PRIMARY KEY,
+            user_id INTEGER NOT NULL,
+            endpoint TEXT NOT NULL UNIQUE,
+            p256dh TEXT NOT NULL,
+            auth TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            last_sent_at REAL,
+            last_error TEXT
+        ) STRICT;
+        CREATE INDEX push_devices_by_user ON push_devices (user_id, id);
+        """
 }

@@ -9,7 +9,8 @@ import KioskModel
 /// `SourceStateStore`, the engine's view), the subscriptions (`SubscriptionStore`), the reading position, the device identity, a search
 /// index over the entries.
 public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, SyncReadingStore, AccountStore,
-    AppStateStore, ArticleStore, AllowanceLedger, SavedSearchStore, RuleStore, LabelStore
+    AppStateStore, ArticleStore, AllowanceLedger, SavedSearchStore, RuleStore, LabelStore,
+    PushDeviceStore
 {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]

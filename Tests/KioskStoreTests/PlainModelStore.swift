@@ -13,6 +13,9 @@ actor PlainModelStore: KioskStore {
     private var states: [SourceID: SourceState] = [:]
     private var opened: [UserID: OpenedHeadline] = [:]
     private var device: UUID?
+    /// Web Push devices and kept values (not modelled further).
+    private var devices: [PushDevice] = []
+    private var kept: [String: String] = [:]
     /// Each user's hidden entries.
     private var hiddenIDs: [UserID: Set<Int64>] = [:]
     /// Each user's labels and the entries carrying them.
@@ -592,5 +595,39 @@ extension PlainModelStore {
             for id in ids where labelledIDs.contains(id) { found[id, default: []].append(name) }
         }
         return found.mapValues { $0.sorted() }
+    }
+
+    func pushDevices(user: UserID) -> [PushDevice] { devices.filter { $0.user == user } }
+
+    func savePushDevice(user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date) -> PushDevice {
+        devices.removeAll { $0.endpoint == endpoint }
+        let device = PushDevice(
+            id: (devices.map(\.id).max() ?? 0) + 1, user: user, endpoint: endpoint, p256dh: p256dh, auth: auth, name: name,
+            createdAt: now)
+        devices.append(device)
+        return device
+    }
+
+    @discardableResult
+    func removePushDevice(_ id: Int64, user: UserID) -> Bool {
+        let before = devices.count
+        devices.removeAll { $0.id == id && $0.user == user }
+        return devices.count < before
+    }
+
+    func removePushDevice(endpoint: String) { devices.removeAll { $0.endpoint == endpoint } }
+
+    func notePushSent(_ id: Int64, at: Date, error: String?) {
+        for index in devices.indices where devices[index].id == id {
+            devices[index].lastSentAt = at
+            devices[index].lastError = error
+        }
+    }
+
+    func keptValue(_ key: String, orKeep made: @Sendable () -> String) -> String {
+        if let value = kept[key] { return value }
+        let value = made()
+        kept[key] = value
+        return value
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import KioskStore
+import PostgresNIO
+
+// `PushDeviceStore` on PostgreSQL (see SQLite's `PushRows`).
+extension PostgresStore {
+    public func pushDevices(user: UserID) async throws(StoreError) -> [PushDevice] {
+        try await connection { session in
+            try await session.rows("SELECT * FROM push_devices WHERE user_id = \(user.rawValue) ORDER BY id") {
+                try PostgresPushRows.device($0)
+            }
+        }
+    }
+
+    public func savePushDevice(
+        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+    ) async throws(StoreError) -> PushDevice {
+        let (endpoint, p256dh, auth, name) = (
+            PostgresText.clean(endpoint), PostgresText.clean(p256dh), PostgresText.clean(auth), PostgresText.clean(name)
+        )
+        let rows = try await connection { session in
+            try await session.rows(
+                """
+                INSERT INTO push_devices (user_id, endpoint, p256dh, auth, name, created_at)
+                VALUES (\(user.rawValue), \(endpoint), \(p256dh), \(auth), \(name), \(now.timeIntervalSince1970))
+                ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
+                    auth = excluded.auth, name = excluded.name, created_at = excluded.created_at,
+                    last_sent_at = NULL, last_error = NULL
+                RETURNING *
+                """
+            ) { try PostgresPushRows.device($0) }
+        }
+        guard let device = rows.first else { throw StoreError.other("the device just kept was not returned") }
+        return device
+    }
+
+    @discardableResult
+    public func removePushDevice(_ id: Int64, user: UserID) async throws(StoreError) -> Bool {
+        try await connection { session in
+            let gone: Int64? = try await session.value(
+                """
+                WITH gone AS (DELETE FROM push_devices WHERE id = \(id) AND user_id = \(user.rawValue) RETURNING 1)
+                SELECT count(*)::int8 FROM gone
+                """)
+            return (gone ?? 0) > 0
+        }
+    }
+
+    public func removePushDevice(endpoint: String) async throws(StoreError) {
+        try await connection { session in
+            try await session.execute("DELETE FROM push_devices WHERE endpoint = \(PostgresText.clean(endpoint))")
+        }
+    }
+
+    public func notePushSent(_ id: Int64, at date: Date, error: String?) async throws(StoreError) {
+        try await connection { session in
+            try await session.execute(
+                """
+                UPDATE push_devices SET last_sent_at = \(date.timeIntervalSince1970), last_error = \(PostgresText.clean(error))
+                WHERE id = \(id)
+                """)
+        }
+    }
+
+    public func keptValue(_ key: String, orKeep made: @Sendable () -> String) async throws(StoreError) -> String {
+        try await connection { session in
+            if let kept = try await PostgresAppStateRows.value(for: key, in: session) { return kept }
+            // Two replicas at once: the first insert stays, and both read it back.
+            try await session.execute(
+                "INSERT INTO app_state (key, value) VALUES (\(key), \(made())) ON CONFLICT (key) DO NOTHING")
+            guard let kept = try await PostgresAppStateRows.value(for: key, in: session) else {
+                throw StoreError.other("the value kept under \(key) was not found")
+            }
+            return kept
+        }
+    }
+}
+
+/// The SQL side of `PushDeviceStore` on PostgreSQL.
+enum PostgresPushRows {
+    static func device(_ row: PostgresRandomAccessRow) throws -> PushDevice {
+        PushDevice(
+            id: try row.get("id"), user: UserID(try row.get("user_id")), endpoint: try row.get("endpoint"),
+            p256dh: try row.get("p256dh"), auth: try row.get("auth"), name: try row.get("name"),
+            createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
+            lastSentAt: (try row.get("last_sent_at", as: Double?.self)).map(Date.init(timeIntervalSince1970:)),
+            lastError: try row.get("last_error"))
+    }
+}

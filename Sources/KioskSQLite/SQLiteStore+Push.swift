@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+import KioskStore
+
+// `PushDeviceStore`: each user's devices for Web Push, and values kept once (the VAPID key).
+extension SQLiteStore {
+    public func pushDevices(user: UserID) async throws(StoreError) -> [PushDevice] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM push_devices WHERE user_id = ? ORDER BY id", arguments: [user.rawValue])
+                .map(PushRows.device)
+        }
+    }
+
+    public func savePushDevice(
+        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+    ) async throws(StoreError) -> PushDevice {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO push_devices (user_id, endpoint, p256dh, auth, name, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
+                        auth = excluded.auth, name = excluded.name, created_at = excluded.created_at,
+                        last_sent_at = NULL, last_error = NULL
+                    """,
+                arguments: [user.rawValue, endpoint, p256dh, auth, name, now.timeIntervalSince1970])
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE endpoint = ?", arguments: [endpoint])
+            else { throw StoreError.other("the device just kept was not found") }
+            return PushRows.device(row)
+        }
+    }
+
+    @discardableResult
+    public func removePushDevice(_ id: Int64, user: UserID) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM push_devices WHERE id = ? AND user_id = ?", arguments: [id, user.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    public func removePushDevice(endpoint: String) async throws(StoreError) {
+        try await write { db in try db.execute(sql: "DELETE FROM push_devices WHERE endpoint = ?", arguments: [endpoint]) }
+    }
+
+    public func notePushSent(_ id: Int64, at date: Date, error: String?) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE push_devices SET last_sent_at = ?, last_error = ? WHERE id = ?",
+                arguments: [date.timeIntervalSince1970, error, id])
+        }
+    }
+
+    public func keptValue(_ key: String, orKeep made: @Sendable () -> String) async throws(StoreError) -> String {
+        if let kept = try await read({ db in try AppStateRows.value(for: key, in: db) }) { return kept }
+        // Made before the write (the closure may not escape into it); kept only if still absent.
+        let value = made()
+        return try await write { db in
+            if let kept = try AppStateRows.value(for: key, in: db) { return kept }
+            try AppStateRows.set(value, for: key, in: db)
+            return value
+        }
+    }
+}
+
+/// The SQL side of `PushDeviceStore`.
+enum PushRows {
+    static func device(_ row: Row) -> PushDevice {
+        PushDevice(
+            id: row["id"], user: UserID(row["user_id"] as Int64), endpoint: row["endpoint"], p256dh: row["p256dh"],
+            auth: row["auth"], name: row["name"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
+            lastSentAt: (row["last_sent_at"] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"])
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A device a user asked to be notified on: where its push service takes messages for it, the
+/// keys they are encrypted for (base64url, as the browser gave them), and how the last send went.
+public struct PushDevice: Sendable, Hashable {
+    public var id: Int64
+    public var user: UserID
+    public var endpoint: String
+    public var p256dh: String
+    public var auth: String
+    /// What the user sees it as ("Chrome on Android").
+    public var name: String
+    public var createdAt: Date
+    public var lastSentAt: Date?
+    /// Why the last send failed; nil when it went through (or none was made).
+    public var lastError: String?
+
+    public init(
+        id: Int64, user: UserID, endpoint: String, p256dh: String, auth: String, name: String, createdAt: Date,
+        lastSentAt: Date? = nil, lastError: String? = nil
+    ) {
+        self.id = id
+        self.user = user
+        self.endpoint = endpoint
+        self.p256dh = p256dh
+        self.auth = auth
+        self.name = name
+        self.createdAt = createdAt
+        self.lastSentAt = lastSentAt
+        self.lastError = lastError
+    }
+}
+
+/// Each user's devices for Web Push, and the server's own key pair.
+public protocol PushDeviceStore: Sendable {
+    /// `user`'s devices, oldest first.
+    func pushDevices(user: UserID) async throws -> [PushDevice]
+    /// Keeps a device for `user`; an endpoint already kept (the same browser subscribing again,
+    /// or after another user on it) is replaced.
+    func savePushDevice(
+        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+    ) async throws -> PushDevice
+    /// Forgets one of `user`'s devices; false when there is none.
+    @discardableResult
+    func removePushDevice(_ id: Int64, user: UserID) async throws -> Bool
+    /// Forgets the device at `endpoint`, whoever's it is (its push service says it is gone).
+    func removePushDevice(endpoint: String) async throws
+    /// How a send to a device went: `error` nil when it was delivered.
+    func notePushSent(_ id: Int64, at: Date, error: String?) async throws
+    /// The value kept under `key`, or `made()` kept now when there is none; two first calls at
+    /// once (two replicas) agree on one (the server's VAPID key).
+    func keptValue(_ key: String, orKeep made: @Sendable () -> String) async throws -> String
+}

@@ -190,6 +190,7 @@ let package = Package(
         .target(
             name: "KioskWeb",
             dependencies: [
+                "KioskPush",
                 "KioskHTML",
                 "KioskModel",
                 "KioskCore",

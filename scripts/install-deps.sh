@@ -22,6 +22,8 @@ esac
 
 # Versions of the Python packages the browser tests run on (.venv-e2e/).
 selenium_version="4.51.0"
+http_ece_version=1.2.1
+py_vapid_version=1.9.6
 pytest_version="8.3.5"
 # axe-core 4.12.1, for the accessibility tests: its axe.min.js ships in this package (installed
 # without its Playwright dependency; the tests inject the script with Selenium).
@@ -89,6 +91,17 @@ PY
     echo "installing into $venv: selenium==$selenium_version pytest==$pytest_version"
     "$venv/bin/python" -m pip install -q --disable-pip-version-check \
         "selenium==$selenium_version" "pytest==$pytest_version"
+fi
+# The other side of Web Push in the tests: a push service that decrypts with http-ece and checks
+# the VAPID JWT with py-vapid (code that is not Kiosk's).
+if ! "$venv/bin/python" - "$http_ece_version" "$py_vapid_version" >/dev/null 2>&1 <<'PY'; then
+import sys
+from importlib.metadata import version
+sys.exit(0 if (version("http-ece"), version("py-vapid")) == (sys.argv[1], sys.argv[2]) else 1)
+PY
+    echo "installing into $venv: http-ece==$http_ece_version py-vapid==$py_vapid_version"
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+        "http-ece==$http_ece_version" "py-vapid==$py_vapid_version"
 fi
 if ! "$venv/bin/python" - "$axe_package_version" >/dev/null 2>&1 <<'PY'; then
 import sys

@@ -36,7 +36,7 @@ public struct VAPIDKey: Sendable {
         }
     }
 
-    /// The `Authorization` header of a push to `endpoint`: `vapid t=<JWT>, k=<public key>`,
+    /// The `Authorization` header of a push to `endpoint`: `vapid t=<JWT>,k=<public key>`,
     /// the JWT for the endpoint's origin, valid `lifetime` (at most 24 hours) from `now`.
     public func authorization(
         for endpoint: URL, subject: String, now: Date = Date(), lifetime: TimeInterval = 12 * 3_600
@@ -48,6 +48,7 @@ public struct VAPIDKey: Sendable {
         let keys = await JWTKeyCollection().add(ecdsa: try ES256PrivateKey(backing: privateKey))
         let token = try await keys.sign(
             Claims(aud: origin, exp: ExpirationClaim(value: now.addingTimeInterval(min(lifetime, 86_400))), sub: subject))
-        return "vapid t=\(token), k=\(publicKey)"
+        // No space after the comma: RFC 8292 allows one, and py-vapid (the tests' other side) does not.
+        return "vapid t=\(token),k=\(publicKey)"
     }
 }

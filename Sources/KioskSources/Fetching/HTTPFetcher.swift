@@ -124,8 +124,12 @@ public struct HTTPFetcher: Fetching {
         while true {
             if let destinations, let why = await destinations.refusal(for: url) { throw FetchError.refused(why) }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
-            outgoing.method = .GET
+            outgoing.method = request.body == nil ? .GET : .POST
             outgoing.headers = headers(for: request)
+            if let body = request.body {
+                outgoing.body = .bytes(ByteBuffer(bytes: body))
+                outgoing.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
+            }
             // This deadline covers connecting and the response head; the body is raced later.
             let response: HTTPClientResponse
             let hop = client(for: url)
@@ -138,7 +142,8 @@ public struct HTTPFetcher: Fetching {
             } catch where hop === guardedClient {
                 throw Self.neutral(error, url: url, maxBytes: request.maxBytes)
             }
-            guard [301, 302, 303, 307, 308].contains(response.status.code),
+            // A POST is not sent again elsewhere: its redirect is its answer.
+            guard request.body == nil, [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "Location")
             else { return (response, url) }
             // The redirect's own body is not wanted; reading a little lets the connection be reused.

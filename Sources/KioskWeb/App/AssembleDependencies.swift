@@ -106,7 +106,8 @@ extension WebDependencies {
             images: ImagePipeline(fetcher: parts.imageFetcher ?? fetcher, diskDirectory: parts.imageCache),
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: services,
-            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)), articles: articles)
+            accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)), articles: articles,
+            push: PushNotifier(store: store, fetcher: fetcher, logger: logger))
         dependencies.sharedLog = parts.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = parts.notReady

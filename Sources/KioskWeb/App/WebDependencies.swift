@@ -40,6 +40,8 @@ public struct WebDependencies: Sendable {
     public var notReady: @Sendable () async -> String? = { nil }
     /// What Kiosk counts and times (`/metrics`); the store is handed its write timer at creation.
     public var metrics = KioskMetrics()
+    /// Sends Web Push notifications to users' devices.
+    var push: PushNotifier
     /// How each source's entries are drawn (its kind's drawing); News' sections hold the same.
     public var drawings = EntryDrawings()
     /// The reader view: entries' pages fetched once, read, kept with the entries.
@@ -52,8 +54,9 @@ public struct WebDependencies: Sendable {
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
         sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts,
-        articles: ArticleService
+        articles: ArticleService, push: PushNotifier
     ) {
+        self.push = push
         self.accounts = accounts
         self.articles = articles
         self.news = news

@@ -4,6 +4,7 @@
 
 import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
+import { setupNotifications } from "./notifications.js";
 import { setupRuleForm } from "./rules.js";
 
 const root = document.documentElement;
@@ -641,6 +642,7 @@ function start() {
   setupJokes();
   setupReader();
   setupRuleForm(localizeDates);
+  setupNotifications();
   reportOpened();
   if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
   connectLive();

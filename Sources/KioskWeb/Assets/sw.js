@@ -7,7 +7,8 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v6";
+const SHELL = "kiosk-shell-v7";
+// v7: notifications.js (Notify me on this device) joined the shell.
 // v6: rules.js (the rule form's preview) joined the shell.
 // v4: offline.js tries a missed image again at the next page.
 // v5: offline.js sends the queue before it makes the copy again, and reloads the page at once.
@@ -24,6 +25,7 @@ const SHELL_FILES = [
   "/static/app.js",
   "/static/reader.js",
   "/static/rules.js",
+  "/static/notifications.js",
   "/static/offline.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
@@ -121,3 +123,41 @@ async function trim(cache) {
   const keys = await cache.keys();
   for (const key of keys.slice(0, Math.max(0, keys.length - MOST_PAGES))) await cache.delete(key);
 }
+
+// ---- Notifications (Web Push) ----------------------------------------------------------------
+// A push carries JSON the server encrypted for this device: {title, body, url, tag}. It shows a
+// notification; tapping it opens (or focuses) the page it names, on this origin only.
+
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch {
+    message = { title: "Kiosk", body: event.data ? event.data.text() : "" };
+  }
+  const title = typeof message.title === "string" && message.title ? message.title : "Kiosk";
+  const url = typeof message.url === "string" && message.url.startsWith("/") ? message.url : "/reader";
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof message.body === "string" ? message.body : "",
+      tag: typeof message.tag === "string" ? message.tag : undefined,
+      icon: "/static/icons/icon-192.png",
+      badge: "/static/icons/icon-192.png",
+      data: { url },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL(event.notification.data?.url || "/reader", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => new URL(client.url).pathname === target.pathname);
+      if (open) return open.focus();
+      return self.clients.openWindow(target.href);
+    }),
+  );
+});
+

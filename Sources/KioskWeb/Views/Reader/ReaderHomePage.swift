@@ -26,6 +26,10 @@ struct ReaderHomePage: Sendable {
                         .title("Add a feed")) { Icon(path: "M12 5v14M5 12h14").node },
                     el("a", .class("icon-button"), .href(ReaderLinks.rules), .id("rules-link"), .aria("label", "Rules"),
                         .title("Rules")) { Icon(path: "M4 5h16l-6 7.5V18l-4 2v-7.5z").node },
+                    el("a", .class("icon-button"), .href(ReaderLinks.notifications), .id("notifications-link"),
+                        .aria("label", "Notifications"), .title("Notifications")) {
+                        Icon(path: "M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15zM10 20.5a2 2 0 0 0 4 0").node
+                    },
                     el("a", .class("icon-button"), .href(ReaderLinks.opml), .id("opml-link"),
                         .aria("label", "Import or export OPML"), .title("Import or export OPML")) {
                         Icon(path: "M12 4v11m-4-4 4 4 4-4M5 19h14").node

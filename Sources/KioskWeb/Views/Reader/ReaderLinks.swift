@@ -22,6 +22,9 @@ enum ReaderLinks {
     static func deleteSearch(_ id: Int64) -> String { "/reader/search/\(id)/delete" }
     static func label(_ name: String) -> String { "/reader/label/\(component(name))" }
     static let setLabel = "/reader/label"
+    static let notifications = "/reader/notifications"
+    /// A device's one-button actions: `test`, `delete`.
+    static func notificationDevice(_ id: Int64, _ action: String) -> String { "/reader/notifications/devices/\(id)/\(action)" }
     static let rules = "/reader/rules"
     static let newRule = "/reader/rules/new"
     static let rulePreview = "/reader/rules/preview"

@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+import KioskPush
+import KioskReader
+import KioskStore
+
+/// `/reader/notifications`: the devices a user is notified on, "Notify me on this device" (the
+/// script subscribes the browser and posts its subscription here), and each device's Test and
+/// Remove.
+struct NotificationRoutes: Sendable {
+    let push: PushNotifier
+    let store: any KioskStore
+    let reader: Reader
+
+    /// Devices one account may keep.
+    static let mostDevices = 20
+
+    private struct Subscribed: Decodable {
+        var endpoint: String
+        var p256dh: String
+        var auth: String
+        var name: String?
+    }
+
+    static let confirmation = PushMessage(
+        title: "Notifications are on", body: "Kiosk will tell you here when one of your rules asks it to.",
+        url: ReaderLinks.notifications, tag: "kiosk-test")
+
+    func register(on router: Router<KioskRequestContext>) {
+        router.get("reader/notifications") { _, context in
+            try await page(context, message: nil)
+        }
+        router.post("reader/notifications/devices") { request, context in
+            let form = try await FormBody.decode(Subscribed.self, from: request)
+            do throws(PushError) {
+                _ = try PushSubscription(endpoint: form.endpoint, p256dh: form.p256dh, auth: form.auth)
+            } catch {
+                throw HTTPError(.badRequest, message: error.description)
+            }
+            let devices = try await store.pushDevices(user: context.user)
+            guard devices.contains(where: { $0.endpoint == form.endpoint }) || devices.count < Self.mostDevices else {
+                throw HTTPError(.conflict, message: "You have \(Self.mostDevices) devices already: remove one to add another.")
+            }
+            let name = String((form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
+            let device = try await store.savePushDevice(
+                user: context.user, endpoint: form.endpoint, p256dh: form.p256dh, auth: form.auth,
+                name: name.isEmpty ? "A device" : name, now: Date())
+            // A first notification at once: an address Kiosk refuses is said now, not kept.
+            if case .refused(let why) = await push.send(Self.confirmation, to: device) {
+                try await store.removePushDevice(device.id, user: context.user)
+                throw HTTPError(.conflict, message: why)
+            }
+            return FormBody.wantsJSON(request)
+                ? try JSONResponse(["ok": true]).response : FormBody.redirect(ReaderLinks.notifications)
+        }
+        router.post("reader/notifications/devices/:id/test") { _, context in
+            let device = try await device(context)
+            let message =
+                switch await push.send(
+                    PushMessage(
+                        title: "A test from Kiosk", body: "This is how your rules' notifications look.",
+                        url: ReaderLinks.notifications, tag: "kiosk-test"), to: device)
+                {
+                case .delivered: "Sent to \(device.name): it should show in a moment."
+                case .removed: "\(device.name) no longer takes notifications, so it was removed."
+                case .failed(let why, _), .refused(let why): why
+                }
+            return try await page(context, message: message)
+        }
+        router.post("reader/notifications/devices/:id/delete") { _, context in
+            let device = try await device(context)
+            try await store.removePushDevice(device.id, user: context.user)
+            return FormBody.redirect(ReaderLinks.notifications)
+        }
+    }
+
+    private func device(_ context: KioskRequestContext) async throws -> PushDevice {
+        guard let id = context.parameters.get("id", as: Int64.self),
+            let device = try await store.pushDevices(user: context.user).first(where: { $0.id == id })
+        else { throw HTTPError(.notFound) }
+        return device
+    }
+
+    private func page(_ context: KioskRequestContext, message: String?) async throws -> Response {
+        NotificationsPage(
+            devices: try await store.pushDevices(user: context.user), publicKey: try await push.key().publicKey,
+            message: message, folders: try await reader.folders(user: context.user)
+        ).page.response(for: context)
+    }
+}

@@ -374,6 +374,7 @@ let package = Package(
         .testTarget(
             name: "KioskWebTests",
             dependencies: [
+                "KioskPush",
                 "KioskHTML",
                 "KioskModel",
                 "KioskCore",

@@ -318,5 +318,14 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX push_devices_by_user ON push_devices (user_id, id)",
+        """
+        CREATE TABLE push_outbox (
+            user_id bigint NOT NULL,
+            entry_id bigint NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            queued_at double precision NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        )
+        """,
+        "CREATE INDEX push_outbox_by_time ON push_outbox (queued_at)",
     ]
 }

@@ -200,7 +200,7 @@ enum PostgresAccountRows {
         }
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(id.rawValue)")
         // What else is the user's own (a new account may be given the same id).
-        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices"] {
+        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices", "push_outbox"] {
             try await session.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
         }
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(id.rawValue)")

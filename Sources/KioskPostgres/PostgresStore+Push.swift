@@ -52,11 +52,12 @@ extension PostgresStore {
         }
     }
 
-    public func notePushSent(_ id: Int64, at date: Date, error: String?) async throws(StoreError) {
+    public func notePushSent(_ id: Int64, at date: Date?, error: String?) async throws(StoreError) {
         try await connection { session in
             try await session.execute(
                 """
-                UPDATE push_devices SET last_sent_at = \(date.timeIntervalSince1970), last_error = \(PostgresText.clean(error))
+                UPDATE push_devices SET last_sent_at = COALESCE(\(date?.timeIntervalSince1970), last_sent_at),
+                    last_error = \(PostgresText.clean(error))
                 WHERE id = \(id)
                 """)
         }
@@ -76,8 +77,43 @@ extension PostgresStore {
     }
 }
 
+extension PostgresStore {
+    public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
+        try await connection { session in
+            try await session.rows(
+                "SELECT user_id, entry_id, queued_at FROM push_outbox ORDER BY queued_at, entry_id LIMIT \(max(0, limit))"
+            ) { row in
+                PendingPush(
+                    user: UserID(try row.get("user_id")), entryID: try row.get("entry_id"),
+                    queuedAt: Date(timeIntervalSince1970: try row.get("queued_at")))
+            }
+        }
+    }
+
+    public func takePendingPushes(user: UserID, ids: [Int64]) async throws(StoreError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await connection { session in
+            try await session.rows(
+                "DELETE FROM push_outbox WHERE user_id = \(user.rawValue) AND entry_id = ANY(\(ids)) RETURNING entry_id"
+            ) { try $0.get("entry_id") }
+        }
+    }
+}
+
 /// The SQL side of `PushDeviceStore` on PostgreSQL.
 enum PostgresPushRows {
+    /// Queues `ids` for `user`'s devices, when they have any (in the transaction that stored them).
+    static func queue(_ ids: [Int64], user: UserID, now: Date, in session: PostgresSession) async throws {
+        guard !ids.isEmpty else { return }
+        try await session.execute(
+            """
+            INSERT INTO push_outbox (user_id, entry_id, queued_at)
+            SELECT \(user.rawValue), e.id, \(now.timeIntervalSince1970) FROM entries e WHERE e.id = ANY(\(ids))
+                AND EXISTS (SELECT 1 FROM push_devices WHERE user_id = \(user.rawValue))
+            ON CONFLICT DO NOTHING
+            """)
+    }
+
     static func device(_ row: PostgresRandomAccessRow) throws -> PushDevice {
         PushDevice(
             id: try row.get("id"), user: UserID(try row.get("user_id")), endpoint: try row.get("endpoint"),

@@ -275,6 +275,10 @@ struct SQLiteTable: Sendable {
                 ("name", "text"), ("created_at", "double precision"), ("last_sent_at", "double precision"),
                 ("last_error", "text"),
             ], keys: ["id"]),
+        SQLiteTable(
+            name: "push_outbox",
+            columns: [("user_id", "bigint"), ("entry_id", "bigint"), ("queued_at", "double precision")],
+            keys: ["user_id", "entry_id"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

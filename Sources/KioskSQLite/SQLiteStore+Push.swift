@@ -41,11 +41,11 @@ extension SQLiteStore {
         try await write { db in try db.execute(sql: "DELETE FROM push_devices WHERE endpoint = ?", arguments: [endpoint]) }
     }
 
-    public func notePushSent(_ id: Int64, at date: Date, error: String?) async throws(StoreError) {
+    public func notePushSent(_ id: Int64, at date: Date?, error: String?) async throws(StoreError) {
         try await write { db in
             try db.execute(
-                sql: "UPDATE push_devices SET last_sent_at = ?, last_error = ? WHERE id = ?",
-                arguments: [date.timeIntervalSince1970, error, id])
+                sql: "UPDATE push_devices SET last_sent_at = COALESCE(?, last_sent_at), last_error = ? WHERE id = ?",
+                arguments: [date?.timeIntervalSince1970, error, id])
         }
     }
 
@@ -61,8 +61,49 @@ extension SQLiteStore {
     }
 }
 
+extension SQLiteStore {
+    public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT user_id, entry_id, queued_at FROM push_outbox ORDER BY queued_at, entry_id LIMIT ?",
+                arguments: [max(0, limit)]
+            ).map {
+                PendingPush(
+                    user: UserID($0["user_id"] as Int64), entryID: $0["entry_id"],
+                    queuedAt: Date(timeIntervalSince1970: $0["queued_at"]))
+            }
+        }
+    }
+
+    public func takePendingPushes(user: UserID, ids: [Int64]) async throws(StoreError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await write { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    DELETE FROM push_outbox WHERE user_id = ? AND entry_id IN (\(databaseQuestionMarks(count: ids.count)))
+                    RETURNING entry_id
+                    """,
+                arguments: [user.rawValue] + StatementArguments(ids))
+        }
+    }
+}
+
 /// The SQL side of `PushDeviceStore`.
 enum PushRows {
+    /// Queues `ids` for `user`'s devices, when they have any (in the transaction that stored them).
+    static func queue(_ ids: [Int64], user: UserID, now: Date, in db: Database) throws {
+        guard !ids.isEmpty else { return }
+        try db.execute(
+            sql: """
+                INSERT INTO push_outbox (user_id, entry_id, queued_at)
+                SELECT ?, e.id, ? FROM entries e WHERE e.id IN (\(databaseQuestionMarks(count: ids.count)))
+                    AND EXISTS (SELECT 1 FROM push_devices WHERE user_id = ?)
+                ON CONFLICT DO NOTHING
+                """,
+            arguments: [user.rawValue, now.timeIntervalSince1970] + StatementArguments(ids) + [user.rawValue])
+    }
+
     static func device(_ row: Row) -> PushDevice {
         PushDevice(
             id: row["id"], user: UserID(row["user_id"] as Int64), endpoint: row["endpoint"], p256dh: row["p256dh"],

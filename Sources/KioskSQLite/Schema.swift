@@ -375,7 +375,8 @@ extension Schema {
         CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id);
         """
 
-    /// Each user's devices for Web Push (`PushDeviceStore`): one row per push endpoint.
+    /// Each user's devices for Web Push (`PushDeviceStore`): one row per push endpoint; and the
+    /// entries rules asked to notify of, queued with the entry's insert, taken once by a sender.
     static let pushDevices = """
         CREATE TABLE push_devices (
             id INTEGER PRIMARY KEY,
@@ -389,5 +390,12 @@ extension Schema {
             last_error TEXT
         ) STRICT;
         CREATE INDEX push_devices_by_user ON push_devices (user_id, id);
+        CREATE TABLE push_outbox (
+            user_id INTEGER NOT NULL,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            queued_at REAL NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX push_outbox_by_time ON push_outbox (queued_at);
         """
 }

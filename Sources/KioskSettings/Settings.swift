@@ -52,6 +52,9 @@ public struct Settings: Sendable, Equatable {
     public var subscriptionsPerAccount = 2_500
     /// OPML imports one account may make in an hour.
     public var importsPerHour = 10
+    /// Each account's devices are notified at most once in this many minutes; what a rule asks
+    /// to notify meanwhile is summed up in the next one.
+    public var notifyEveryMinutes = 5
     /// A JSON file of per-site rules for the reader view (selectors to keep and drop, by host:
     /// `SiteRules`), read at start; nil, none.
     public var siteRules: String?

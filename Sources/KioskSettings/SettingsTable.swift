@@ -59,6 +59,9 @@ extension Settings {
         .integer(
             "importsPerHour", \.importsPerHour, bounds: .clamped(1...1_000),
             "OPML imports one account may make in an hour; beyond, a sentence says when to try again"),
+        .integer(
+            "notifyEveryMinutes", \.notifyEveryMinutes, bounds: .clamped(0...1_440),
+            "an account's devices are notified at most once in this many minutes; the rest is summed up in the next"),
         .optional(
             "siteRules", \.siteRules, flag: "site-rules", shown: "none",
             "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),

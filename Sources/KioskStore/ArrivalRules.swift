@@ -40,6 +40,8 @@ package struct RuleVerdict: Sendable, Hashable {
     package var starred: [Int64] = []
     /// Entries hidden (read too).
     package var hidden: [Int64] = []
+    /// Entries to notify the user's devices of.
+    package var notify: [Int64] = []
     /// Entries each label goes on.
     package var labelled: [String: [Int64]] = [:]
     /// How many entries each rule matched.
@@ -51,7 +53,7 @@ package struct RuleVerdict: Sendable, Hashable {
     /// (inside the transaction that stores them, every other write waiting).
     package var skipped = 0
 
-    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && hidden.isEmpty && labelled.isEmpty && matches.isEmpty && flags.isEmpty }
+    package var isEmpty: Bool { read.isEmpty && starred.isEmpty && hidden.isEmpty && notify.isEmpty && labelled.isEmpty && matches.isEmpty && flags.isEmpty }
 }
 
 /// How rules judge new entries, the same in every store: each store calls it in the transaction
@@ -89,6 +91,7 @@ package enum ArrivalRules {
                 var read = false
                 var starred = false
                 var hidden = false
+                var notify = false
                 var labels: [String] = []
                 for (rule, query) in rules {
                     if verdict.flags[rule.id] != nil {
@@ -100,6 +103,7 @@ package enum ArrivalRules {
                         verdict.matches[rule.id, default: 0] += 1
                         if rule.draft.actions.contains(.markRead) { read = true }
                         if rule.draft.actions.contains(.star) { starred = true }
+                        if rule.draft.actions.contains(.notify) { notify = true }
                         if rule.draft.actions.contains(.hide) {
                             hidden = true
                             read = true
@@ -118,6 +122,7 @@ package enum ArrivalRules {
                 if read { verdict.read.append(id) }
                 if starred { verdict.starred.append(id) }
                 if hidden { verdict.hidden.append(id) }
+                if notify { verdict.notify.append(id) }
                 for label in labels { verdict.labelled[label, default: []].append(id) }
             }
             if !verdict.isEmpty { verdicts[follower.user] = verdict }

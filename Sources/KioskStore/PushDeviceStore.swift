@@ -45,9 +45,28 @@ public protocol PushDeviceStore: Sendable {
     func removePushDevice(_ id: Int64, user: UserID) async throws -> Bool
     /// Forgets the device at `endpoint`, whoever's it is (its push service says it is gone).
     func removePushDevice(endpoint: String) async throws
-    /// How a send to a device went: `error` nil when it was delivered.
-    func notePushSent(_ id: Int64, at: Date, error: String?) async throws
+    /// How a send to a device went: `error` nil when it was delivered; `at` nil for a send that
+    /// does not count as a notification (a test), which leaves the last one's time.
+    func notePushSent(_ id: Int64, at: Date?, error: String?) async throws
+    /// Entries rules asked to notify of, not sent yet (oldest first, at most `limit`).
+    func pendingPushes(limit: Int) async throws -> [PendingPush]
+    /// Takes `user`'s pending entries `ids` for sending; returns those this call took (another
+    /// replica may have taken some first: each is sent once).
+    func takePendingPushes(user: UserID, ids: [Int64]) async throws -> [Int64]
     /// The value kept under `key`, or `made()` kept now when there is none; two first calls at
     /// once (two replicas) agree on one (the server's VAPID key).
     func keptValue(_ key: String, orKeep made: @Sendable () -> String) async throws -> String
+}
+
+/// An entry a rule asked to notify a user of, queued in the transaction that stored it.
+public struct PendingPush: Sendable, Hashable {
+    public var user: UserID
+    public var entryID: Int64
+    public var queuedAt: Date
+
+    public init(user: UserID, entryID: Int64, queuedAt: Date) {
+        self.user = user
+        self.entryID = entryID
+        self.queuedAt = queuedAt
+    }
 }

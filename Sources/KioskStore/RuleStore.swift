@@ -26,6 +26,8 @@ public enum RuleAction: String, Sendable, Hashable, CaseIterable, Comparable {
     case star = "star"
     /// Read, and out of every list, count and synced app; under Hidden, and `is:hidden`.
     case hide = "hide"
+    /// A notification on the user's devices (Web Push), summed up when many come at once.
+    case notify = "notify"
 
     /// What a form and a rule's row call it.
     public var label: String {
@@ -33,6 +35,7 @@ public enum RuleAction: String, Sendable, Hashable, CaseIterable, Comparable {
         case .markRead: "Mark read"
         case .star: "Star"
         case .hide: "Hide"
+        case .notify: "Notify"
         }
     }
 

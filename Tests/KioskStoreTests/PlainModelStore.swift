@@ -617,9 +617,13 @@ extension PlainModelStore {
 
     func removePushDevice(endpoint: String) { devices.removeAll { $0.endpoint == endpoint } }
 
-    func notePushSent(_ id: Int64, at: Date, error: String?) {
+    func pendingPushes(limit: Int) -> [PendingPush] { [] }
+
+    func takePendingPushes(user: UserID, ids: [Int64]) -> [Int64] { [] }
+
+    func notePushSent(_ id: Int64, at: Date?, error: String?) {
         for index in devices.indices where devices[index].id == id {
-            devices[index].lastSentAt = at
+            if let at { devices[index].lastSentAt = at }
             devices[index].lastError = error
         }
     }

@@ -24,6 +24,10 @@ import Testing
             #expect(try await store.pushDevices(user: .owner).map(\.p256dh) == ["BKey3"])
             try await store.notePushSent(again.id, at: now, error: "HTTP 429")
             #expect(try await store.pushDevices(user: .owner).first?.lastError == "HTTP 429")
+            // A test leaves the last notification's time.
+            try await store.notePushSent(again.id, at: nil, error: nil)
+            let noted = try await store.pushDevices(user: .owner).first
+            #expect(noted?.lastSentAt == now && noted?.lastError == nil)
             #expect(try await store.removePushDevice(theirs.id, user: .owner) == false)
             try await store.removePushDevice(endpoint: "https://push.example/b")
             #expect(try await store.pushDevices(user: UserID(2)).isEmpty)

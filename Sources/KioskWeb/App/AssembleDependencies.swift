@@ -44,6 +44,9 @@ extension WebDependencies {
         /// Whether new entries of feeds read as full articles are fetched in the background
         /// (`ArticlePrefetcher`): when serving; not in tests and benchmarks unless they say.
         public var prefetchesArticles = false
+        /// Whether what rules ask to notify of is sent (`PushDispatcher`): when serving; tests
+        /// run its passes themselves.
+        public var dispatchesPushes = false
         /// Reads an entry's page into its article (the reader view): KioskCore's extractor.
         public var extractArticle: ArticleService.Extract = { bytes, url, charset in
             try ArticleExtractor.extract(bytes, url: url.absoluteString, charsetHint: charset)
@@ -96,6 +99,13 @@ extension WebDependencies {
             services.append(
                 ArticlePrefetcher(store: store, articles: articles, wake: articlePasses, hub: parts.hub, logger: logger))
         }
+        let push = PushNotifier(store: store, fetcher: fetcher, logger: logger)
+        if parts.dispatchesPushes {
+            services.append(
+                PushDispatcher(
+                    notifier: push, store: store, reader: reader,
+                    every: .seconds(60 * config.settings.notifyEveryMinutes), logger: logger))
+        }
         var dependencies = WebDependencies(
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,
             facts: .facts(url: catalogue.factsURL, fetcher: fetcher),
@@ -107,7 +117,7 @@ extension WebDependencies {
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: services,
             accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)), articles: articles,
-            push: PushNotifier(store: store, fetcher: fetcher, logger: logger))
+            push: push)
         dependencies.sharedLog = parts.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = parts.notReady

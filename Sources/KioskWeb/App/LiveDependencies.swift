@@ -82,6 +82,7 @@ extension WebDependencies {
             RetentionService(store: store, policy: config.retention, logger: logger),
         ] + backend.services
         parts.prefetchesArticles = true
+        parts.dispatchesPushes = true
         if let siteRules { parts.extractArticle = Parts.extractor(siteRules: siteRules) }
         parts.sharedLog = backend.sharedLog
         parts.notReady = backend.notReady

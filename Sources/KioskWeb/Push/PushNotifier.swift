@@ -65,13 +65,15 @@ struct PushNotifier: Sendable {
     }
 
     /// Sends `message` to `device` once; the outcome is noted with the device (and a device its
-    /// push service no longer knows is forgotten).
-    func send(_ message: PushMessage, to device: PushDevice) async -> PushOutcome {
+    /// push service no longer knows is forgotten). A `test` (Test, the first one on subscribing)
+    /// is not a notification the digest counts.
+    func send(_ message: PushMessage, to device: PushDevice, test: Bool = false) async -> PushOutcome {
         let outcome = await attempt(message, to: device)
+        let at = test ? nil : now()
         switch outcome {
-        case .delivered: try? await store.notePushSent(device.id, at: now(), error: nil)
+        case .delivered: try? await store.notePushSent(device.id, at: at, error: nil)
         case .removed: try? await store.removePushDevice(endpoint: device.endpoint)
-        case .failed(let why, _), .refused(let why): try? await store.notePushSent(device.id, at: now(), error: why)
+        case .failed(let why, _), .refused(let why): try? await store.notePushSent(device.id, at: at, error: why)
         }
         return outcome
     }

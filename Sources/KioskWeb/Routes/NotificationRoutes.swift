@@ -46,7 +46,7 @@ struct NotificationRoutes: Sendable {
                 user: context.user, endpoint: form.endpoint, p256dh: form.p256dh, auth: form.auth,
                 name: name.isEmpty ? "A device" : name, now: Date())
             // A first notification at once: an address Kiosk refuses is said now, not kept.
-            if case .refused(let why) = await push.send(Self.confirmation, to: device) {
+            if case .refused(let why) = await push.send(Self.confirmation, to: device, test: true) {
                 try await store.removePushDevice(device.id, user: context.user)
                 throw HTTPError(.conflict, message: why)
             }
@@ -59,7 +59,7 @@ struct NotificationRoutes: Sendable {
                 switch await push.send(
                     PushMessage(
                         title: "A test from Kiosk", body: "This is how your rules' notifications look.",
-                        url: ReaderLinks.notifications, tag: "kiosk-test"), to: device)
+                        url: ReaderLinks.notifications, tag: "kiosk-test"), to: device, test: true)
                 {
                 case .delivered: "Sent to \(device.name): it should show in a moment."
                 case .removed: "\(device.name) no longer takes notifications, so it was removed."

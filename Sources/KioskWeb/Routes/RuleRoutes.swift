@@ -18,6 +18,7 @@ struct RuleRoutes: Sendable {
         var read: String?
         var star: String?
         var hide: String?
+        var notify: String?
         /// The label to add ("" or absent: none).
         var label: String?
         var paused: String?
@@ -209,23 +210,25 @@ struct RuleRoutes: Sendable {
         else { return nil }
         return draft(
             name: form.name, query: text, scope: form.scope, read: form.read != nil, star: form.star != nil,
-            hide: form.hide != nil, label: form.label, paused: form.paused != nil)
+            hide: form.hide != nil, notify: form.notify != nil, label: form.label, paused: form.paused != nil)
     }
 
     private static func posted(_ request: Request) async throws -> RuleDraft {
         let form = try await FormBody.decode(Form.self, from: request)
         return draft(
             name: form.name, query: form.query ?? "", scope: form.scope, read: form.read != nil, star: form.star != nil,
-            hide: form.hide != nil, label: form.label, paused: form.paused != nil)
+            hide: form.hide != nil, notify: form.notify != nil, label: form.label, paused: form.paused != nil)
     }
 
     private static func draft(
-        name: String?, query: String, scope: String?, read: Bool, star: Bool, hide: Bool, label: String?, paused: Bool
+        name: String?, query: String, scope: String?, read: Bool, star: Bool, hide: Bool, notify: Bool, label: String?,
+        paused: Bool
     ) -> RuleDraft {
         var actions: Set<RuleAction> = []
         if read { actions.insert(.markRead) }
         if star { actions.insert(.star) }
         if hide { actions.insert(.hide) }
+        if notify { actions.insert(.notify) }
         let label = label.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         return RuleDraft(
             name: name ?? "", query: query, scope: Self.scope(scope), actions: actions, label: label, isPaused: paused)

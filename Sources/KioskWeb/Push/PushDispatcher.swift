@@ -1,0 +1,89 @@
+import Foundation
+import KioskModel
+import KioskReader
+import KioskStore
+import Logging
+import ServiceLifecycle
+
+/// Sends what rules asked to notify of. The store queues each entry with its insert (so on a
+/// cluster it is queued once, and taken once by whichever replica claims it); every few seconds
+/// this sends each account's queue, at most one notification per `every` per account (counted
+/// from its devices' last), the rest summed up in the next: "7 new entries: Business (4), Ada's
+/// blog (3)". A slow or dead push service delays only this loop, never polling or pages.
+struct PushDispatcher: Service {
+    let notifier: PushNotifier
+    let store: any KioskStore
+    let reader: Reader
+    /// The digest's window (`notifyEveryMinutes`).
+    var every: Duration = .seconds(300)
+    var pollEvery: Duration = .seconds(5)
+    var now: @Sendable () -> Date = { Date() }
+    var logger = Logger(label: "kiosk.push")
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await dispatch()
+                try await Task.sleep(for: pollEvery)
+            }
+        }
+    }
+
+    /// One pass over the queue; returns the notifications sent (one per account and device).
+    @discardableResult
+    func dispatch() async -> Int {
+        let pending: [PendingPush]
+        do {
+            pending = try await store.pendingPushes(limit: 1_000)
+        } catch {
+            logger.warning("the notification queue cannot be read", metadata: ["error": "\(error)"])
+            return 0
+        }
+        var sent = 0
+        for (user, items) in Dictionary(grouping: pending, by: \.user).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            sent += await dispatch(items.map(\.entryID), for: user)
+        }
+        return sent
+    }
+
+    private func dispatch(_ ids: [Int64], for user: UserID) async -> Int {
+        do {
+            let devices = try await store.pushDevices(user: user)
+            if devices.isEmpty {
+                _ = try await store.takePendingPushes(user: user, ids: ids)
+                return 0
+            }
+            let window = TimeInterval(every.components.seconds)
+            if let last = devices.compactMap(\.lastSentAt).max(), now().timeIntervalSince(last) < window { return 0 }
+            let taken = try await store.takePendingPushes(user: user, ids: ids)
+            guard !taken.isEmpty else { return 0 }
+            let entries = try await store.storedEntries(ids: taken, user: user)
+            guard !entries.isEmpty else { return 0 }
+            let names = Dictionary(
+                try await reader.subscriptions(user: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+            let message = Self.message(for: entries, names: names)
+            var sent = 0
+            for device in devices where await notifier.send(message, to: device) == .delivered { sent += 1 }
+            return sent
+        } catch {
+            logger.warning("notifications could not be sent", metadata: ["error": "\(error)"])
+            return 0
+        }
+    }
+
+    /// One entry: its title, its feed's name, and a tap opens it. More: how many, by feed.
+    static func message(for entries: [StoredEntry], names: [SourceID: String]) -> PushMessage {
+        if entries.count == 1, let entry = entries.first {
+            return PushMessage(
+                title: entry.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "A new entry",
+                body: names[entry.source] ?? entry.source.rawValue,
+                url: ReaderLinks.entry(entry.source, key: entry.key), tag: "entry-\(entry.id)")
+        }
+        var counts: [String: Int] = [:]
+        for entry in entries { counts[names[entry.source] ?? entry.source.rawValue, default: 0] += 1 }
+        let byFeed = counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }
+        return PushMessage(
+            title: "\(entries.count) new entries", body: byFeed.joined(separator: ", "), url: ReaderLinks.home,
+            tag: "kiosk-digest")
+    }
+}

@@ -1,0 +1,105 @@
+import Crypto
+import Synchronization
+import Foundation
+import KioskCore
+import KioskModel
+import KioskPush
+import KioskSources
+import KioskStore
+@testable import KioskWeb
+import Testing
+
+/// A rule's notify on arrival: the entry is queued in the insert's transaction and sent once
+/// (its title, its feed, a tap opens it); a burst within the digest's window waits and goes as
+/// one summary; a device its service no longer knows is forgotten.
+@Suite struct PushDispatchTests {
+    /// A push service that records what it is sent and answers `status`.
+    actor PushService: Fetching {
+        var requests: [FetchRequest] = []
+        var status = 201
+
+        func answer(_ code: Int) { status = code }
+
+        func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+            requests.append(request)
+            guard (200..<300).contains(status) else { throw .status(code: status, message: nil, retryAfter: nil) }
+            return .fetched(FetchedBody(bytes: [], finalURL: request.url))
+        }
+    }
+
+    final class Clock: Sendable {
+        private let start = Date()
+        private let offset = Mutex(0.0)
+        var now: Date { start.addingTimeInterval(offset.withLock { $0 }) }
+        func advance(_ seconds: TimeInterval) { offset.withLock { $0 += seconds } }
+    }
+
+    @Test func aRulesNotificationIsSentOnceAndABurstIsSummedUp() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let service = PushService()
+            let clock = Clock()
+            let notifier = PushNotifier(store: kiosk.store, fetcher: service, now: { clock.now })
+            let dispatcher = PushDispatcher(
+                notifier: notifier, store: kiosk.store, reader: kiosk.dependencies.reader, every: .seconds(300),
+                now: { clock.now })
+            let receiver = P256.KeyAgreement.PrivateKey()
+            _ = try await kiosk.store.savePushDevice(
+                user: .owner, endpoint: "https://push.example/device",
+                p256dh: Base64URL.encode(receiver.publicKey.x963Representation), auth: Base64URL.encode([UInt8](repeating: 9, count: 16)),
+                name: "Phone", now: clock.now)
+            try await kiosk.store.addRule(
+                RuleDraft(name: "Storms", query: "intitle:storm", actions: [.notify]), user: .owner, now: clock.now)
+            // Warm start: the reader knows the News feeds.
+            _ = try await kiosk.dependencies.reader.subscriptions(user: .owner)
+
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "p-1", title: "Storm hits the coast"), Entry(id: "p-2", title: "Calm")]),
+                for: .business)
+            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 1)
+            #expect(await dispatcher.dispatch() == 1)
+            #expect(await dispatcher.dispatch() == 0)  // sent once
+            let first = try #require(await service.requests.first)
+            #expect(first.url.absoluteString == "https://push.example/device")
+            #expect(first.headers["Content-Encoding"] == "aes128gcm" && first.headers["TTL"] != nil)
+            #expect(first.headers["Authorization"]?.hasPrefix("vapid t=") == true)
+
+            // Two more within five minutes: held, then one summary.
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [
+                    Entry(id: "p-3", title: "Second storm"), Entry(id: "p-4", title: "Storm, third"),
+                    Entry(id: "p-1", title: "Storm hits the coast"),
+                ]), for: .business)
+            clock.advance(60)
+            #expect(await dispatcher.dispatch() == 0)
+            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 2)
+            clock.advance(241)
+            #expect(await dispatcher.dispatch() == 1)
+            #expect(await service.requests.count == 2)
+
+            // Its service no longer knows the device: forgotten.
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "p-5", title: "Storm again")]), for: .business)
+            clock.advance(301)
+            await service.answer(410)
+            #expect(await dispatcher.dispatch() == 0)
+            #expect(try await kiosk.store.pushDevices(user: .owner).isEmpty)
+        }
+    }
+
+    @Test func aSummarySaysHowManyByFeed() {
+        func stored(_ id: Int64, _ source: SourceID, _ title: String) -> StoredEntry {
+            StoredEntry(
+                id: id, source: source, key: "k\(id)", entry: Entry(id: "\(id)", title: title), isRead: false, isStarred: false,
+                receivedAt: Date(), sortDate: Date())
+        }
+        let names: [SourceID: String] = ["business": "Business", "ada": "Ada's blog"]
+        let one = PushDispatcher.message(for: [stored(1, "business", "Rates rise")], names: names)
+        #expect(one.title == "Rates rise" && one.body == "Business" && one.url == "/reader/entry/business/k1")
+        let many = PushDispatcher.message(
+            for: [
+                stored(1, "business", "a"), stored(2, "ada", "b"), stored(3, "business", "c"), stored(4, "ada", "d"),
+                stored(5, "business", "e"), stored(6, "business", "f"), stored(7, "ada", "g"),
+            ], names: names)
+        #expect(many.title == "7 new entries" && many.body == "Business (4), Ada's blog (3)")
+    }
+}

@@ -66,6 +66,8 @@ def screens(driver, server) -> list[tuple[str, str]]:
         (entry, "reader-entry"), (entry + "/article", "reader-entry"), ("/reader/add", "reader-add"),
         ("/reader/opml", "reader-opml"), ("/reader/feed/business/settings", "reader-settings"),
         ("/settings", "settings"), ("/offline", "offline"), ("/offline/reader", "reader-offline"),
+        ("/reader/rules", "reader-rules"), ("/reader/rules/new", "reader-rule-form"),
+        ("/reader/notifications", "reader-notifications"), ("/reader/hidden", "reader-list"),
         ("/no-such-page", "not-found"),
     ]
 

@@ -32,8 +32,22 @@ struct SettingsPage: Sendable {
                     message ?? ""
                 },
                 account.map(accountSections) ?? ownerSection,
+                notificationsSection,
                 offlineSection,
             ])
+    }
+
+    /// Where "Notify me on this device" and the devices notified are.
+    private var notificationsSection: Node {
+        el("section", .class("card"), .id("notification-settings")) {
+            el("h2") { "Notifications" }
+            el("p", .class("muted")) {
+                "Your rules can notify this phone, tablet or computer when something you care about arrives."
+            }
+            el("a", .class("button"), .href(ReaderLinks.notifications), .id("notifications-settings-link")) {
+                "Notify me on this device…"
+            }
+        }
     }
 
     /// How many unread entries this device keeps for reading offline: a choice of the device

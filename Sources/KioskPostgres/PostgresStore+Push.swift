@@ -78,16 +78,24 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
-    public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
-        try await connection { session in
+    public func pendingPushes(limit: Int, excluding: Set<UserID>) async throws(StoreError) -> [PendingPush] {
+        let skipped = excluding.map(\.rawValue).sorted()
+        return try await connection { session in
             try await session.rows(
-                "SELECT user_id, entry_id, queued_at FROM push_outbox ORDER BY queued_at, entry_id LIMIT \(max(0, limit))"
+                """
+                SELECT user_id, entry_id, queued_at FROM push_outbox WHERE NOT (user_id = ANY(\(skipped)))
+                ORDER BY queued_at, entry_id LIMIT \(max(0, limit))
+                """
             ) { row in
                 PendingPush(
                     user: UserID(try row.get("user_id")), entryID: try row.get("entry_id"),
                     queuedAt: Date(timeIntervalSince1970: try row.get("queued_at")))
             }
         }
+    }
+
+    public func queuePushes(user: UserID, ids: [Int64], now: Date) async throws(StoreError) {
+        try await connection { session in try await PostgresPushRows.queue(ids, user: user, now: now, in: session) }
     }
 
     public func takePendingPushes(user: UserID, ids: [Int64]) async throws(StoreError) -> [Int64] {

@@ -7,8 +7,9 @@ import Foundation
 public enum PushEncryption {
     /// The record size written in the header; the whole message is one record.
     public static let recordSize: UInt32 = 4_096
-    /// The largest plaintext one record holds (the record size less the tag and the delimiter).
-    public static let largestPlaintext = Int(recordSize) - 16 - 1
+    /// The largest plaintext one message holds: 4,096 octets less the header (86), the tag (16)
+    /// and the delimiter (RFC 8291 §4: 3,993).
+    public static let largestPlaintext = Int(recordSize) - 86 - 16 - 1
 
     /// The encrypted body for `subscription`: salt (16) ‖ record size (4) ‖ key id length (1) ‖
     /// the sender's public key (65) ‖ ciphertext. A fresh key pair and salt unless given (the

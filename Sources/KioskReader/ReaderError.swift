@@ -26,7 +26,8 @@ public enum ReaderError: Error, Sendable, Hashable {
         case .refused(let why): why
         case .invalidName(let why): why
         case .opml(let error): error.message
-        case .storage(let why): "Kiosk could not save that: \(why)"
+        // The store's own words (SQL, a path) are for the log, not the page.
+        case .storage: "Kiosk could not save that just now: try again in a moment."
         case .undoExpired: "That can no longer be undone."
         case .limit(let why): why
         }

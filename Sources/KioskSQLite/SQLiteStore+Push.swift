@@ -62,17 +62,27 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
-    public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
-        try await read { db in
+    public func pendingPushes(limit: Int, excluding: Set<UserID>) async throws(StoreError) -> [PendingPush] {
+        let skipped = excluding.map(\.rawValue).sorted()
+        return try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT user_id, entry_id, queued_at FROM push_outbox ORDER BY queued_at, entry_id LIMIT ?",
-                arguments: [max(0, limit)]
+                db,
+                sql: """
+                    SELECT user_id, entry_id, queued_at FROM push_outbox
+                    WHERE user_id NOT IN (\(databaseQuestionMarks(count: skipped.count)))
+                    ORDER BY queued_at, entry_id LIMIT ?
+                    """,
+                arguments: StatementArguments(skipped) + [max(0, limit)]
             ).map {
                 PendingPush(
                     user: UserID($0["user_id"] as Int64), entryID: $0["entry_id"],
                     queuedAt: Date(timeIntervalSince1970: $0["queued_at"]))
             }
         }
+    }
+
+    public func queuePushes(user: UserID, ids: [Int64], now: Date) async throws(StoreError) {
+        try await write { db in try PushRows.queue(ids, user: user, now: now, in: db) }
     }
 
     public func takePendingPushes(user: UserID, ids: [Int64]) async throws(StoreError) -> [Int64] {

@@ -55,6 +55,9 @@ public struct Settings: Sendable, Equatable {
     /// Each account's devices are notified at most once in this many minutes; what a rule asks
     /// to notify meanwhile is summed up in the next one.
     public var notifyEveryMinutes = 5
+    /// Who push services may contact about this server (VAPID's `sub`); Apple's refuses an
+    /// address at localhost.
+    public var pushContact: String?
     /// A JSON file of per-site rules for the reader view (selectors to keep and drop, by host:
     /// `SiteRules`), read at start; nil, none.
     public var siteRules: String?

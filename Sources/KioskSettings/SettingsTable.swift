@@ -63,6 +63,9 @@ extension Settings {
             "notifyEveryMinutes", \.notifyEveryMinutes, bounds: .clamped(0...1_440),
             "an account's devices are notified at most once in this many minutes; the rest is summed up in the next"),
         .optional(
+            "pushContact", \.pushContact, shown: "`mailto:kiosk@example.org`",
+            "who push services may contact about this server, a `mailto:` or `https:` address (Apple's wants a real one)"),
+        .optional(
             "siteRules", \.siteRules, flag: "site-rules", shown: "none",
             "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),
         .value("demo", \.demo, flag: "demo", "the embedded sample sources, offline; anyone on this machine is the owner"),

@@ -48,8 +48,11 @@ public protocol PushDeviceStore: Sendable {
     /// How a send to a device went: `error` nil when it was delivered; `at` nil for a send that
     /// does not count as a notification (a test), which leaves the last one's time.
     func notePushSent(_ id: Int64, at: Date?, error: String?) async throws
-    /// Entries rules asked to notify of, not sent yet (oldest first, at most `limit`).
-    func pendingPushes(limit: Int) async throws -> [PendingPush]
+    /// Entries rules asked to notify of, not sent yet (oldest first, at most `limit`), of users
+    /// other than `excluding` (those whose digest waits).
+    func pendingPushes(limit: Int, excluding: Set<UserID>) async throws -> [PendingPush]
+    /// Queues entries for `user` again (a send that failed everywhere).
+    func queuePushes(user: UserID, ids: [Int64], now: Date) async throws
     /// Takes `user`'s pending entries `ids` for sending; returns those this call took (another
     /// replica may have taken some first: each is sent once).
     func takePendingPushes(user: UserID, ids: [Int64]) async throws -> [Int64]

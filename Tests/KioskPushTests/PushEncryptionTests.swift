@@ -41,9 +41,11 @@ import Testing
         #expect(throws: (any Error).self) { try Self.decrypt(body, receiver: P256.KeyAgreement.PrivateKey(), auth: auth) }
         // Two messages of the same text differ (fresh key and salt each time).
         #expect(try PushEncryption.encrypt(message, for: subscription) != body)
-        #expect(throws: PushError.tooLarge(5_000)) {
-            try PushEncryption.encrypt(Array(repeating: 1, count: 5_000), for: subscription)
+        #expect(throws: PushError.tooLarge(3_994)) {
+            try PushEncryption.encrypt(Array(repeating: 1, count: 3_994), for: subscription)
         }
+        // The largest that fits makes a body of exactly 4,096 octets.
+        #expect(try PushEncryption.encrypt(Array(repeating: 1, count: 3_993), for: subscription).count == 4_096)
     }
 
     @Test func aSubscriptionThatCannotBeEncryptedForIsRefusedWithASentence() {

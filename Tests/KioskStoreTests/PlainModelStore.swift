@@ -617,7 +617,9 @@ extension PlainModelStore {
 
     func removePushDevice(endpoint: String) { devices.removeAll { $0.endpoint == endpoint } }
 
-    func pendingPushes(limit: Int) -> [PendingPush] { [] }
+    func pendingPushes(limit: Int, excluding: Set<UserID>) -> [PendingPush] { [] }
+
+    func queuePushes(user: UserID, ids: [Int64], now: Date) {}
 
     func takePendingPushes(user: UserID, ids: [Int64]) -> [Int64] { [] }
 

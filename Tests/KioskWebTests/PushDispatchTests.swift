@@ -55,7 +55,7 @@ import Testing
             try await kiosk.store.saveSourceState(
                 SourceState(entries: [Entry(id: "p-1", title: "Storm hits the coast"), Entry(id: "p-2", title: "Calm")]),
                 for: .business)
-            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 1)
+            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 1)
             #expect(await dispatcher.dispatch() == 1)
             #expect(await dispatcher.dispatch() == 0)  // sent once
             let first = try #require(await service.requests.first)
@@ -71,10 +71,20 @@ import Testing
                 ]), for: .business)
             clock.advance(60)
             #expect(await dispatcher.dispatch() == 0)
-            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 2)
+            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 2)
             clock.advance(241)
             #expect(await dispatcher.dispatch() == 1)
             #expect(await service.requests.count == 2)
+
+            // A busy service: nothing lost, nothing counted; sent once it answers again.
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "p-6", title: "Storm, busy")]), for: .business)
+            clock.advance(301)
+            await service.answer(503)
+            #expect(await dispatcher.dispatch() == 0)
+            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 1)
+            await service.answer(201)
+            #expect(await dispatcher.dispatch() == 1)
 
             // Its service no longer knows the device: forgotten.
             try await kiosk.store.saveSourceState(

@@ -13,7 +13,12 @@ extension GoogleReaderAPI {
     func tagList(_ call: Call) async throws -> Response {
         var seen = Set<String>()
         let labels = try await services.reader.subscriptions(user: call.user).map(Self.labelName).filter { seen.insert($0).inserted }
-        let entryLabels = try await services.reader.labels(user: call.user).map(\.name).filter { seen.insert($0).inserted }
+        // NetNewsWire makes a folder of every `/label/` it lists, whatever its type: entry labels
+        // would be empty folders there (it shows no item tags anyway), so it is not sent them.
+        let isNetNewsWire = call.request.headers[.userAgent]?.contains("NetNewsWire") == true
+        let entryLabels =
+            isNetNewsWire
+            ? [] : try await services.reader.labels(user: call.user).map(\.name).filter { seen.insert($0).inserted }
         let tags = [TagList.Tag(id: StreamID.starred.text, type: nil)]
             + labels.map { TagList.Tag(id: StreamID.label($0).text, type: "folder") }
             + entryLabels.map { TagList.Tag(id: StreamID.label($0).text, type: "tag") }

@@ -99,7 +99,10 @@ extension WebDependencies {
             services.append(
                 ArticlePrefetcher(store: store, articles: articles, wake: articlePasses, hub: parts.hub, logger: logger))
         }
-        let push = PushNotifier(store: store, fetcher: fetcher, logger: logger)
+        var push = PushNotifier(store: store, fetcher: fetcher, logger: logger)
+        if let contact = config.settings.pushContact, contact.hasPrefix("mailto:") || contact.hasPrefix("https:") {
+            push.subject = contact
+        }
         if parts.dispatchesPushes {
             services.append(
                 PushDispatcher(

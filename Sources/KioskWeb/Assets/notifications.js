@@ -35,9 +35,16 @@ async function subscribe(button) {
       return;
     }
     const registration = await navigator.serviceWorker.ready;
-    const subscription =
-      (await registration.pushManager.getSubscription()) ||
-      (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(button.dataset.key) }));
+    const key = keyBytes(button.dataset.key);
+    let subscription = await registration.pushManager.getSubscription();
+    // A subscription made for another key (another Kiosk on this address, a new database) would
+    // have every push refused: made again for this one.
+    const sameKey = (old) => old && key.length === old.byteLength && key.every((byte, i) => byte === new Uint8Array(old)[i]);
+    if (subscription && !sameKey(subscription.options?.applicationServerKey)) {
+      await subscription.unsubscribe();
+      subscription = null;
+    }
+    subscription ||= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
     const json = subscription.toJSON();
     const response = await fetch("/reader/notifications/devices", {
       method: "POST",

@@ -32,21 +32,33 @@ struct PushDispatcher: Service {
     /// One pass over the queue; returns the notifications sent (one per account and device).
     @discardableResult
     func dispatch() async -> Int {
-        let pending: [PendingPush]
-        do {
-            pending = try await store.pendingPushes(limit: 1_000)
-        } catch {
-            logger.warning("the notification queue cannot be read", metadata: ["error": "\(error)"])
-            return 0
-        }
         var sent = 0
-        for (user, items) in Dictionary(grouping: pending, by: \.user).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            sent += await dispatch(items.map(\.entryID), for: user)
+        // Accounts whose digest waits are left out of the next read, so a busy one (a thousand
+        // entries queued) never hides the others behind it.
+        var waiting = Set<UserID>()
+        for _ in 0..<10 {
+            let pending: [PendingPush]
+            do {
+                pending = try await store.pendingPushes(limit: 1_000, excluding: waiting)
+            } catch {
+                logger.warning("the notification queue cannot be read", metadata: ["error": "\(error)"])
+                return sent
+            }
+            if pending.isEmpty { break }
+            for (user, items) in Dictionary(grouping: pending, by: \.user).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                switch await dispatch(items.map(\.entryID), for: user) {
+                case .some(let count): sent += count
+                case .none: waiting.insert(user)
+                }
+            }
+            if pending.count < 1_000 { break }
         }
         return sent
     }
 
-    private func dispatch(_ ids: [Int64], for user: UserID) async -> Int {
+    /// The notifications sent to `user`'s devices, or nil when their digest waits (or a send
+    /// failed everywhere: the entries are queued again for the next pass).
+    private func dispatch(_ ids: [Int64], for user: UserID) async -> Int? {
         do {
             let devices = try await store.pushDevices(user: user)
             if devices.isEmpty {
@@ -54,7 +66,7 @@ struct PushDispatcher: Service {
                 return 0
             }
             let window = TimeInterval(every.components.seconds)
-            if let last = devices.compactMap(\.lastSentAt).max(), now().timeIntervalSince(last) < window { return 0 }
+            if let last = devices.compactMap(\.lastSentAt).max(), now().timeIntervalSince(last) < window { return nil }
             let taken = try await store.takePendingPushes(user: user, ids: ids)
             guard !taken.isEmpty else { return 0 }
             let entries = try await store.storedEntries(ids: taken, user: user)
@@ -63,7 +75,18 @@ struct PushDispatcher: Service {
                 try await reader.subscriptions(user: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
             let message = Self.message(for: entries, names: names)
             var sent = 0
-            for device in devices where await notifier.send(message, to: device) == .delivered { sent += 1 }
+            var failed = false
+            for device in devices {
+                switch await notifier.send(message, to: device) {
+                case .delivered: sent += 1
+                case .failed: failed = true
+                case .removed, .refused: break
+                }
+            }
+            if sent == 0 && failed {
+                try await store.queuePushes(user: user, ids: taken, now: now())
+                return nil
+            }
             return sent
         } catch {
             logger.warning("notifications could not be sent", metadata: ["error": "\(error)"])

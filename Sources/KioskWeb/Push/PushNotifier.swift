@@ -14,16 +14,22 @@ struct PushMessage: Codable, Sendable, Hashable {
     /// Notifications with the same tag replace each other on the device.
     var tag: String
 
-    /// As JSON for the service worker; cut to fit one encrypted record.
+    /// As JSON for the service worker; its body, then its title, then its link cut until it
+    /// fits one encrypted record (always whole JSON).
     func payload(limit: Int = PushEncryption.largestPlaintext) -> [UInt8] {
         var message = self
         while true {
             let bytes = Array((try? JSONEncoder().encode(message)) ?? Data())
-            if bytes.count <= limit || (message.body.isEmpty && message.title.count <= 40) { return Array(bytes.prefix(limit)) }
+            if bytes.count <= limit { return bytes }
             if !message.body.isEmpty {
                 message.body = String(message.body.prefix(message.body.count / 2))
-            } else {
+            } else if message.title.count > 20 {
                 message.title = String(message.title.prefix(message.title.count / 2))
+            } else if message.url != ReaderLinks.home || message.tag.count > 20 {
+                message.url = ReaderLinks.home
+                message.tag = String(message.tag.prefix(20))
+            } else {
+                return Array(#"{"title":"Kiosk","body":"","url":"/reader","tag":"kiosk"}"#.utf8)
             }
         }
     }
@@ -48,8 +54,10 @@ enum PushOutcome: Sendable, Hashable {
 struct PushNotifier: Sendable {
     let store: any KioskStore
     let fetcher: any Fetching
-    /// Who the push services may contact about this server (VAPID's `sub`).
-    var subject = "mailto:kiosk@localhost"
+    /// Who the push services may contact about this server (VAPID's `sub`, the `pushContact`
+    /// setting): Apple's service refuses a token whose address is at localhost.
+    var subject = Self.defaultContact
+    static let defaultContact = "mailto:kiosk@example.org"
     var logger = Logger(label: "kiosk.push")
     var now: @Sendable () -> Date = { Date() }
 
@@ -69,11 +77,11 @@ struct PushNotifier: Sendable {
     /// is not a notification the digest counts.
     func send(_ message: PushMessage, to device: PushDevice, test: Bool = false) async -> PushOutcome {
         let outcome = await attempt(message, to: device)
-        let at = test ? nil : now()
         switch outcome {
-        case .delivered: try? await store.notePushSent(device.id, at: at, error: nil)
+        // Only a delivered notification counts against the digest's window.
+        case .delivered: try? await store.notePushSent(device.id, at: test ? nil : now(), error: nil)
         case .removed: try? await store.removePushDevice(endpoint: device.endpoint)
-        case .failed(let why, _), .refused(let why): try? await store.notePushSent(device.id, at: at, error: why)
+        case .failed(let why, _), .refused(let why): try? await store.notePushSent(device.id, at: nil, error: why)
         }
         return outcome
     }

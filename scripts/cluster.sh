@@ -125,7 +125,7 @@ case "$command" in
                 >"$dir/replica-$i.log" 2>&1 &
             replica_pids+=($!)
             echo "replica-$i $!" >>"$dir/pids"
-            servers+="    server replica-$i 127.0.0.1:$replica_port check inter 1s fall 2 rise 1"$'\n'
+            servers+="    server replica-$i 127.0.0.1:$replica_port check inter 1s fall 3 rise 1"$'\n'
         done
         for i in $(seq 1 "$replicas"); do
             wait_for "http://127.0.0.1:$((port + i))/readyz" "replica $i" "${replica_pids[$((i - 1))]}"

@@ -136,8 +136,11 @@ public struct ChangeLog: SharedLog {
         // hangs while its connection closes: vapor/postgres-nio#601) delays records by at most
         // `pollEvery`, and never stops them.
         let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        // The listener is not a child of the group: a LISTEN that hangs and ignores cancellation
+        // (the same postgres-nio bug) must not hold `follow`, and so the server, at shutdown.
+        let listening = Task { await listen { wake.yield() } }
+        defer { listening.cancel() }
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await listen { wake.yield() } }
             group.addTask {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: pollEvery)

@@ -44,7 +44,7 @@ enum LabelRows {
     /// Only entries of feeds the user follows are labelled; returns the ids that changed.
     static func set(_ label: String, _ on: Bool, ids: [Int64], user: UserID, now: Date, in db: Database) throws -> [Int64] {
         var changed: [Int64] = []
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in ReadingRows.chunks(of: ids) {
             let marks = databaseQuestionMarks(count: chunk.count)
             let sql =
                 on
@@ -68,7 +68,7 @@ enum LabelRows {
 
     static func labels(of ids: [Int64], user: UserID, in db: Database) throws -> [Int64: [String]] {
         var labels: [Int64: [String]] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
+        for chunk in ReadingRows.chunks(of: ids) {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """

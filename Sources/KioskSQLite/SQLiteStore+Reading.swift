@@ -422,7 +422,7 @@ enum ReadingRows {
         }
     }
 
-    private static func chunks(of ids: [Int64]) -> [[Int64]] {
+    static func chunks(of ids: [Int64]) -> [[Int64]] {
         // SQLite limits the parameters of one statement.
         stride(from: 0, to: ids.count, by: 500).map { Array(ids[$0..<min($0 + 500, ids.count)]) }
     }

@@ -2,11 +2,14 @@
 every message Kiosk sends, decrypts it with http-ece (RFC 8291) and checks the VAPID header with
 py-vapid (RFC 8292). Then the 410 and 429 paths, a push endpoint at a private address refused
 with a sentence, and in Chromium a push delivered to the service worker (DevTools'
-ServiceWorker.deliverPushMessage) shows the notification."""
+ServiceWorker.deliverPushMessage) shows the notification. The webhook: a rule's entries POSTed
+as JSON, the signature checked with Python's own HMAC, a private address refused."""
 
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
 import json
 import threading
 import time
@@ -205,3 +208,69 @@ def test_a_rule_that_notifies_sends_the_new_entry_to_the_device(phone, push_kios
     # Tapping it opens the entry.
     assert message["url"].startswith("/reader/entry/business/"), message
     assert title in push_kiosk.get(message["url"]).text
+
+
+def remove_every_device(driver, server: KioskServer) -> None:
+    """Each device and webhook removed: the digest's window counts from their last notification."""
+    open_page(driver, server, "/reader/notifications", "reader-notifications")
+    while find_all(driver, "button[data-remove-device]"):
+        tap(driver, find(driver, "button[data-remove-device]"))
+        wait_until(driver, lambda d: d.execute_script("return document.readyState") == "complete", "no page")
+
+
+def add_webhook(driver, address: str) -> None:
+    field = find(driver, "#webhook-url")
+    field.clear()
+    field.send_keys(address)
+    tap(driver, find(driver, "#add-webhook"))
+
+
+def test_a_webhook_at_a_private_address_is_refused_under_its_field(phone, kiosk, push_service):
+    open_page(phone, kiosk, "/reader/notifications", "reader-notifications")
+    add_webhook(phone, push_service.origin + "/hook")
+    wait_until(phone, lambda d: "does not send notifications there" in text_of(d, "#webhook-error"),
+               "a private webhook was not refused with a sentence")
+    # What was typed stays, to be mended; nothing was sent or kept.
+    assert find(phone, "#webhook-url").get_attribute("value") == push_service.origin + "/hook"
+    assert not push_service.received and not find_all(phone, "#devices > li")
+
+
+def test_a_webhook_gets_a_rules_entries_as_json_signed_with_its_secret(phone, push_kiosk, push_service):
+    remove_every_device(phone, push_kiosk)
+    add_webhook(phone, push_service.origin + "/hook")
+    wait_until(phone, lambda d: "webhook was added" in text_of(d, "#notify-message"), "the webhook was not added")
+    tap(phone, find(phone, ".webhook-secret summary"))
+    secret = text_of(phone, "code[data-secret]")
+    assert len(secret) >= 40, secret
+
+    def checked(index: int) -> dict[str, Any]:
+        """The `index`th POST, its signature checked with Python's own HMAC."""
+        got = push_service.received[index]
+        headers = {name.lower(): value for name, value in got["headers"].items()}
+        assert headers["content-type"] == "application/json"
+        expected = "sha256=" + hmac.new(secret.encode(), got["body"], hashlib.sha256).hexdigest()
+        assert hmac.compare_digest(headers["x-kiosk-signature"], expected), headers
+        return json.loads(got["body"])
+
+    wait_until(None, lambda _: push_service.received, "the webhook never heard from Kiosk")
+    first = checked(0)
+    assert first["test"] is True and first["title"] == "Notifications are on" and first["entries"] == []
+
+    marker = f"gale{token()}"
+    open_page(phone, push_kiosk, "/reader/rules/new", "reader-rule-form")
+    find(phone, "#rule-query").send_keys(f"intitle:{marker}")
+    tap(phone, find(phone, "#rule-action-read"))
+    tap(phone, find(phone, "#rule-action-notify"))
+    tap(phone, find(phone, "#save-rule"))
+    wait_until(phone, lambda d: marker in text_of(d, "#rules"), "the rule was not saved")
+    title = f"A {marker} over the hills"
+    push_kiosk.advance("business", title=title)
+    wait_until(None, lambda _: len(push_service.received) >= 2, "the rule's webhook never came", LIVE_WAIT + 10)
+    sent = checked(1)
+    assert sent["test"] is False and sent["title"] == title and sent["body"] == "Business", sent
+    [entry] = sent["entries"]
+    assert entry["title"] == title and entry["feed"] == "Business", entry
+    assert title in push_kiosk.get(entry["reader_url"]).text
+    # A tampered body does not match the signature.
+    assert hmac.new(secret.encode(), push_service.received[1]["body"] + b" ", hashlib.sha256).hexdigest() not in (
+        push_service.received[1]["headers"].get("X-Kiosk-Signature", ""))

@@ -43,6 +43,8 @@ enum PostgresMigrations {
         Step(name: "hidden", statements: PostgresSchema.hidden),
         // Web Push: the devices each user is notified on.
         Step(name: "push_devices", statements: PostgresSchema.pushDevices),
+        // Webhooks: a second channel, kept beside the devices (`kind`), sent the same digests.
+        Step(name: "webhooks", statements: PostgresSchema.webhooks),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -302,6 +302,9 @@ enum PostgresSchema {
         "CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id)",
     ]
 
+    /// Webhooks beside the devices (see SQLite's `Schema.webhooks`).
+    static let webhooks = ["ALTER TABLE push_devices ADD COLUMN kind text NOT NULL DEFAULT 'push'"]
+
     /// Each user's devices for Web Push (see SQLite's `Schema.pushDevices`).
     static let pushDevices = [
         """

@@ -13,7 +13,7 @@ extension PostgresStore {
     }
 
     public func savePushDevice(
-        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+        user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
     ) async throws(StoreError) -> PushDevice {
         let (endpoint, p256dh, auth, name) = (
             PostgresText.clean(endpoint), PostgresText.clean(p256dh), PostgresText.clean(auth), PostgresText.clean(name)
@@ -21,11 +21,12 @@ extension PostgresStore {
         let rows = try await connection { session in
             try await session.rows(
                 """
-                INSERT INTO push_devices (user_id, endpoint, p256dh, auth, name, created_at)
-                VALUES (\(user.rawValue), \(endpoint), \(p256dh), \(auth), \(name), \(now.timeIntervalSince1970))
-                ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
-                    auth = excluded.auth, name = excluded.name, created_at = excluded.created_at,
-                    last_sent_at = NULL, last_error = NULL
+                INSERT INTO push_devices (user_id, kind, endpoint, p256dh, auth, name, created_at)
+                VALUES (\(user.rawValue), \(kind.rawValue), \(endpoint), \(p256dh), \(auth), \(name),
+                    \(now.timeIntervalSince1970))
+                ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
+                    p256dh = excluded.p256dh, auth = excluded.auth, name = excluded.name,
+                    created_at = excluded.created_at, last_sent_at = NULL, last_error = NULL
                 RETURNING *
                 """
             ) { try PostgresPushRows.device($0) }
@@ -124,7 +125,8 @@ enum PostgresPushRows {
 
     static func device(_ row: PostgresRandomAccessRow) throws -> PushDevice {
         PushDevice(
-            id: try row.get("id"), user: UserID(try row.get("user_id")), endpoint: try row.get("endpoint"),
+            id: try row.get("id"), user: UserID(try row.get("user_id")),
+            kind: PushDevice.Kind(rawValue: try row.get("kind", as: String.self)) ?? .push, endpoint: try row.get("endpoint"),
             p256dh: try row.get("p256dh"), auth: try row.get("auth"), name: try row.get("name"),
             createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
             lastSentAt: (try row.get("last_sent_at", as: Double?.self)).map(Date.init(timeIntervalSince1970:)),

@@ -273,7 +273,7 @@ struct SQLiteTable: Sendable {
             columns: [
                 ("id", "bigint"), ("user_id", "bigint"), ("endpoint", "text"), ("p256dh", "text"), ("auth", "text"),
                 ("name", "text"), ("created_at", "double precision"), ("last_sent_at", "double precision"),
-                ("last_error", "text"),
+                ("last_error", "text"), ("kind", "text"),
             ], keys: ["id"]),
         SQLiteTable(
             name: "push_outbox",

@@ -53,6 +53,8 @@ enum Migrations {
         migrator.registerMigration("hidden") { db in try db.execute(sql: Schema.hidden) }
         // Web Push: the devices each user is notified on.
         migrator.registerMigration("push_devices") { db in try db.execute(sql: Schema.pushDevices) }
+        // Webhooks: a second channel, kept beside the devices (`kind`), sent the same digests.
+        migrator.registerMigration("webhooks") { db in try db.execute(sql: Schema.webhooks) }
         return migrator
     }
 }

@@ -12,17 +12,18 @@ extension SQLiteStore {
     }
 
     public func savePushDevice(
-        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+        user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
     ) async throws(StoreError) -> PushDevice {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO push_devices (user_id, endpoint, p256dh, auth, name, created_at) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh,
-                        auth = excluded.auth, name = excluded.name, created_at = excluded.created_at,
-                        last_sent_at = NULL, last_error = NULL
+                    INSERT INTO push_devices (user_id, kind, endpoint, p256dh, auth, name, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
+                        p256dh = excluded.p256dh, auth = excluded.auth, name = excluded.name,
+                        created_at = excluded.created_at, last_sent_at = NULL, last_error = NULL
                     """,
-                arguments: [user.rawValue, endpoint, p256dh, auth, name, now.timeIntervalSince1970])
+                arguments: [user.rawValue, kind.rawValue, endpoint, p256dh, auth, name, now.timeIntervalSince1970])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE endpoint = ?", arguments: [endpoint])
             else { throw StoreError.other("the device just kept was not found") }
             return PushRows.device(row)
@@ -116,7 +117,8 @@ enum PushRows {
 
     static func device(_ row: Row) -> PushDevice {
         PushDevice(
-            id: row["id"], user: UserID(row["user_id"] as Int64), endpoint: row["endpoint"], p256dh: row["p256dh"],
+            id: row["id"], user: UserID(row["user_id"] as Int64),
+            kind: PushDevice.Kind(rawValue: row["kind"] ?? "") ?? .push, endpoint: row["endpoint"], p256dh: row["p256dh"],
             auth: row["auth"], name: row["name"], createdAt: Date(timeIntervalSince1970: row["created_at"]),
             lastSentAt: (row["last_sent_at"] as Double?).map(Date.init(timeIntervalSince1970:)), lastError: row["last_error"])
     }

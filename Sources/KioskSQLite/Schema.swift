@@ -375,6 +375,9 @@ extension Schema {
         CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id);
         """
 
+    /// Webhooks beside the devices: a row's `kind` says which (`push` or `webhook`).
+    static let webhooks = "ALTER TABLE push_devices ADD COLUMN kind TEXT NOT NULL DEFAULT 'push'"
+
     /// Each user's devices for Web Push (`PushDeviceStore`): one row per push endpoint; and the
     /// entries rules asked to notify of, queued with the entry's insert, taken once by a sender.
     static let pushDevices = """

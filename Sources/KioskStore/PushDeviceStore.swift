@@ -2,11 +2,23 @@ import Foundation
 
 /// A device a user asked to be notified on: where its push service takes messages for it, the
 /// keys they are encrypted for (base64url, as the browser gave them), and how the last send went.
+/// A webhook is kept the same way: its URL as the endpoint, its signing secret as `auth`.
 public struct PushDevice: Sendable, Hashable {
+    /// How notifications reach it.
+    public enum Kind: String, Sendable, Hashable {
+        /// Web Push to a browser (RFC 8291/8292).
+        case push
+        /// A signed JSON POST to a URL of the user's (ntfy, Apprise, Home Assistant...).
+        case webhook
+    }
+
     public var id: Int64
     public var user: UserID
+    public var kind: Kind
     public var endpoint: String
+    /// The browser's P-256 key (empty for a webhook).
     public var p256dh: String
+    /// The browser's auth secret, or a webhook's HMAC-SHA256 signing secret.
     public var auth: String
     /// What the user sees it as ("Chrome on Android").
     public var name: String
@@ -16,11 +28,12 @@ public struct PushDevice: Sendable, Hashable {
     public var lastError: String?
 
     public init(
-        id: Int64, user: UserID, endpoint: String, p256dh: String, auth: String, name: String, createdAt: Date,
-        lastSentAt: Date? = nil, lastError: String? = nil
+        id: Int64, user: UserID, kind: Kind = .push, endpoint: String, p256dh: String, auth: String, name: String,
+        createdAt: Date, lastSentAt: Date? = nil, lastError: String? = nil
     ) {
         self.id = id
         self.user = user
+        self.kind = kind
         self.endpoint = endpoint
         self.p256dh = p256dh
         self.auth = auth
@@ -38,7 +51,7 @@ public protocol PushDeviceStore: Sendable {
     /// Keeps a device for `user`; an endpoint already kept (the same browser subscribing again,
     /// or after another user on it) is replaced.
     func savePushDevice(
-        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+        user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
     ) async throws -> PushDevice
     /// Forgets one of `user`'s devices; false when there is none.
     @discardableResult
@@ -59,6 +72,15 @@ public protocol PushDeviceStore: Sendable {
     /// The value kept under `key`, or `made()` kept now when there is none; two first calls at
     /// once (two replicas) agree on one (the server's VAPID key).
     func keptValue(_ key: String, orKeep made: @Sendable () -> String) async throws -> String
+}
+
+extension PushDeviceStore {
+    /// Keeps a browser's Web Push subscription for `user`.
+    public func savePushDevice(
+        user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+    ) async throws -> PushDevice {
+        try await savePushDevice(user: user, kind: .push, endpoint: endpoint, p256dh: p256dh, auth: auth, name: name, now: now)
+    }
 }
 
 /// An entry a rule asked to notify a user of, queued in the transaction that stored it.

@@ -599,11 +599,13 @@ extension PlainModelStore {
 
     func pushDevices(user: UserID) -> [PushDevice] { devices.filter { $0.user == user } }
 
-    func savePushDevice(user: UserID, endpoint: String, p256dh: String, auth: String, name: String, now: Date) -> PushDevice {
+    func savePushDevice(
+        user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
+    ) -> PushDevice {
         devices.removeAll { $0.endpoint == endpoint }
         let device = PushDevice(
-            id: (devices.map(\.id).max() ?? 0) + 1, user: user, endpoint: endpoint, p256dh: p256dh, auth: auth, name: name,
-            createdAt: now)
+            id: (devices.map(\.id).max() ?? 0) + 1, user: user, kind: kind, endpoint: endpoint, p256dh: p256dh, auth: auth,
+            name: name, createdAt: now)
         devices.append(device)
         return device
     }

@@ -33,6 +33,12 @@ import Testing
             #expect(try await store.pushDevices(user: UserID(2)).isEmpty)
             #expect(try await store.removePushDevice(again.id, user: .owner))
             #expect(try await store.pushDevices(user: .owner).isEmpty)
+            // A webhook is kept beside them, its kind said.
+            let hook = try await store.savePushDevice(
+                user: .owner, kind: .webhook, endpoint: "https://hooks.example/k", p256dh: "", auth: "secret", name: "Webhook",
+                now: now)
+            #expect(try await store.pushDevices(user: .owner).map(\.kind) == [.webhook])
+            #expect(phone.kind == .push && hook.kind == .webhook)
 
             let first = try await store.keptValue("vapid_key") { "one" }
             let second = try await store.keptValue("vapid_key") { "two" }

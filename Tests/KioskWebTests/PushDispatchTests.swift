@@ -17,14 +17,25 @@ import Testing
     actor PushService: Fetching {
         var requests: [FetchRequest] = []
         var status = 201
+        /// Answers given once each, before `status`.
+        var next: [(Int, Duration?)] = []
 
         func answer(_ code: Int) { status = code }
+        func answerOnce(_ code: Int, retryAfter: Duration? = nil) { next.append((code, retryAfter)) }
 
         func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
             requests.append(request)
-            guard (200..<300).contains(status) else { throw .status(code: status, message: nil, retryAfter: nil) }
+            let (code, retryAfter) = next.isEmpty ? (status, nil) : next.removeFirst()
+            guard (200..<300).contains(code) else { throw .status(code: code, message: nil, retryAfter: retryAfter) }
             return .fetched(FetchedBody(bytes: [], finalURL: request.url))
         }
+    }
+
+    /// Records the waits between tries, and waits for none.
+    final class Waits: Sendable {
+        private let list = Mutex<[Duration]>([])
+        var all: [Duration] { list.withLock { $0 } }
+        func note(_ wait: Duration) { list.withLock { $0.append(wait) } }
     }
 
     final class Clock: Sendable {
@@ -38,7 +49,7 @@ import Testing
         try await withKioskApp(newsAPIKey: "") { kiosk in
             let service = PushService()
             let clock = Clock()
-            let notifier = PushNotifier(store: kiosk.store, fetcher: service, now: { clock.now })
+            let notifier = PushNotifier(store: kiosk.store, fetcher: service, now: { clock.now }, sleep: { _ in })
             let dispatcher = PushDispatcher(
                 notifier: notifier, store: kiosk.store, reader: kiosk.dependencies.reader, every: .seconds(300),
                 now: { clock.now })
@@ -93,6 +104,67 @@ import Testing
             await service.answer(410)
             #expect(await dispatcher.dispatch() == 0)
             #expect(try await kiosk.store.pushDevices(user: .owner).isEmpty)
+        }
+    }
+
+    @Test func aWebhookGetsTheEntriesSignedWithItsSecret() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let service = PushService()
+            let notifier = PushNotifier(store: kiosk.store, fetcher: service, sleep: { _ in })
+            let dispatcher = PushDispatcher(notifier: notifier, store: kiosk.store, reader: kiosk.dependencies.reader)
+            let hook = try await kiosk.store.savePushDevice(
+                user: .owner, kind: .webhook, endpoint: "https://hooks.example/kiosk", p256dh: "",
+                auth: WebhookSignature.newSecret(), name: "Webhook", now: Date())
+            try await kiosk.store.addRule(
+                RuleDraft(name: "Storms", query: "intitle:storm", actions: [.notify]), user: .owner, now: Date())
+            _ = try await kiosk.dependencies.reader.subscriptions(user: .owner)
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [
+                    Entry(id: "w-1", title: "Storm hits the coast", link: "https://news.example/storm"),
+                    Entry(id: "w-2", title: "Calm"),
+                ]), for: .business)
+            #expect(await dispatcher.dispatch() == 1)
+            let request = try #require(await service.requests.first)
+            let body = try #require(request.body)
+            #expect(request.headers["Content-Type"] == "application/json")
+            let expected = HMAC<SHA256>.authenticationCode(for: body, using: SymmetricKey(data: Array(hook.auth.utf8)))
+            #expect(request.headers["X-Kiosk-Signature"] == "sha256=" + expected.map { String(format: "%02x", $0) }.joined())
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+            #expect(json["title"] as? String == "Storm hits the coast")
+            let entries = try #require(json["entries"] as? [[String: Any]])
+            #expect(entries.count == 1)
+            #expect(entries.first?["link"] as? String == "https://news.example/storm")
+            #expect((entries.first?["reader_url"] as? String)?.hasPrefix("/reader/entry/business/") == true)
+            // A webhook that answers 410 is not forgotten (only a push service's 410 means that).
+            await service.answer(410)
+            #expect(await notifier.send(PushDispatcher.message(for: [], names: [:]), to: hook, test: true) != .delivered)
+            #expect(try await kiosk.store.pushDevices(user: .owner).count == 1)
+        }
+    }
+
+    @Test func aBusyServiceIsTriedAgainAfterItsRetryAfterWithinBounds() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let service = PushService()
+            let waits = Waits()
+            let notifier = PushNotifier(store: kiosk.store, fetcher: service, sleep: { waits.note($0) })
+            let hook = try await kiosk.store.savePushDevice(
+                user: .owner, kind: .webhook, endpoint: "https://hooks.example/kiosk", p256dh: "", auth: "secret",
+                name: "Webhook", now: Date())
+            let message = PushMessage(title: "t", body: "b", url: "/reader", tag: "t")
+            // 429 with Retry-After 7 s, then 503: tried three times, the waits the larger of the
+            // backoff and the service's word.
+            await service.answerOnce(429, retryAfter: .seconds(7))
+            await service.answerOnce(503)
+            #expect(await notifier.send(message, to: hook) == .delivered)
+            #expect(waits.all == [.seconds(7), .seconds(4)])
+            #expect(await service.requests.count == 3)
+            // A wait beyond the bound is left to the next pass; a refusal (400) is not tried again.
+            await service.answerOnce(429, retryAfter: .seconds(3_600))
+            if case .failed = await notifier.send(message, to: hook) {} else { Issue.record("a long Retry-After was waited") }
+            await service.answerOnce(400)
+            if case .failed(_, nil) = await notifier.send(message, to: hook) {} else { Issue.record("a 400 was tried again") }
+            #expect(await service.requests.count == 5)
+            #expect(waits.all.count == 2)
         }
     }
 

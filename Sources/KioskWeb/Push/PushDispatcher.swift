@@ -74,15 +74,16 @@ struct PushDispatcher: Service {
             let names = Dictionary(
                 try await reader.subscriptions(user: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
             let message = Self.message(for: entries, names: names)
-            var sent = 0
-            var failed = false
-            for device in devices {
-                switch await notifier.send(message, to: device) {
-                case .delivered: sent += 1
-                case .failed: failed = true
-                case .removed, .refused: break
+            let items = entries.map { Self.webhookEntry($0, names: names) }
+            // Each device on its own: one slow or busy service delays none of the others.
+            let outcomes = await withTaskGroup(of: PushOutcome.self) { group in
+                for device in devices {
+                    group.addTask { await notifier.send(message, to: device, entries: items) }
                 }
+                return await group.reduce(into: [PushOutcome]()) { $0.append($1) }
             }
+            let sent = outcomes.count { $0 == .delivered }
+            let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
             if sent == 0 && failed {
                 try await store.queuePushes(user: user, ids: taken, now: now())
                 return nil
@@ -92,6 +93,15 @@ struct PushDispatcher: Service {
             logger.warning("notifications could not be sent", metadata: ["error": "\(error)"])
             return 0
         }
+    }
+
+    /// An entry as a webhook gets it.
+    static func webhookEntry(_ entry: StoredEntry, names: [SourceID: String]) -> WebhookEntry {
+        WebhookEntry(
+            id: entry.id, title: entry.entry.title ?? "", link: entry.entry.link,
+            feed: names[entry.source] ?? entry.source.rawValue,
+            author: entry.entry.authors.compactMap(\.name).first, published: entry.entry.published,
+            readerURL: ReaderLinks.entry(entry.source, key: entry.key))
     }
 
     /// One entry: its title, its feed's name, and a tap opens it. More: how many, by feed.

@@ -40,17 +40,62 @@ enum PushOutcome: Sendable, Hashable {
     case delivered
     /// Its push service no longer knows the device (404, 410): it was forgotten.
     case removed
-    /// Not delivered, why in words; `retryAfter` when the service said when to try again.
+    /// Not delivered, why in words; `retryAfter` when trying again may help (the service's
+    /// `Retry-After`, or zero when it said nothing), nil when it would not.
     case failed(String, retryAfter: Duration?)
     /// Never to be sent there: the endpoint is refused (a private or special address) or the
     /// device's keys cannot be encrypted for.
     case refused(String)
 }
 
-/// Sends Web Push messages to a user's devices: each payload encrypted for the device (RFC
-/// 8291), signed with the server's VAPID key (RFC 8292, made at first use and kept in the
-/// store for every replica), POSTed through the sources' guarded fetcher, so a push endpoint at
-/// a private or special address is refused like any other.
+/// One entry as a webhook receives it.
+struct WebhookEntry: Encodable, Sendable, Hashable {
+    var id: Int64
+    var title: String
+    /// The article's own address, when the feed gave one.
+    var link: String?
+    var feed: String
+    var author: String?
+    var published: Date?
+    /// Its page in this Kiosk (a path).
+    var readerURL: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, link, feed, author, published
+        case readerURL = "reader_url"
+    }
+}
+
+/// What a webhook is POSTed: the notification's words (`title` and `body`, as Apprise and most
+/// tools read them) and every entry it covers.
+struct WebhookPayload: Encodable, Sendable {
+    var title: String
+    var body: String
+    var url: String
+    var test: Bool
+    var sentAt: Date
+    var entries: [WebhookEntry]
+
+    enum CodingKeys: String, CodingKey {
+        case title, body, url, test, entries
+        case sentAt = "sent_at"
+    }
+
+    var bytes: [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(self)) ?? Data("{}".utf8))
+    }
+}
+
+/// Sends notifications to a user's devices. A browser gets Web Push: each payload encrypted
+/// for the device (RFC 8291), signed with the server's VAPID key (RFC 8292, made at first use
+/// and kept in the store for every replica). A webhook gets the JSON of the entries, signed with
+/// HMAC-SHA256 in `X-Kiosk-Signature`. Both are POSTed through the sources' guarded fetcher, so
+/// an endpoint at a private or special address is refused like any other. A busy service (429,
+/// 5xx) is tried again after a backoff (its `Retry-After` when it gives one, up to
+/// `longestWait`); a longer wait is left to the dispatcher's next pass.
 struct PushNotifier: Sendable {
     let store: any KioskStore
     let fetcher: any Fetching
@@ -60,6 +105,12 @@ struct PushNotifier: Sendable {
     static let defaultContact = "mailto:kiosk@example.org"
     var logger = Logger(label: "kiosk.push")
     var now: @Sendable () -> Date = { Date() }
+    /// Waits between tries (the tests' returns at once).
+    var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    /// Tries of one send to a busy service, and the backoff before each after the first.
+    var backoff: [Duration] = [.seconds(1), .seconds(4)]
+    /// The longest `Retry-After` waited for within one send.
+    var longestWait: Duration = .seconds(30)
 
     static let keyName = "vapid_private_key"
 
@@ -72,11 +123,19 @@ struct PushNotifier: Sendable {
         return key
     }
 
-    /// Sends `message` to `device` once; the outcome is noted with the device (and a device its
-    /// push service no longer knows is forgotten). A `test` (Test, the first one on subscribing)
-    /// is not a notification the digest counts.
-    func send(_ message: PushMessage, to device: PushDevice, test: Bool = false) async -> PushOutcome {
-        let outcome = await attempt(message, to: device)
+    /// Sends `message` to `device` (a webhook also gets `entries`); the outcome is noted with the
+    /// device (and a browser its push service no longer knows is forgotten). A `test` (Test, the
+    /// first one on subscribing) is not a notification the digest counts, and is tried once.
+    func send(
+        _ message: PushMessage, to device: PushDevice, entries: [WebhookEntry] = [], test: Bool = false
+    ) async -> PushOutcome {
+        var outcome = await attempt(message, entries: entries, test: test, to: device)
+        for pause in test ? [] : backoff {
+            guard case .failed(_, let retryAfter?) = outcome else { break }
+            let wait = max(pause, retryAfter)
+            guard wait <= longestWait, (try? await sleep(wait)) != nil else { break }
+            outcome = await attempt(message, entries: entries, test: test, to: device)
+        }
         switch outcome {
         // Only a delivered notification counts against the digest's window.
         case .delivered: try? await store.notePushSent(device.id, at: test ? nil : now(), error: nil)
@@ -86,7 +145,16 @@ struct PushNotifier: Sendable {
         return outcome
     }
 
-    private func attempt(_ message: PushMessage, to device: PushDevice) async -> PushOutcome {
+    private func attempt(_ message: PushMessage, entries: [WebhookEntry], test: Bool, to device: PushDevice) async
+        -> PushOutcome
+    {
+        switch device.kind {
+        case .push: await push(message, to: device)
+        case .webhook: await post(message, entries: entries, test: test, to: device)
+        }
+    }
+
+    private func push(_ message: PushMessage, to device: PushDevice) async -> PushOutcome {
         let subscription: PushSubscription
         do {
             subscription = try PushSubscription(endpoint: device.endpoint, p256dh: device.p256dh, auth: device.auth)
@@ -112,14 +180,9 @@ struct PushNotifier: Sendable {
             } catch let error as FetchError {
                 switch error {
                 case .status(404, _, _), .status(410, _, _): return .removed
-                case .refused(let why), .invalidURL(let why):
-                    return .refused("Kiosk does not send notifications there (\(why)).")
                 case .status(413, _, _) where attempt == 0:
                     payload = message.payload(limit: PushEncryption.largestPlaintext / 4)
-                case .status(let code, _, let retryAfter) where code == 429 || code >= 500:
-                    return .failed("The push service is busy (\(error.description)).", retryAfter: retryAfter)
-                default:
-                    return .failed("The push service refused it: \(error.description).", retryAfter: nil)
+                default: return Self.outcome(of: error, service: "The push service")
                 }
             } catch let error as PushError {
                 return .failed(error.description, retryAfter: nil)
@@ -129,5 +192,52 @@ struct PushNotifier: Sendable {
             }
         }
         return .failed("The push service found the notification too large.", retryAfter: nil)
+    }
+
+    private func post(_ message: PushMessage, entries: [WebhookEntry], test: Bool, to device: PushDevice) async
+        -> PushOutcome
+    {
+        guard let url = Self.webhookURL(device.endpoint) else {
+            return .refused("Kiosk does not send notifications there (it is not a web address).")
+        }
+        let body = WebhookPayload(
+            title: message.title, body: message.body, url: message.url, test: test, sentAt: now(), entries: entries
+        ).bytes
+        let request = FetchRequest(
+            url: url,
+            headers: [
+                "Content-Type": "application/json",
+                WebhookSignature.header: WebhookSignature.value(for: body, secret: device.auth),
+            ],
+            maxBytes: 64 << 10, timeout: .seconds(10), body: body)
+        do throws(FetchError) {
+            _ = try await fetcher.fetch(request)
+            return .delivered
+        } catch {
+            return Self.outcome(of: error, service: "The webhook")
+        }
+    }
+
+    /// What a failed POST means: refused for good (an address Kiosk does not send to), busy (429,
+    /// 5xx: tried again), or refused by the service.
+    private static func outcome(of error: FetchError, service: String) -> PushOutcome {
+        switch error {
+        case .refused(let why), .invalidURL(let why):
+            .refused("Kiosk does not send notifications there (\(why)).")
+        case .status(let code, _, let retryAfter) where code == 429 || code >= 500:
+            .failed("\(service) is busy (\(error.description)).", retryAfter: retryAfter ?? .zero)
+        case .status:
+            .failed("\(service) refused it: \(error.description).", retryAfter: nil)
+        default:
+            .failed("\(service) could not be reached: \(error.description).", retryAfter: .zero)
+        }
+    }
+
+    /// A webhook's address: http or https, with a host, at most 2,048 characters.
+    static func webhookURL(_ text: String) -> URL? {
+        guard text.utf8.count <= 2_048, let url = URL(string: text), url.scheme == "https" || url.scheme == "http",
+            url.host?.isEmpty == false
+        else { return nil }
+        return url
     }
 }

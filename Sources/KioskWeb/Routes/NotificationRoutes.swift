@@ -15,6 +15,10 @@ struct NotificationRoutes: Sendable {
     /// Devices one account may keep.
     static let mostDevices = 20
 
+    private struct Webhook: Decodable {
+        var url: String
+    }
+
     private struct Subscribed: Decodable {
         var endpoint: String
         var p256dh: String
@@ -53,6 +57,34 @@ struct NotificationRoutes: Sendable {
             return FormBody.wantsJSON(request)
                 ? try JSONResponse(["ok": true]).response : FormBody.redirect(ReaderLinks.notifications)
         }
+        router.post("reader/notifications/webhooks") { request, context in
+            let form = try await FormBody.decode(Webhook.self, from: request)
+            let typed = form.url.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard PushNotifier.webhookURL(typed) != nil else {
+                return try await page(
+                    context, message: nil, webhookError: "Type a web address starting with https:// or http://.", typed: typed)
+            }
+            let devices = try await store.pushDevices(user: context.user)
+            guard devices.contains(where: { $0.endpoint == typed }) || devices.count < Self.mostDevices else {
+                return try await page(
+                    context, message: nil,
+                    webhookError: "You have \(Self.mostDevices) devices and webhooks already: remove one to add another.",
+                    typed: typed)
+            }
+            let device = try await store.savePushDevice(
+                user: context.user, kind: .webhook, endpoint: typed, p256dh: "", auth: WebhookSignature.newSecret(),
+                name: "Webhook to \(URL(string: typed)?.host ?? typed)", now: Date())
+            // A first POST at once, as for a device: an address Kiosk refuses is said now, not kept.
+            switch await push.send(Self.confirmation, to: device, test: true) {
+            case .refused(let why):
+                try await store.removePushDevice(device.id, user: context.user)
+                return try await page(context, message: nil, webhookError: why, typed: typed)
+            case .failed(let why, _):
+                return try await page(context, message: "The webhook was added, but its first test did not go through: \(why)")
+            case .delivered, .removed:
+                return try await page(context, message: "The webhook was added and sent a test.")
+            }
+        }
         router.post("reader/notifications/devices/:id/test") { _, context in
             let device = try await device(context)
             let message =
@@ -81,10 +113,15 @@ struct NotificationRoutes: Sendable {
         return device
     }
 
-    private func page(_ context: KioskRequestContext, message: String?) async throws -> Response {
-        NotificationsPage(
+    private func page(
+        _ context: KioskRequestContext, message: String?, webhookError: String? = nil, typed: String = ""
+    ) async throws -> Response {
+        var response = NotificationsPage(
             devices: try await store.pushDevices(user: context.user), publicKey: try await push.key().publicKey,
-            message: message, folders: try await reader.folders(user: context.user)
+            message: message, folders: try await reader.folders(user: context.user), webhookError: webhookError,
+            webhookURL: typed
         ).page.response(for: context)
+        if webhookError != nil { response.status = .unprocessableContent }
+        return response
     }
 }

@@ -9,6 +9,9 @@ struct NotificationsPage: Sendable {
     var publicKey: String
     var message: String?
     var folders: [String]
+    /// Why the webhook typed was not added, and what was typed.
+    var webhookError: String?
+    var webhookURL = ""
 
     var page: Page {
         Page(
@@ -33,12 +36,38 @@ struct NotificationsPage: Sendable {
                     "No device yet."
                 },
                 el("ul", .class("devices"), .id("devices")) { devices.map(row) },
+                el("h2", .class("section-title")) { "Webhook" },
+                el("form", .class("card stack-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.webhooks),
+                    .id("webhook-form")) {
+                    el("p", .class("muted")) {
+                        "For ntfy, Apprise, Home Assistant or a script of yours: the same notifications, POSTed as JSON "
+                        "(title, body and the entries), signed with HMAC-SHA256 in the "
+                        el("code") { "X-Kiosk-Signature" }
+                        " header."
+                    }
+                    el("label", Attribute("for", "webhook-url")) { "Address" }
+                    void("input", .type("text"), .id("webhook-url"), .name("url"), .value(webhookURL),
+                        Attribute("placeholder", "https://ntfy.example.org/kiosk"), Attribute("inputmode", "url"),
+                        Attribute("autocapitalize", "off"), Attribute("spellcheck", "false"), Attribute("maxlength", "2048"),
+                        .aria("describedby", "webhook-error"), .flag("required"))
+                    el("p", .id("webhook-error"), .class("field-error"), .role("alert"), .flag("hidden", webhookError == nil)) {
+                        webhookError ?? ""
+                    }
+                    el("button", .type("submit"), .class("button"), .id("add-webhook")) { "Add the webhook" }
+                },
             ])
     }
 
     private func row(_ device: PushDevice) -> Node {
         el("li", .class("card device"), .data("device-id", String(device.id))) {
             el("h3", .class("device-name")) { device.name }
+            if device.kind == .webhook {
+                el("p", .class("muted device-url")) { device.endpoint }
+                el("details", .class("webhook-secret")) {
+                    el("summary") { "Signing secret" }
+                    el("code", .data("secret", String(device.id))) { device.auth }
+                }
+            }
             el("p", .class("muted device-state")) {
                 if let error = device.lastError {
                     el("span", .class("field-error")) { error }

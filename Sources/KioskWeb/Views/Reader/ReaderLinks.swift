@@ -23,6 +23,7 @@ enum ReaderLinks {
     static func label(_ name: String) -> String { "/reader/label/\(component(name))" }
     static let setLabel = "/reader/label"
     static let notifications = "/reader/notifications"
+    static let webhooks = "/reader/notifications/webhooks"
     /// A device's one-button actions: `test`, `delete`.
     static func notificationDevice(_ id: Int64, _ action: String) -> String { "/reader/notifications/devices/\(id)/\(action)" }
     static let rules = "/reader/rules"

@@ -120,6 +120,39 @@ import Testing
         }
     }
 
+    /// A feed's "Notify on new entries" is a rule with no query for that feed alone: ticked, it
+    /// is kept (once) and the next entry of that feed is queued for the devices; unticked, gone.
+    @Test func aFeedsNotifyOnNewEntriesIsARuleForEveryEntryOfThatFeed() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            _ = try await kiosk.store.savePushDevice(
+                user: .owner, kind: .webhook, endpoint: "https://hooks.example/k", p256dh: "", auth: "s", name: "Hook",
+                now: Date())
+            try await kiosk.run { client, _ in
+                let settings = "/reader/feed/business/settings"
+                #expect(try await !client.text(settings).contains(#"id="feed-notify" name="notify" checked"#))
+                for _ in 0..<2 {
+                    let saved = try await client.execute(
+                        uri: settings, method: .post, headers: Self.form, body: ByteBuffer(string: "title=&folder=&notify=on"))
+                    #expect(saved.status == .seeOther)
+                }
+                let rules = try await kiosk.store.rules(user: .owner)
+                #expect(rules.count == 1)
+                #expect(rules.first?.draft.scope == .feed(.business) && rules.first?.draft.query == "")
+                #expect(try await client.text(settings).contains(#"id="feed-notify" name="notify" checked"#))
+                try await kiosk.store.saveSourceState(
+                    SourceState(entries: [Entry(id: "n-1", title: "Anything at all")]), for: .business)
+                #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 1)
+                // No query is every entry of a feed or folder only, never of every feed.
+                let everything = try await client.execute(
+                    uri: "/reader/rules", method: .post, headers: Self.form, body: ByteBuffer(string: "query=&scope=all&notify=on"))
+                #expect(everything.status == .badRequest)
+                _ = try await client.execute(
+                    uri: settings, method: .post, headers: Self.form, body: ByteBuffer(string: "title=&folder="))
+                #expect(try await kiosk.store.rules(user: .owner).isEmpty)
+            }
+        }
+    }
+
     @Test func rulesAreExportedAndImportedAsJSONBesideTheOPML() async throws {
         try await withKioskApp(newsAPIKey: "") { kiosk in
             try await kiosk.run { client, _ in

@@ -74,11 +74,43 @@ public struct Rules: Sendable {
         try await store.moveRule(id, earlier: earlier, user: user)
     }
 
+    /// Whether `rule` is a feed's "Notify on new entries": every entry of that feed, notify only.
+    public static func notifiesOfEvery(_ rule: Rule, feed: SourceID) -> Bool {
+        rule.draft.scope == .feed(feed) && rule.draft.query.isEmpty && rule.draft.actions == [.notify] && rule.draft.label == nil
+    }
+
+    /// Whether `user` is notified of every new entry of `feed` (a feed's "Notify on new entries").
+    public func notifiesOfEvery(_ feed: SourceID, user: UserID) async throws -> Bool {
+        try await store.rules(user: user).contains { Self.notifiesOfEvery($0, feed: feed) && !$0.draft.isPaused }
+    }
+
+    /// Turns a feed's "Notify on new entries" on (a rule: every entry of the feed, notify) or off
+    /// (every such rule deleted).
+    public func setNotifiesOfEvery(_ feed: SourceID, named name: String, _ on: Bool, user: UserID, now: Date = Date())
+        async throws
+    {
+        let existing = try await store.rules(user: user).filter { Self.notifiesOfEvery($0, feed: feed) }
+        if on {
+            if let paused = existing.first(where: \.draft.isPaused), !existing.contains(where: { !$0.draft.isPaused }) {
+                try await setPaused(paused.id, false, user: user)
+            } else if existing.isEmpty {
+                _ = try await add(
+                    RuleDraft(name: "New in \(name)", query: "", scope: .feed(feed), actions: [.notify]), user: user, now: now)
+            }
+        } else {
+            for rule in existing { try await store.deleteRule(rule.id, user: user) }
+        }
+    }
+
     /// `draft` trimmed, or why it cannot be kept.
     public static func check(_ draft: RuleDraft) throws(ReaderError) -> RuleDraft {
         var checked = draft
         checked.query = draft.query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !checked.query.isEmpty else { throw .invalidName("Type the query the rule matches.") }
+        if case .folder(let folder) = draft.scope, folder.isEmpty { checked.scope = .all }
+        // No query: every new entry of the rule's folder or feed (never of every feed).
+        guard !checked.query.isEmpty || checked.scope != .all else {
+            throw .invalidName("Type the query the rule matches (a rule for one folder or feed may leave it empty).")
+        }
         guard checked.query.count <= longestQuery else {
             throw .invalidName("A rule's query is at most \(longestQuery) characters long.")
         }
@@ -94,8 +126,7 @@ public struct Rules: Sendable {
         }
         guard checked.acts else { throw .invalidName("Choose what the rule does: mark read, star, add a label, or more.") }
         let name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        checked.name = String((name.isEmpty ? checked.query : name).prefix(longestName))
-        if case .folder(let folder) = draft.scope, folder.isEmpty { checked.scope = .all }
+        checked.name = String((name.isEmpty ? (checked.query.isEmpty ? "Every new entry" : checked.query) : name).prefix(longestName))
         return checked
     }
 

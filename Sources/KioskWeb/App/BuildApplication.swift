@@ -77,7 +77,7 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
         reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live,
         dueArticleWait: config.dueArticleWait
     ).register(on: router)
-    ReaderActionRoutes(reader: d.reader, articlePasses: d.articlePasses).register(on: router)
+    ReaderActionRoutes(reader: d.reader, rules: Rules(store: d.store), articlePasses: d.articlePasses).register(on: router)
     SavedSearchRoutes(searches: SavedSearches(store: d.store), changes: d.readerChanges).register(on: router)
     RuleRoutes(rules: Rules(store: d.store), reader: d.reader).register(on: router)
     NotificationRoutes(push: d.push, store: d.store, reader: d.reader).register(on: router)

@@ -11,6 +11,8 @@ import KioskStore
 /// application/json` and gets JSON, a plain form gets a page or a redirect.
 struct ReaderActionRoutes: Sendable {
     let reader: Reader
+    /// A feed's "Notify on new entries" is a rule of its own.
+    let rules: Rules
     let articlePasses: ArticlePrefetcher.Wake
     /// An OPML upload at most (the reader itself refuses files over 4 MiB with a clear message).
     static let uploadLimit = 6 << 20
@@ -27,8 +29,9 @@ struct ReaderActionRoutes: Sendable {
         var title: String?
         var folder: String?
         var interval: Int?
-        /// The checkbox: sent ("on") when ticked, absent when not.
+        /// The checkboxes: sent ("on") when ticked, absent when not.
         var fullArticles: String?
+        var notify: String?
     }
     private struct Mark: Decodable {
         var ids: String
@@ -100,11 +103,19 @@ struct ReaderActionRoutes: Sendable {
                     fullArticles: form.fullArticles != nil, user: context.user)
                 // Its newest entries' articles now, not at the next minute's pass.
                 if form.fullArticles != nil, !subscription.fullArticles { articlePasses.now() }
-                return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
             } catch {
                 return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)
                     .page.response(for: context)
             }
+            do {
+                try await rules.setNotifiesOfEvery(
+                    id, named: form.title.flatMap { $0.isEmpty ? nil : $0 } ?? subscription.displayName, form.notify != nil,
+                    user: context.user)
+            } catch let error as ReaderError {
+                return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)
+                    .page.response(for: context)
+            }
+            return FormBody.redirect(ReaderLinks.settings(id) + "?saved=1")
         }
         router.post("reader/feed/:id/unsubscribe") { _, context in
             let id = SourceID(try ReaderRoutes.parameter("id", context))

@@ -82,7 +82,8 @@ struct ReaderRoutes: Sendable {
             let saved = request.uri.queryParameters.get("saved") != nil
             return FeedSettingsPage(
                 subscription: subscription, folders: try await reader.folders(user: context.user), message: saved ? "Saved." : nil,
-                suggestion: try await suggestion(for: id, user: context.user)
+                suggestion: try await suggestion(for: id, user: context.user),
+                notifies: try await Rules(store: store).notifiesOfEvery(id, user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/feed/:id/unsubscribe") { _, context in

@@ -11,6 +11,8 @@ struct FeedSettingsPage: Sendable {
     var sequence: UInt64 = 0
     /// Why "Show full articles" is suggested for this feed, when it is (its entries are summaries).
     var suggestion: FullArticleSuggestion?
+    /// Whether a notification is sent for each new entry (a rule: see `Rules.notifiesOfEvery`).
+    var notifies = false
 
     static let intervals: [(seconds: Int, label: String)] = [
         (300, "Every 5 minutes"), (900, "Every 15 minutes"), (1_800, "Every 30 minutes"), (3_600, "Every hour"),
@@ -60,6 +62,15 @@ struct FeedSettingsPage: Sendable {
                     }
                     if let suggestion, !subscription.fullArticles {
                         el("p", .class("banner banner-info"), .id("full-articles-suggestion"), .role("note")) { suggestion.sentence }
+                    }
+                    el("label", .class("check-row"), Attribute("for", "feed-notify")) {
+                        void("input", .type("checkbox"), .id("feed-notify"), .name("notify"), .flag("checked", notifies))
+                        "Notify on new entries"
+                    }
+                    el("p", .class("muted"), .id("notify-help")) {
+                        "Each new entry is sent to your "
+                        el("a", .href(ReaderLinks.notifications)) { "devices and webhook" }
+                        " (a burst summed up in one). It is a rule, listed with your others."
                     }
                     el("button", .type("submit"), .class("button primary"), .id("save-settings")) { "Save" }
                 },

@@ -56,7 +56,7 @@ struct RulesPage: Sendable {
                 draft.name
                 if draft.isPaused { el("span", .class("badge paused-badge")) { "Paused" } }
             }
-            if draft.name != draft.query { el("p", .class("rule-query")) { el("code") { draft.query } } }
+            if draft.name != draft.query, !draft.query.isEmpty { el("p", .class("rule-query")) { el("code") { draft.query } } }
             el("p", .class("muted rule-what")) {
                 "\(RuleText.scope(draft.scope, subscriptions: subscriptions)) · \(RuleText.actions(draft))"
             }

@@ -175,13 +175,25 @@ import Testing
                 receivedAt: Date(), sortDate: Date())
         }
         let names: [SourceID: String] = ["business": "Business", "ada": "Ada's blog"]
-        let one = PushDispatcher.message(for: [stored(1, "business", "Rates rise")], names: names)
+        var pictured = stored(1, "business", "Rates rise")
+        pictured.entry.image = "https://img.example/rates.jpg"
+        let one = PushDispatcher.message(for: [pictured], names: names, image: { $0.map { "/img?u=" + $0 } })
         #expect(one.title == "Rates rise" && one.body == "Business" && one.url == "/reader/entry/business/k1")
+        // Its "Mark read" names the entry; its image comes through this Kiosk's proxy.
+        #expect(one.entry == 1 && one.image == "/img?u=https://img.example/rates.jpg")
+        // Too large for a record: the image goes first, then the body is cut; always whole JSON.
+        var long = one
+        long.body = String(repeating: "é", count: 5_000)
+        let cut = long.payload()
+        #expect(cut.count <= PushEncryption.largestPlaintext)
+        let decoded = try? JSONDecoder().decode(PushMessage.self, from: Data(cut))
+        #expect(decoded?.image == nil && decoded?.entry == 1 && decoded?.title == "Rates rise")
         let many = PushDispatcher.message(
             for: [
                 stored(1, "business", "a"), stored(2, "ada", "b"), stored(3, "business", "c"), stored(4, "ada", "d"),
                 stored(5, "business", "e"), stored(6, "business", "f"), stored(7, "ada", "g"),
             ], names: names)
         #expect(many.title == "7 new entries" && many.body == "Business (4), Ada's blog (3)")
+        #expect(many.entry == nil)
     }
 }

@@ -107,7 +107,8 @@ extension WebDependencies {
             services.append(
                 PushDispatcher(
                     notifier: push, store: store, reader: reader,
-                    every: .seconds(60 * config.settings.notifyEveryMinutes), logger: logger))
+                    every: .seconds(60 * config.settings.notifyEveryMinutes), logger: logger,
+                    imagePath: { [signer = parts.signer] in signer.path(for: $0) }))
         }
         var dependencies = WebDependencies(
             hub: parts.hub, store: store, reader: reader, readerChanges: changes,

@@ -7,7 +7,8 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v7";
+const SHELL = "kiosk-shell-v8";
+// v8: notification-actions.js (a notification's Mark read).
 // v7: notifications.js (Notify me on this device) joined the shell.
 // v6: rules.js (the rule form's preview) joined the shell.
 // v4: offline.js tries a missed image again at the next page.
@@ -26,6 +27,7 @@ const SHELL_FILES = [
   "/static/reader.js",
   "/static/rules.js",
   "/static/notifications.js",
+  "/static/notification-actions.js",
   "/static/offline.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
@@ -125,8 +127,10 @@ async function trim(cache) {
 }
 
 // ---- Notifications (Web Push) ----------------------------------------------------------------
-// A push carries JSON the server encrypted for this device: {title, body, url, tag}. It shows a
-// notification; tapping it opens (or focuses) the page it names, on this origin only.
+// A push carries JSON the server encrypted for this device: {title, body, url, tag}, and for one
+// entry {entry, image}. It shows a notification; tapping it opens (or focuses) the page it
+// names, on this origin only; its "Mark read" marks the entry without opening anything.
+importScripts("/static/notification-actions.js");
 
 self.addEventListener("push", (event) => {
   let message = {};
@@ -136,20 +140,33 @@ self.addEventListener("push", (event) => {
     message = { title: "Kiosk", body: event.data ? event.data.text() : "" };
   }
   const title = typeof message.title === "string" && message.title ? message.title : "Kiosk";
-  const url = typeof message.url === "string" && message.url.startsWith("/") ? message.url : "/reader";
+  const url = localPath(message.url) || "/reader";
+  const entry = Number.isSafeInteger(message.entry) ? message.entry : null;
+  const image = localPath(message.image);
   event.waitUntil(
     self.registration.showNotification(title, {
       body: typeof message.body === "string" ? message.body : "",
       tag: typeof message.tag === "string" ? message.tag : undefined,
       icon: "/static/icons/icon-192.png",
       badge: "/static/icons/icon-192.png",
-      data: { url },
+      ...(image ? { image } : {}),
+      actions: entry === null ? [] : [{ action: "read", title: "Mark read" }],
+      data: { url, entry },
     }),
   );
 });
 
+// A path of this origin ("/reader/..."), never another site's address ("//elsewhere").
+function localPath(value) {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") ? value : null;
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
+  if (event.action === "read") {
+    event.waitUntil(markEntryRead(event.notification.data?.entry));
+    return;
+  }
   const target = new URL(event.notification.data?.url || "/reader", self.location.origin);
   if (target.origin !== self.location.origin) return;
   event.waitUntil(

@@ -19,6 +19,9 @@ struct PushDispatcher: Service {
     var pollEvery: Duration = .seconds(5)
     var now: @Sendable () -> Date = { Date() }
     var logger = Logger(label: "kiosk.push")
+    /// An image's path through this Kiosk's proxy (`ImageSigner`), so the device never asks the
+    /// image's own host.
+    var imagePath: @Sendable (String?) -> String? = { _ in nil }
 
     func run() async throws {
         try await cancelWhenGracefulShutdown {
@@ -73,7 +76,7 @@ struct PushDispatcher: Service {
             guard !entries.isEmpty else { return 0 }
             let names = Dictionary(
                 try await reader.subscriptions(user: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
-            let message = Self.message(for: entries, names: names)
+            let message = Self.message(for: entries, names: names, image: imagePath)
             let items = entries.map { Self.webhookEntry($0, names: names) }
             // Each device on its own: one slow or busy service delays none of the others.
             let outcomes = await withTaskGroup(of: PushOutcome.self) { group in
@@ -105,12 +108,15 @@ struct PushDispatcher: Service {
     }
 
     /// One entry: its title, its feed's name, and a tap opens it. More: how many, by feed.
-    static func message(for entries: [StoredEntry], names: [SourceID: String]) -> PushMessage {
+    static func message(
+        for entries: [StoredEntry], names: [SourceID: String], image: (String?) -> String? = { _ in nil }
+    ) -> PushMessage {
         if entries.count == 1, let entry = entries.first {
             return PushMessage(
                 title: entry.entry.title.flatMap { $0.isEmpty ? nil : $0 } ?? "A new entry",
                 body: names[entry.source] ?? entry.source.rawValue,
-                url: ReaderLinks.entry(entry.source, key: entry.key), tag: "entry-\(entry.id)")
+                url: ReaderLinks.entry(entry.source, key: entry.key), tag: "entry-\(entry.id)", entry: entry.id,
+                image: image(entry.entry.image))
         }
         var counts: [String: Int] = [:]
         for entry in entries { counts[names[entry.source] ?? entry.source.rawValue, default: 0] += 1 }

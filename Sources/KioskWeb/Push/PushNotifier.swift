@@ -13,6 +13,10 @@ struct PushMessage: Codable, Sendable, Hashable {
     var url: String
     /// Notifications with the same tag replace each other on the device.
     var tag: String
+    /// The entry's store id, for the notification's "Mark read"; nil for a summary or a test.
+    var entry: Int64? = nil
+    /// The entry's image, through this Kiosk's image proxy (a path).
+    var image: String? = nil
 
     /// As JSON for the service worker; its body, then its title, then its link cut until it
     /// fits one encrypted record (always whole JSON).
@@ -21,7 +25,9 @@ struct PushMessage: Codable, Sendable, Hashable {
         while true {
             let bytes = Array((try? JSONEncoder().encode(message)) ?? Data())
             if bytes.count <= limit { return bytes }
-            if !message.body.isEmpty {
+            if message.image != nil {
+                message.image = nil
+            } else if !message.body.isEmpty {
                 message.body = String(message.body.prefix(message.body.count / 2))
             } else if message.title.count > 20 {
                 message.title = String(message.title.prefix(message.title.count / 2))

@@ -57,6 +57,13 @@ struct NotificationRoutes: Sendable {
             return FormBody.wantsJSON(request)
                 ? try JSONResponse(["ok": true]).response : FormBody.redirect(ReaderLinks.notifications)
         }
+        // The session's anti-forgery token, for the service worker's "Mark read" (it has no page
+        // to read it from). Same-origin JSON: another site's page cannot read it.
+        router.get("reader/notifications/token") { _, context in
+            var response = try JSONResponse(["csrf": context.csrf ?? ""]).response
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
         router.post("reader/notifications/webhooks") { request, context in
             let form = try await FormBody.decode(Webhook.self, from: request)
             let typed = form.url.trimmingCharacters(in: .whitespacesAndNewlines)

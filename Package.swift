@@ -75,6 +75,7 @@ let package = Package(
             dependencies: [
                 "KioskModel",
                 "KioskCore",
+                "KioskPush",
                 "KioskSources",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -16,7 +16,7 @@ extension SourceCatalogue {
                 id: SourceID("demo-\(kind.id)"), name: kind.name, url: at(.kinds).appendingPathComponent(kind.id.rawValue),
                 interval: .seconds(60), kind: kind.id)
         }
-        return SourceCatalogue(
+        var catalogue = SourceCatalogue(
             feeds: [
                 PolledSource(id: .business, name: "Business", url: at(.business)),
                 PolledSource(id: .entertainment, name: "Entertainment", url: at(.entertainment)),
@@ -27,5 +27,8 @@ extension SourceCatalogue {
             albumsURL: at(.albums),
             newsAPI: NewsAPISettings(baseURL: at(.newsAPI), apiKey: newsAPIKey),
             jokesURL: at(.jokes))
+        catalogue.demoPushURL = base.appendingPathComponent(
+            DemoPushService.prefix.trimmingCharacters(in: CharacterSet(charactersIn: "/")))
+        return catalogue
     }
 }

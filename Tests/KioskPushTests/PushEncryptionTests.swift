@@ -4,8 +4,8 @@ import JWTKit
 import KioskPush
 import Testing
 
-/// Web Push encryption against RFC 8291's worked example (§5, every value from the RFC), a
-/// round trip through a receiver written from the RFC's steps, and the VAPID header a push
+/// Web Push encryption against RFC 8291's worked example (§5, every value from the RFC), both
+/// ways (`PushDecryption`, the receiving side, opens it), a round trip, and the VAPID header a push
 /// service checks (RFC 8292).
 @Suite struct PushEncryptionTests {
     private static func bytes(_ text: String) throws -> [UInt8] { try #require(Base64URL.decode(text)) }
@@ -27,6 +27,13 @@ import Testing
             Base64URL.encode(body)
                 == "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN"
         )
+        // The receiver's side (the demo push service's): the RFC's message opens with its key.
+        let receiver = try P256.KeyAgreement.PrivateKey(
+            rawRepresentation: try Self.bytes("q1dXpw3UpT5VOmu_cf_v6ih07Aems3njxI-JWgLcM94"))
+        #expect(Array(receiver.publicKey.x963Representation) == subscription.p256dh)
+        let plain = try PushDecryption.decrypt(body, privateKey: receiver, auth: subscription.auth)
+        #expect(String(decoding: plain, as: UTF8.self) == "When I grow up, I want to be a watermelon")
+        #expect(throws: PushError.self) { try PushDecryption.decrypt(Array(body.prefix(40)), privateKey: receiver, auth: subscription.auth) }
     }
 
     @Test func aFreshMessageIsReadByItsReceiverAndByNoOtherKey() throws {
@@ -37,8 +44,8 @@ import Testing
             auth: auth)
         let message = Array(#"{"title":"Storm warning é 🌧"}"#.utf8)
         let body = try PushEncryption.encrypt(message, for: subscription)
-        #expect(try Self.decrypt(body, receiver: receiver, auth: auth) == message)
-        #expect(throws: (any Error).self) { try Self.decrypt(body, receiver: P256.KeyAgreement.PrivateKey(), auth: auth) }
+        #expect(try PushDecryption.decrypt(body, privateKey: receiver, auth: auth) == message)
+        #expect(throws: (any Error).self) { try PushDecryption.decrypt(body, privateKey: P256.KeyAgreement.PrivateKey(), auth: auth) }
         // Two messages of the same text differ (fresh key and salt each time).
         #expect(try PushEncryption.encrypt(message, for: subscription) != body)
         #expect(throws: PushError.tooLarge(3_994)) {
@@ -85,26 +92,5 @@ import Testing
         // Signed by another key: refused.
         let other = await JWTKeyCollection().add(ecdsa: try ES256PublicKey(backing: P256.Signing.PrivateKey().publicKey))
         await #expect(throws: (any Error).self) { try await other.verify(token, as: Claims.self) }
-    }
-
-    /// The receiver's side, from RFC 8291 §3 and RFC 8188 (what a browser does).
-    private static func decrypt(_ body: [UInt8], receiver: P256.KeyAgreement.PrivateKey, auth: [UInt8]) throws -> [UInt8] {
-        let salt = Array(body[0..<16])
-        let idLength = Int(body[20])
-        let senderPublic = Array(body[21..<(21 + idLength)])
-        let ciphertext = Array(body[(21 + idLength)...])
-        let shared = try receiver.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(x963Representation: senderPublic))
-        let info = Array("WebPush: info".utf8) + [0] + Array(receiver.publicKey.x963Representation) + senderPublic
-        let ikm = shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: auth, sharedInfo: info, outputByteCount: 32)
-        let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
-        let key = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Array("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
-        let nonce = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Array("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
-        let box = try AES.GCM.SealedBox(
-            nonce: try nonce.withUnsafeBytes { try AES.GCM.Nonce(data: Array($0)) },
-            ciphertext: ciphertext.dropLast(16), tag: ciphertext.suffix(16))
-        var plain = Array(try AES.GCM.open(box, using: key))
-        guard plain.last == 2 else { throw PushError.crypto("no delimiter") }
-        plain.removeLast()
-        return plain
     }
 }

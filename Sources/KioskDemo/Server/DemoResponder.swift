@@ -16,6 +16,7 @@ struct DemoResponder: HTTPResponder {
     let jokes: JokeEndpoint
     let images: ImageEndpoint
     let controlEndpoint: ControlEndpoint
+    let push = DemoPushService()
 
     init(configuration: DemoConfiguration, control: DemoControl, address: ServerAddress, resources: DemoResources, start: Date)
         throws(DemoError)
@@ -40,6 +41,9 @@ struct DemoResponder: HTTPResponder {
         }
         if let article = DemoArticlePath(path: path) { return FaultInjector.plain(await articlePage(article)) }
         if path.hasPrefix(SitePages.prefix) { return FaultInjector.plain(SitePages.reply(for: path) ?? .notFound) }
+        if path.hasPrefix(DemoPushService.prefix) {
+            return FaultInjector.plain(await push.respond(to: request, base: await address.wait()))
+        }
         guard let source = DemoSource(path: path) else { return FaultInjector.plain(.notFound) }
         guard request.method == .get || request.method == .head else {
             return FaultInjector.plain(.text("Method Not Allowed\n", status: .methodNotAllowed))

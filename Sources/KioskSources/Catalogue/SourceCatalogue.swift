@@ -17,6 +17,9 @@ public struct SourceCatalogue: Sendable, Hashable, Codable {
     public var newsAPI: NewsAPISettings
     /// The Switter joke endpoint (`GET …/api/joke`).
     public var jokesURL: URL?
+    /// Demo mode's Web Push service (on the sample server), which stands in for a browser's
+    /// own; nil outside demo mode.
+    public var demoPushURL: URL?
 
     public init(
         feeds: [PolledSource], merged: [MergedSource], news: [SourceID] = [], factsURL: URL?, albumsURL: URL?,

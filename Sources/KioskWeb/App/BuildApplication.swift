@@ -80,7 +80,10 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     ReaderActionRoutes(reader: d.reader, rules: Rules(store: d.store), articlePasses: d.articlePasses).register(on: router)
     SavedSearchRoutes(searches: SavedSearches(store: d.store), changes: d.readerChanges).register(on: router)
     RuleRoutes(rules: Rules(store: d.store), reader: d.reader).register(on: router)
-    NotificationRoutes(push: d.push, store: d.store, reader: d.reader).register(on: router)
+    NotificationRoutes(
+        push: d.push, store: d.store, reader: d.reader,
+        demo: config.catalogue.demoPushURL.map { DemoPush(base: $0, fetcher: d.push.fetcher) }
+    ).register(on: router)
     OfflineRoutes(reader: d.reader, store: d.store, drawings: d.drawings, signer: d.signer).register(on: router)
     DiscoverRoutes(
         discover: d.discover, hasAPIKey: !(config.catalogue.newsAPI.apiKey ?? "").isEmpty, store: d.store,

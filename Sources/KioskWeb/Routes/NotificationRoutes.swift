@@ -11,6 +11,8 @@ struct NotificationRoutes: Sendable {
     let push: PushNotifier
     let store: any KioskStore
     let reader: Reader
+    /// Demo mode's own push service; nil outside demo mode.
+    var demo: DemoPush?
 
     /// Devices one account may keep.
     static let mostDevices = 20
@@ -92,6 +94,29 @@ struct NotificationRoutes: Sendable {
                 return try await page(context, message: "The webhook was added and sent a test.")
             }
         }
+        router.post("reader/notifications/demo-device") { _, context in
+            guard let demo else { throw HTTPError(.notFound) }
+            let devices = try await store.pushDevices(user: context.user)
+            guard devices.count < Self.mostDevices else {
+                return try await page(context, message: "You have \(Self.mostDevices) devices already: remove one to add another.")
+            }
+            let subscription: DemoPush.Subscription
+            do {
+                subscription = try await demo.subscribe()
+            } catch {
+                return try await page(context, message: "The demo push service did not answer: \(error).")
+            }
+            let device = try await store.savePushDevice(
+                user: context.user, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh,
+                auth: subscription.keys.auth, name: "Demo device", now: Date())
+            let message =
+                switch await push.send(Self.confirmation, to: device, test: true) {
+                case .delivered: "The demo device was added: what it receives is listed under it."
+                case .removed: "The demo push service forgot the device at once."
+                case .failed(let why, _), .refused(let why): why
+                }
+            return try await page(context, message: message)
+        }
         router.post("reader/notifications/devices/:id/test") { _, context in
             let device = try await device(context)
             let message =
@@ -123,10 +148,15 @@ struct NotificationRoutes: Sendable {
     private func page(
         _ context: KioskRequestContext, message: String?, webhookError: String? = nil, typed: String = ""
     ) async throws -> Response {
+        let devices = try await store.pushDevices(user: context.user)
+        var inboxes: [Int64: [DemoPush.Received]] = [:]
+        if let demo {
+            for device in devices where demo.owns(device) { inboxes[device.id] = await demo.inbox(of: device) ?? [] }
+        }
         var response = NotificationsPage(
-            devices: try await store.pushDevices(user: context.user), publicKey: try await push.key().publicKey,
+            devices: devices, publicKey: try await push.key().publicKey,
             message: message, folders: try await reader.folders(user: context.user), webhookError: webhookError,
-            webhookURL: typed
+            webhookURL: typed, isDemo: demo != nil, inboxes: inboxes
         ).page.response(for: context)
         if webhookError != nil { response.status = .unprocessableContent }
         return response

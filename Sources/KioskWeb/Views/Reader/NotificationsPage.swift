@@ -12,6 +12,10 @@ struct NotificationsPage: Sendable {
     /// Why the webhook typed was not added, and what was typed.
     var webhookError: String?
     var webhookURL = ""
+    /// Demo mode: its own push service can be tried with no network.
+    var isDemo = false
+    /// What each of the demo push service's devices received, newest first.
+    var inboxes: [Int64: [DemoPush.Received]] = [:]
 
     var page: Page {
         Page(
@@ -31,6 +35,7 @@ struct NotificationsPage: Sendable {
                         .flag("hidden")) { "Notify me on this device" }
                     el("p", .class("muted"), .id("notify-status"), .role("status"), .flag("hidden")) {}
                 },
+                isDemo ? demoCard : Node.group([]),
                 el("h2", .class("section-title")) { "Devices" },
                 el("p", .class("empty-state"), .id("devices-empty"), .flag("hidden", !devices.isEmpty)) {
                     "No device yet."
@@ -58,6 +63,19 @@ struct NotificationsPage: Sendable {
             ])
     }
 
+    private var demoCard: Node {
+        el("section", .class("card notify-card"), .id("demo-push")) {
+            el("p") {
+                "Demo mode: a browser's push service needs the network, so a push service on this machine "
+                "stands in for one. Its demo device opens each notification with its own key, as a phone "
+                "would, and lists it here."
+            }
+            el("form", .class("inline-form"), Attribute("method", "post"), Attribute("action", ReaderLinks.demoDevice)) {
+                el("button", .type("submit"), .class("button"), .id("add-demo-device")) { "Add the demo device" }
+            }
+        }
+    }
+
     private func row(_ device: PushDevice) -> Node {
         el("li", .class("card device"), .data("device-id", String(device.id))) {
             el("h3", .class("device-name")) { device.name }
@@ -77,6 +95,24 @@ struct NotificationsPage: Sendable {
                 } else {
                     "Added "
                     DateText.node(device.createdAt)
+                }
+            }
+            if let inbox = inboxes[device.id] {
+                el("h4", .class("device-inbox-title")) { "Received" }
+                if inbox.isEmpty {
+                    el("p", .class("muted")) { "Nothing yet." }
+                } else {
+                    el("ul", .class("device-inbox"), .data("inbox", String(device.id))) {
+                        inbox.prefix(5).map { received in
+                            el("li") {
+                                el("strong") { received.title }
+                                " "
+                                el("span", .class("muted")) { received.body }
+                                " · "
+                                DateText.node(received.receivedAt)
+                            }
+                        }
+                    }
                 }
             }
             el("div", .class("rule-buttons")) {

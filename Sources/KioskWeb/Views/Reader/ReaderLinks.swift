@@ -24,6 +24,7 @@ enum ReaderLinks {
     static let setLabel = "/reader/label"
     static let notifications = "/reader/notifications"
     static let webhooks = "/reader/notifications/webhooks"
+    static let demoDevice = "/reader/notifications/demo-device"
     /// A device's one-button actions: `test`, `delete`.
     static func notificationDevice(_ id: Int64, _ action: String) -> String { "/reader/notifications/devices/\(id)/\(action)" }
     static let rules = "/reader/rules"

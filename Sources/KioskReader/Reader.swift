@@ -374,7 +374,14 @@ public actor Reader {
     /// Marks entries read or unread; returns the ids whose state changed.
     @discardableResult
     public func setRead(_ read: Bool, ids: [Int64], user: UserID) async throws(ReaderError) -> [Int64] {
-        let changed = try await storing { try await self.store.setRead(read, ids: ids, user: user) }
+        // A hidden entry stays read: unread, it would count in its feed's badge (and a synced
+        // app's) while it is out of every list. "Show it again" first, then it can be unread.
+        var hidden = Set<Int64>()
+        if !read, !ids.isEmpty {
+            hidden = Set(try await storing { try await self.store.storedEntries(ids: ids, user: user) }.filter(\.isHidden).map(\.id))
+        }
+        let marked = hidden.isEmpty ? ids : ids.filter { !hidden.contains($0) }
+        let changed = try await storing { try await self.store.setRead(read, ids: marked, user: user) }
         cachedCounts.invalidate(user)
         if !changed.isEmpty { await onChange(.read(user: user, ids: changed, isRead: read)) }
         return changed

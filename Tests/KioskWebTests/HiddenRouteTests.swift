@@ -45,6 +45,11 @@ import Testing
                 let path = "/reader/entry/business/\(entry.key)"
                 let page = try await client.text(path)
                 #expect(page.contains(#"id="hidden-banner""#) && page.contains("A rule hid this entry"))
+                // Marked unread while hidden, it stays read: no badge counts what no list shows.
+                let unreadBefore = try await kiosk.dependencies.reader.counts(user: .owner).unread[.business]
+                _ = try await client.execute(
+                    uri: "/reader/read", method: .post, headers: Self.form, body: ByteBuffer(string: "ids=\(entry.id)&read=false"))
+                #expect(try await kiosk.dependencies.reader.counts(user: .owner).unread[.business] == unreadBefore)
                 let shown = try await client.execute(
                     uri: "/reader/hide", method: .post, headers: Self.form,
                     body: ByteBuffer(string: "ids=\(entry.id)&hidden=false&back=\(path)"))

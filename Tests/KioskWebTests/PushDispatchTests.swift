@@ -168,6 +168,39 @@ import Testing
         }
     }
 
+    /// A push service that never answers holds up only its own device: the others get theirs.
+    @Test func aServiceThatNeverAnswersDelaysNoOtherDevice() async throws {
+        actor Services: Fetching {
+            var answered: [String] = []
+            func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+                if request.url.host == "dead.example" {
+                    try? await Task.sleep(for: .seconds(3_600))
+                    throw .timeout
+                }
+                answered.append(request.url.absoluteString)
+                return .fetched(FetchedBody(bytes: [], finalURL: request.url))
+            }
+        }
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let services = Services()
+            let notifier = PushNotifier(store: kiosk.store, fetcher: services, sleep: { _ in })
+            let dispatcher = PushDispatcher(notifier: notifier, store: kiosk.store, reader: kiosk.dependencies.reader)
+            for host in ["dead.example", "alive.example"] {
+                _ = try await kiosk.store.savePushDevice(
+                    user: .owner, kind: .webhook, endpoint: "https://\(host)/hook", p256dh: "", auth: "s", name: host, now: Date())
+            }
+            try await kiosk.store.addRule(RuleDraft(name: "All", query: "storm", actions: [.notify]), user: .owner, now: Date())
+            _ = try await kiosk.dependencies.reader.subscriptions(user: .owner)
+            try await kiosk.store.saveSourceState(SourceState(entries: [Entry(id: "d-1", title: "Storm")]), for: .business)
+            let pass = Task { await dispatcher.dispatch() }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while await services.answered.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(await services.answered == ["https://alive.example/hook"])
+            pass.cancel()
+            _ = await pass.value
+        }
+    }
+
     @Test func aSummarySaysHowManyByFeed() {
         func stored(_ id: Int64, _ source: SourceID, _ title: String) -> StoredEntry {
             StoredEntry(

@@ -91,8 +91,10 @@ class PushService:
 
 @pytest.fixture(scope="module")
 def push_kiosk(workdir: Path) -> Iterator[KioskServer]:
-    """A server that may reach private addresses: the push service here is on loopback."""
-    yield from conftest._serve("push", workdir, allowPrivateFeeds=True)
+    """A server that may reach private addresses (the push service here is on loopback), its feeds
+    changed only by `advance`: an entry a rule notifies of is the only one, not summed up with
+    whatever the sample feeds brought meanwhile."""
+    yield from conftest._serve("push", workdir, allowPrivateFeeds=True, frozen=True)
 
 
 @pytest.fixture
@@ -334,3 +336,34 @@ def test_demo_mode_has_a_push_service_of_its_own_to_try_notifications_offline(ph
     assert "A test from Kiosk" in text_of(phone, "ul.device-inbox")
     remove_every_device(phone, kiosk)
     assert not find_all(phone, "#devices > li")
+
+
+def test_a_feeds_notify_on_new_entries_sends_each_of_its_entries(phone, push_kiosk, push_service):
+    remove_every_device(phone, push_kiosk)
+    assert subscribe(phone, push_service.subscription("/push/feed-device"), name="Feed phone")["status"] == 200
+    wait_until(None, lambda _: push_service.received, "no confirmation")
+    open_page(phone, push_kiosk, "/reader/feed/business/settings", "reader-settings")
+    box = find(phone, "#feed-notify")
+    assert not box.is_selected()
+    tap(phone, box)
+    tap(phone, find(phone, "#save-settings"))
+    wait_until(phone, lambda d: is_stale(box), "Save did not leave the page")
+    assert find(phone, "#feed-notify").is_selected(), "Notify on new entries did not stay ticked"
+    # It is a rule like the others, listed with them.
+    open_page(phone, push_kiosk, "/reader/rules", "reader-rules")
+    assert "New in Business" in text_of(phone, "#rules")
+    title = f"Anything at all {token()}"
+    push_kiosk.advance("business", title=title)
+    wait_until(None, lambda _: any(
+        push_service.message(i)["title"] == title for i in range(1, len(push_service.received))),
+        f"the feed's new entry was not notified: {[push_service.message(i) for i in range(1, len(push_service.received))]}",
+        LIVE_WAIT + 10)
+    # Unticked, the rule is gone.
+    open_page(phone, push_kiosk, "/reader/feed/business/settings", "reader-settings")
+    box = find(phone, "#feed-notify")
+    tap(phone, box)
+    tap(phone, find(phone, "#save-settings"))
+    wait_until(phone, lambda d: is_stale(box), "Save did not leave the page")
+    assert not find(phone, "#feed-notify").is_selected(), "Notify on new entries stayed ticked"
+    open_page(phone, push_kiosk, "/reader/rules", "reader-rules")
+    assert "New in Business" not in text_of(phone, "body")

@@ -120,17 +120,26 @@ enum EntryRows {
         return lists
     }
 
+    /// What the two indexes are asked: the entries' (title and summary), and the articles' (nil
+    /// when every term is in the title, which the articles' index has not).
+    struct IndexQuery {
+        var entries: String
+        var articles: String?
+    }
+
     /// Entries matching an FTS5 `query` in their title and summary or in their article, best
     /// first (an entry found in both ranks by its better match).
-    static func search(_ query: String, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
+    static func search(_ query: IndexQuery, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
         let decoder = JSONDecoder()
+        let articles = query.articles.map { _ in
+            "UNION ALL SELECT rowid AS id, rank FROM articles_fts WHERE articles_fts MATCH ?"
+        }
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 WITH hits AS (
                     SELECT rowid AS id, rank FROM entries_fts WHERE entries_fts MATCH ?
-                    UNION ALL
-                    SELECT rowid AS id, rank FROM articles_fts WHERE articles_fts MATCH ?
+                    \(articles ?? "")
                 ), best AS (SELECT id, MIN(rank) AS rank FROM hits GROUP BY id)
                 SELECT entries.id, entries.source, entries.json FROM best
                 JOIN entries ON entries.id = best.id
@@ -138,15 +147,27 @@ enum EntryRows {
                 ORDER BY best.rank, entries.source, entries.position
                 LIMIT ?
                 """,
-            arguments: [query, query, user?.rawValue, user?.rawValue, limit])
+            arguments: StatementArguments([query.entries] + (query.articles.map { [$0] } ?? []))
+                + [user?.rawValue, user?.rawValue, limit])
         return try hits(rows, decoder: decoder)
     }
 
     /// Entries matching an FTS5 `query` in their title and summary or in their article, newest
     /// received first, unranked. Each index is walked down its rowids (FTS5 does that without
     /// reading every match), at most `limit` kept of each, and the two merged.
-    static func newest(_ query: String, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
+    static func newest(_ query: IndexQuery, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
         let followed = "(? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))"
+        let articles = query.articles.map { _ in
+            """
+            UNION
+            SELECT id FROM (
+                SELECT articles_fts.rowid AS id FROM articles_fts JOIN entries ON entries.id = articles_fts.rowid
+                WHERE articles_fts MATCH ? AND \(followed) ORDER BY articles_fts.rowid DESC LIMIT ?)
+            """
+        }
+        var arguments: StatementArguments = [query.entries, user?.rawValue, user?.rawValue, limit]
+        if let text = query.articles { arguments += [text, user?.rawValue, user?.rawValue, limit] }
+        arguments += [limit]
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -154,17 +175,12 @@ enum EntryRows {
                     SELECT id FROM (
                         SELECT entries_fts.rowid AS id FROM entries_fts JOIN entries ON entries.id = entries_fts.rowid
                         WHERE entries_fts MATCH ? AND \(followed) ORDER BY entries_fts.rowid DESC LIMIT ?)
-                    UNION
-                    SELECT id FROM (
-                        SELECT articles_fts.rowid AS id FROM articles_fts JOIN entries ON entries.id = articles_fts.rowid
-                        WHERE articles_fts MATCH ? AND \(followed) ORDER BY articles_fts.rowid DESC LIMIT ?)
+                    \(articles ?? "")
                 )
                 SELECT entries.id, entries.source, entries.json FROM hits JOIN entries ON entries.id = hits.id
                 ORDER BY entries.id DESC LIMIT ?
                 """,
-            arguments: [
-                query, user?.rawValue, user?.rawValue, limit, query, user?.rawValue, user?.rawValue, limit, limit,
-            ])
+            arguments: arguments)
         return try hits(rows, decoder: JSONDecoder())
     }
 

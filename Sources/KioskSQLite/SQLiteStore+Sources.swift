@@ -21,7 +21,17 @@ extension SQLiteStore {
     }
 
     public func search(_ text: String, limit: Int, user: UserID?, order: SearchOrder) async throws(StoreError) -> [SearchHit] {
-        guard limit > 0, let query = SearchText.ftsQuery(text) else { return [] }
+        try await search(SearchTerm.words(of: text), limit: limit, user: user, order: order)
+    }
+
+    /// Phrases and title terms narrow in FTS5 itself: the entries' index by all of them, the
+    /// articles' (which has no title) by the rest.
+    public func search(_ terms: [SearchTerm], limit: Int, user: UserID?, order: SearchOrder) async throws(StoreError)
+        -> [SearchHit]
+    {
+        guard limit > 0, let entries = SearchText.ftsQuery(terms) else { return [] }
+        let articles = SearchText.ftsQuery(terms, titles: false)
+        let query = EntryRows.IndexQuery(entries: entries, articles: articles)
         return try await read { db in
             switch order {
             case .relevance: try EntryRows.search(query, limit: limit, user: user, in: db)

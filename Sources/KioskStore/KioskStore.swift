@@ -20,9 +20,19 @@ public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, S
     /// at most `limit`, among the feeds `user` follows (nil: every feed). Any text is accepted:
     /// none of it is read as query syntax. Empty → [].
     func search(_ text: String, limit: Int, user: UserID?, order: SearchOrder) async throws -> [SearchHit]
+
+    /// Entries holding every one of `terms`, as `search(_:limit:user:order:)` finds words; a
+    /// store whose index knows phrases and columns narrows by them too (SQLite's FTS5), the
+    /// others by their words.
+    func search(_ terms: [SearchTerm], limit: Int, user: UserID?, order: SearchOrder) async throws -> [SearchHit]
 }
 
 extension KioskStore {
+    /// By the terms' words (an index with no word positions: PostgreSQL's).
+    public func search(_ terms: [SearchTerm], limit: Int, user: UserID?, order: SearchOrder) async throws -> [SearchHit] {
+        try await search(terms.flatMap(\.words).joined(separator: " "), limit: limit, user: user, order: order)
+    }
+
     /// The best matches first (`SearchOrder.relevance`).
     public func search(_ text: String, limit: Int, user: UserID?) async throws -> [SearchHit] {
         try await search(text, limit: limit, user: user, order: .relevance)

@@ -27,6 +27,26 @@ package enum SearchText {
         return terms.isEmpty ? nil : terms.joined(separator: " ")
     }
 
+    /// The FTS5 query for `terms`, or nil when none has a word. A word is a prefix term (a word
+    /// of several tokens, `e-mail`, their phrase, the last a prefix, as the query judges it); a
+    /// phrase is its tokens side by side (the last a prefix too: the index never finds fewer
+    /// than the query); a title term is looked for in the `title` column. With `titles` false
+    /// (an index with no title: the articles'), title terms are left out.
+    package static func ftsQuery(_ terms: [SearchTerm], titles: Bool = true) -> String? {
+        var left = maxWords
+        var parts: [String] = []
+        for term in terms where titles || !term.inTitle {
+            let tokens = term.words.flatMap { words(of: $0) }.prefix(left)
+            guard !tokens.isEmpty else { continue }
+            left -= tokens.count
+            let quoted = tokens.map { $0.replacingOccurrences(of: "\"", with: "\"\"") }.joined(separator: " ")
+            let phrase = "\"\(quoted)\"*"
+            parts.append(term.inTitle ? "title : " + phrase : phrase)
+            if left == 0 { break }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     /// What the index holds for an entry's summary: its plain text (summaries are HTML).
     package static func plainSummary(of entry: Entry) -> String? {
         entry.summary.map { HTMLText.plainText(fromHTML: $0) }

@@ -34,6 +34,33 @@ import Testing
         }
     }
 
+    /// Phrases and `intitle:` narrow in the index where it knows word positions and columns
+    /// (SQLite's FTS5); elsewhere by their words. Either way, never fewer than the matches.
+    @Test(arguments: StoreKind.allCases)
+    func phrasesAndTitleTermsNarrowWhereTheIndexCan(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            try await store.saveSourceState(
+                SourceState(entries: [
+                    Fixtures.entry("p1", title: "Storm hits the coast", summary: "Ferries stop."),
+                    Fixtures.entry("p2", title: "The coast hits back", summary: "After the storm."),
+                    Fixtures.entry("p3", title: "Ferries", summary: "A storm hits the harbour, and the coast."),
+                ]), for: "wire")
+            let phrase = [SearchTerm(words: ["storm", "hits"], isPhrase: true)]
+            let inTitle = [SearchTerm(words: ["storm"], inTitle: true), SearchTerm(words: ["coast"])]
+            for order in [SearchOrder.relevance, .newest] {
+                let byPhrase = Set(try await store.search(phrase, limit: 10, user: nil, order: order).map(\.entry.id))
+                let byTitle = Set(try await store.search(inTitle, limit: 10, user: nil, order: order).map(\.entry.id))
+                #expect(byPhrase.isSuperset(of: ["p1", "p3"]) && byTitle.contains("p1"))
+                if kind == .sqlite {
+                    #expect(byPhrase == ["p1", "p3"] && byTitle == ["p1"], "\(order)")
+                }
+            }
+            // Syntax in the words is never syntax to the index.
+            let odd = [SearchTerm(words: ["\"storm", "NEAR(", "*"], isPhrase: true, inTitle: true)]
+            _ = try await store.search(odd, limit: 10, user: nil, order: .relevance)
+        }
+    }
+
     /// A saved search's order: the newest received first, unranked, the article's words included,
     /// only followed feeds, the limit keeping the newest.
     @Test(arguments: StoreKind.allCases)

@@ -4,17 +4,18 @@ import Foundation
 // those holding the words every match must hold; the query then judges each of those.
 
 extension Query {
-    /// Words that every entry this query matches has in its title or content (as prefixes): the
-    /// positive words and phrases joined by AND, outside any OR or NOT. Empty when the query
-    /// requires none (`is:starred`, `-word`, `a OR b`): then every entry is a candidate.
-    public var requiredWords: [String] {
+    /// What every entry this query matches has in its title or content: the positive words and
+    /// phrases joined by AND, outside any OR or NOT, each a term (a phrase's words side by side,
+    /// an `intitle:` one in the title only). Empty when the query requires none (`is:starred`,
+    /// `-word`, `a OR b`): then every entry is a candidate.
+    public var requiredTerms: [SearchTerm] {
         switch self {
         case .and(let parts):
-            return parts.flatMap(\.requiredWords)
+            return parts.flatMap(\.requiredTerms)
         case .term(let field, .word(let word)) where field == nil || field == .title || field == .content:
-            return [word]
+            return [SearchTerm(words: [word], inTitle: field == .title)]
         case .term(let field, .phrase(let words)) where field == nil || field == .title || field == .content:
-            return words
+            return [SearchTerm(words: words, isPhrase: true, inTitle: field == .title)]
         default:
             return []
         }

@@ -49,12 +49,11 @@ public struct EntrySearch: Sendable {
     ) async throws -> Found {
         guard limit > 0, !subscriptions.isEmpty else { return Found(entries: [], isExhaustive: true) }
         let feeds = Dictionary(subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let words = query.requiredWords
+        let terms = query.requiredTerms
         var found: [StoredEntry] = []
         var exhaustive = true
-        if !words.isEmpty {
-            let hits = try await store.search(
-                words.joined(separator: " "), limit: Self.indexedCandidates, user: user, order: order)
+        if !terms.isEmpty {
+            let hits = try await store.search(terms, limit: Self.indexedCandidates, user: user, order: order)
             exhaustive = hits.count < Self.indexedCandidates
             let kept = hits.filter { feeds[$0.source] != nil }
             // Their reading state in one read, back in the index's order (best first).

@@ -93,8 +93,9 @@ class PushService:
 def push_kiosk(workdir: Path) -> Iterator[KioskServer]:
     """A server that may reach private addresses (the push service here is on loopback), its feeds
     changed only by `advance`: an entry a rule notifies of is the only one, not summed up with
-    whatever the sample feeds brought meanwhile."""
-    yield from conftest._serve("push", workdir, allowPrivateFeeds=True, frozen=True)
+    whatever the sample feeds brought meanwhile. Its digest's window is a minute, so a test can
+    see one pass."""
+    yield from conftest._serve("push", workdir, allowPrivateFeeds=True, frozen=True, notifyEveryMinutes=1)
 
 
 @pytest.fixture
@@ -207,16 +208,31 @@ def test_a_push_delivered_to_the_service_worker_shows_a_notification_whose_mark_
         "title": "Storm warning for the coast", "body": "Business", "url": path, "entry": int(entry_id),
         "image": kiosk.base_url + "/static/icons/icon-512.png", "actions": [["read", "Mark read"]],
     }, (shown, permission, phone.get_log("browser")[-5:])
-    # A click is the system's to make (headless Chromium has no notification centre): its
-    # handler's "Mark read" is run here as the worker runs it, from the same file.
+    # A click is the system's to make (headless Chromium has no notification centre): the
+    # worker's click handler is run here, from the same file, on the notification's own data.
     phone.execute_async_script("""
         const done = arguments[arguments.length - 1];
         const script = document.createElement('script');
         script.src = '/static/notification-actions.js';
         script.onload = () => done(true);
         document.head.append(script);""")
-    assert phone.execute_async_script(
-        "const done = arguments[arguments.length - 1]; markEntryRead(arguments[0]).then(done);", int(entry_id)) is True
+    tapped = phone.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        (async () => {
+          const [shown] = await (await navigator.serviceWorker.ready).getNotifications();
+          const log = [];
+          const clients = (urls) => ({
+            matchAll: async () => urls.map((url) => ({ url, focus: async () => log.push(['focus', url]) })),
+            openWindow: async (href) => log.push(['open', href]) });
+          await onNotificationClick('', shown.data, clients([]), location.origin);
+          await onNotificationClick('', shown.data, clients([location.origin + shown.data.url]), location.origin);
+          await onNotificationClick('', { url: 'https://elsewhere.example/x' }, clients([]), location.origin);
+          const read = await onNotificationClick('read', shown.data, clients([]), location.origin);
+          return { log, read };
+        })().then(done, (error) => done({ error: String(error) }));""")
+    # A tap opens the entry (or focuses the window already on it); another site's address, never;
+    # Mark read opens nothing.
+    assert tapped == {"log": [["open", entry_url], ["focus", entry_url]], "read": True}, tapped
     def read_in_list(d) -> bool:
         open_page(d, kiosk, "/reader/feed/environment?show=all", "reader-list")
         return "is-read" in (find(d, f'li[data-id="{entry_id}"]').get_attribute("class") or "")
@@ -225,17 +241,22 @@ def test_a_push_delivered_to_the_service_worker_shows_a_notification_whose_mark_
     assert kiosk.get(path).status == 200
 
 
+def add_notify_rule(driver, server: KioskServer, query: str) -> None:
+    """A rule that only notifies, written in the rule form."""
+    open_page(driver, server, "/reader/rules/new", "reader-rule-form")
+    find(driver, "#rule-query").send_keys(query)
+    tap(driver, find(driver, "#rule-action-read"))  # off: notify only
+    tap(driver, find(driver, "#rule-action-notify"))
+    tap(driver, find(driver, "#save-rule"))
+    wait_until(driver, lambda d: query in text_of(d, "#rules"), "the rule was not saved")
+
+
 def test_a_rule_that_notifies_sends_the_new_entry_to_the_device(phone, push_kiosk, push_service):
     open_page(phone, push_kiosk, "/reader/notifications", "reader-notifications")
     assert subscribe(phone, push_service.subscription("/push/rule-device"), name="Rule phone")["status"] == 200
     wait_until(None, lambda _: push_service.received, "no confirmation")
     marker = f"squall{token()}"
-    open_page(phone, push_kiosk, "/reader/rules/new", "reader-rule-form")
-    find(phone, "#rule-query").send_keys(f"intitle:{marker}")
-    tap(phone, find(phone, "#rule-action-read"))  # off: notify only
-    tap(phone, find(phone, "#rule-action-notify"))
-    tap(phone, find(phone, "#save-rule"))
-    wait_until(phone, lambda d: "Notify" in text_of(d, "#rules"), "the rule was not saved")
+    add_notify_rule(phone, push_kiosk, f"intitle:{marker}")
     title = f"A {marker} crosses the bay"
     push_kiosk.advance("business", title=title)
     wait_until(None, lambda _: len(push_service.received) >= 2, "the rule's notification never came", LIVE_WAIT + 10)
@@ -305,12 +326,7 @@ def test_a_webhook_gets_a_rules_entries_as_json_signed_with_its_secret(phone, pu
     assert first["test"] is True and first["title"] == "Notifications are on" and first["entries"] == []
 
     marker = f"gale{token()}"
-    open_page(phone, push_kiosk, "/reader/rules/new", "reader-rule-form")
-    find(phone, "#rule-query").send_keys(f"intitle:{marker}")
-    tap(phone, find(phone, "#rule-action-read"))
-    tap(phone, find(phone, "#rule-action-notify"))
-    tap(phone, find(phone, "#save-rule"))
-    wait_until(phone, lambda d: marker in text_of(d, "#rules"), "the rule was not saved")
+    add_notify_rule(phone, push_kiosk, f"intitle:{marker}")
     title = f"A {marker} over the hills"
     push_kiosk.advance("business", title=title)
     wait_until(None, lambda _: len(push_service.received) >= 2, "the rule's webhook never came", LIVE_WAIT + 10)
@@ -367,3 +383,23 @@ def test_a_feeds_notify_on_new_entries_sends_each_of_its_entries(phone, push_kio
     assert not find(phone, "#feed-notify").is_selected(), "Notify on new entries stayed ticked"
     open_page(phone, push_kiosk, "/reader/rules", "reader-rules")
     assert "New in Business" not in text_of(phone, "body")
+
+
+def test_a_burst_is_summed_up_in_one_notification_once_the_window_passes(phone, push_kiosk, push_service):
+    remove_every_device(phone, push_kiosk)
+    assert subscribe(phone, push_service.subscription("/push/digest-device"), name="Digest phone")["status"] == 200
+    wait_until(None, lambda _: push_service.received, "no confirmation")
+    marker = f"burst{token()}"
+    add_notify_rule(phone, push_kiosk, f"intitle:{marker}")
+    push_kiosk.advance("business", title=f"A {marker} begins")
+    wait_until(None, lambda _: len(push_service.received) >= 2, "the first entry was not notified", LIVE_WAIT + 10)
+    assert push_service.message(1)["title"] == f"A {marker} begins"
+    # Two more within the window (a minute here): held, then one summary.
+    push_kiosk.advance("business", title=f"A {marker} grows")
+    push_kiosk.advance("business", title=f"A {marker} ends")
+    time.sleep(15)
+    assert len(push_service.received) == 2, "the burst was not held for the digest"
+    wait_until(None, lambda _: len(push_service.received) >= 3, "the summary never came", 60 + LIVE_WAIT + 10)
+    summary = push_service.message(2)
+    assert summary["title"] == "2 new entries" and summary["body"] == "Business (2)", summary
+    assert summary["url"] == "/reader" and "entry" not in summary, summary

@@ -19,7 +19,7 @@ extension PostgresStore {
             PostgresText.clean(endpoint), PostgresText.clean(p256dh), PostgresText.clean(auth), PostgresText.clean(name)
         )
         let rows = try await connection { session in
-            try await session.rows(
+            let saved = try await session.rows(
                 """
                 INSERT INTO push_devices (user_id, kind, endpoint, p256dh, auth, name, created_at)
                 VALUES (\(user.rawValue), \(kind.rawValue), \(endpoint), \(p256dh), \(auth), \(name),
@@ -27,9 +27,15 @@ extension PostgresStore {
                 ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
                     p256dh = excluded.p256dh, auth = excluded.auth, name = excluded.name,
                     created_at = excluded.created_at, last_sent_at = NULL, last_error = NULL
+                WHERE push_devices.kind = 'push' AND excluded.kind = 'push'
                 RETURNING *
                 """
             ) { try PostgresPushRows.device($0) }
+            // A webhook already there (anyone's) is not replaced: it is what is answered.
+            guard saved.isEmpty else { return saved }
+            return try await session.rows("SELECT * FROM push_devices WHERE endpoint = \(endpoint)") {
+                try PostgresPushRows.device($0)
+            }
         }
         guard let device = rows.first else { throw StoreError.other("the device just kept was not returned") }
         return device

@@ -511,9 +511,10 @@ public actor Reader {
             throw .undoExpired
         }
         let done = undoable.remove(at: index)
+        // Shown again first: a hidden entry is never marked unread (`setRead`).
+        if !done.hidden.isEmpty { try await setHidden(false, ids: done.hidden, user: user) }
         if !done.ids.isEmpty { try await setRead(false, ids: done.ids, user: user) }
         if !done.starred.isEmpty { try await setStarred(false, ids: done.starred, user: user) }
-        if !done.hidden.isEmpty { try await setHidden(false, ids: done.hidden, user: user) }
         if let labelled = done.labelled, !labelled.ids.isEmpty {
             try await setLabel(labelled.label, false, ids: labelled.ids, user: user)
         }

@@ -22,6 +22,7 @@ extension SQLiteStore {
                     ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, kind = excluded.kind,
                         p256dh = excluded.p256dh, auth = excluded.auth, name = excluded.name,
                         created_at = excluded.created_at, last_sent_at = NULL, last_error = NULL
+                    WHERE push_devices.kind = 'push' AND excluded.kind = 'push'
                     """,
                 arguments: [user.rawValue, kind.rawValue, endpoint, p256dh, auth, name, now.timeIntervalSince1970])
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM push_devices WHERE endpoint = ?", arguments: [endpoint])

@@ -48,8 +48,10 @@ public struct PushDevice: Sendable, Hashable {
 public protocol PushDeviceStore: Sendable {
     /// `user`'s devices, oldest first.
     func pushDevices(user: UserID) async throws -> [PushDevice]
-    /// Keeps a device for `user`; an endpoint already kept (the same browser subscribing again,
-    /// or after another user on it) is replaced.
+    /// Keeps a device for `user`; a browser's endpoint already kept (the same browser
+    /// subscribing again, or after another user on it) is replaced. A webhook already kept (its
+    /// address typed by anyone) is never replaced, nor replaces one: the row there is returned
+    /// as it is, whoever's it is, so the caller can tell.
     func savePushDevice(
         user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
     ) async throws -> PushDevice

@@ -602,6 +602,9 @@ extension PlainModelStore {
     func savePushDevice(
         user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
     ) -> PushDevice {
+        if let kept = devices.first(where: { $0.endpoint == endpoint }), kept.kind == .webhook || kind == .webhook {
+            return kept
+        }
         devices.removeAll { $0.endpoint == endpoint }
         let device = PushDevice(
             id: (devices.map(\.id).max() ?? 0) + 1, user: user, kind: kind, endpoint: endpoint, p256dh: p256dh, auth: auth,

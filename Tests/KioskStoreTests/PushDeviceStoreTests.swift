@@ -39,6 +39,17 @@ import Testing
                 now: now)
             #expect(try await store.pushDevices(user: .owner).map(\.kind) == [.webhook])
             #expect(phone.kind == .push && hook.kind == .webhook)
+            // Another user typing the same address takes nothing: the kept one is answered, its
+            // owner and secret unchanged (and the owner adding it again keeps its secret).
+            let taken = try await store.savePushDevice(
+                user: UserID(2), kind: .webhook, endpoint: "https://hooks.example/k", p256dh: "", auth: "other", name: "Mine",
+                now: now)
+            #expect(taken.user == .owner && taken.auth == "secret")
+            #expect(try await store.pushDevices(user: UserID(2)).isEmpty)
+            let readded = try await store.savePushDevice(
+                user: .owner, kind: .webhook, endpoint: "https://hooks.example/k", p256dh: "", auth: "new", name: "Webhook",
+                now: now)
+            #expect(readded.id == hook.id && readded.auth == "secret")
 
             let first = try await store.keptValue("vapid_key") { "one" }
             let second = try await store.keptValue("vapid_key") { "two" }

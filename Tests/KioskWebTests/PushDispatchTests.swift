@@ -95,7 +95,21 @@ import Testing
             #expect(await dispatcher.dispatch() == 0)
             #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 1)
             await service.answer(201)
+            // Not at the next pass, 5 s later: the account waits out its backoff (30 s at first).
+            clock.advance(5)
+            #expect(await dispatcher.dispatch() == 0)
+            clock.advance(26)
             #expect(await dispatcher.dispatch() == 1)
+            // A refusal (400) is final: nothing queued again, nothing sent in a loop.
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "p-7", title: "Storm, refused")]), for: .business)
+            clock.advance(301)
+            await service.answer(400)
+            let before = await service.requests.count
+            #expect(await dispatcher.dispatch() == 0)
+            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).isEmpty)
+            #expect(await service.requests.count == before + 1)
+            await service.answer(201)
 
             // Its service no longer knows the device: forgotten.
             try await kiosk.store.saveSourceState(

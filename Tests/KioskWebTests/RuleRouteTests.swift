@@ -96,6 +96,30 @@ import Testing
         }
     }
 
+    /// A hide applied to entries already there, undone: shown again and unread again (a hidden
+    /// entry is never marked unread, so the undo shows them first).
+    @Test func undoingAnAppliedHideShowsTheEntriesUnreadAgain() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "u-1", title: "Storm one"), Entry(id: "u-2", title: "Storm two")]), for: .business)
+            try await kiosk.run { client, _ in
+                _ = try await client.execute(
+                    uri: "/reader/rules", method: .post, headers: Self.form,
+                    body: ByteBuffer(string: "query=intitle%3Astorm&scope=all&hide=on"))
+                let rule = try #require(try await kiosk.store.rules(user: .owner).first)
+                let unread = try await kiosk.dependencies.reader.counts(user: .owner).unread[.business]
+                let applied = String(
+                    buffer: try await client.execute(uri: "/reader/rules/\(rule.id)/apply", method: .post, headers: Self.form).body)
+                #expect(try await kiosk.store.readingList(EntryFilter(hidden: true), user: .owner).count == 2)
+                let token = try #require(Self.value(of: "token", in: applied))
+                _ = try await client.execute(
+                    uri: "/reader/rules/\(rule.id)/undo", method: .post, headers: Self.form, body: ByteBuffer(string: "token=\(token)"))
+                #expect(try await kiosk.store.readingList(EntryFilter(hidden: true), user: .owner).isEmpty)
+                #expect(try await kiosk.dependencies.reader.counts(user: .owner).unread[.business] == unread)
+            }
+        }
+    }
+
     @Test func aRuleThatCannotBeKeptIsRefusedWithASentence() async throws {
         try await withKioskApp(newsAPIKey: "") { kiosk in
             try await kiosk.run { client, _ in
@@ -146,8 +170,17 @@ import Testing
                 let everything = try await client.execute(
                     uri: "/reader/rules", method: .post, headers: Self.form, body: ByteBuffer(string: "query=&scope=all&notify=on"))
                 #expect(everything.status == .badRequest)
+                // Paused, the box shows unticked; a rename then leaves the rule alone.
+                let rule = try #require(try await kiosk.store.rules(user: .owner).first)
+                try await Rules(store: kiosk.store).setPaused(rule.id, true, user: .owner)
+                #expect(try await !client.text(settings).contains(#"id="feed-notify" name="notify" checked"#))
                 _ = try await client.execute(
-                    uri: settings, method: .post, headers: Self.form, body: ByteBuffer(string: "title=&folder="))
+                    uri: settings, method: .post, headers: Self.form, body: ByteBuffer(string: "title=Wire&folder=&notifyWas=off"))
+                #expect(try await kiosk.store.rules(user: .owner).count == 1)
+                // Unticked from ticked: gone.
+                try await Rules(store: kiosk.store).setPaused(rule.id, false, user: .owner)
+                _ = try await client.execute(
+                    uri: settings, method: .post, headers: Self.form, body: ByteBuffer(string: "title=&folder=&notifyWas=on"))
                 #expect(try await kiosk.store.rules(user: .owner).isEmpty)
             }
         }

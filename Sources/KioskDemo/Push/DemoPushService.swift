@@ -73,7 +73,7 @@ actor DemoPushService {
             return .text("A TTL header is required\n", status: .badRequest)
         }
         guard headers[.contentEncoding] == "aes128gcm", let body else {
-            return .text("The body must be aes128gcm, at most 4 KiB\n", status: .unsupportedMediaType)
+            return .text("The body must be aes128gcm, at most 8 KiB\n", status: .unsupportedMediaType)
         }
         let plain: [UInt8]
         do {

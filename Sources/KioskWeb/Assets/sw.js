@@ -163,18 +163,5 @@ function localPath(value) {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  if (event.action === "read") {
-    event.waitUntil(markEntryRead(event.notification.data?.entry));
-    return;
-  }
-  const target = new URL(event.notification.data?.url || "/reader", self.location.origin);
-  if (target.origin !== self.location.origin) return;
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((client) => new URL(client.url).pathname === target.pathname);
-      if (open) return open.focus();
-      return self.clients.openWindow(target.href);
-    }),
-  );
+  event.waitUntil(onNotificationClick(event.action, event.notification.data, self.clients, self.location.origin));
 });
-

@@ -19,6 +19,10 @@ struct PushDispatcher: Service {
     var pollEvery: Duration = .seconds(5)
     var now: @Sendable () -> Date = { Date() }
     var logger = Logger(label: "kiosk.push")
+    /// Accounts whose every device failed lately, left out until their backoff passes.
+    var backoff = PushBackoff()
+    /// Accounts sent to at once: one slow account's services delay no other account.
+    var accountsAtOnce = 4
     /// An image's path through this Kiosk's proxy (`ImageSigner`), so the device never asks the
     /// image's own host.
     var imagePath: @Sendable (String?) -> String? = { _ in nil }
@@ -36,9 +40,9 @@ struct PushDispatcher: Service {
     @discardableResult
     func dispatch() async -> Int {
         var sent = 0
-        // Accounts whose digest waits are left out of the next read, so a busy one (a thousand
-        // entries queued) never hides the others behind it.
-        var waiting = Set<UserID>()
+        // Accounts whose digest waits, or whose services failed lately, are left out of the next
+        // read, so a busy one (a thousand entries queued) never hides the others behind it.
+        var waiting = await backoff.waiting(at: now())
         for _ in 0..<10 {
             let pending: [PendingPush]
             do {
@@ -48,11 +52,25 @@ struct PushDispatcher: Service {
                 return sent
             }
             if pending.isEmpty { break }
-            for (user, items) in Dictionary(grouping: pending, by: \.user).sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                switch await dispatch(items.map(\.entryID), for: user) {
-                case .some(let count): sent += count
-                case .none: waiting.insert(user)
+            let accounts = Dictionary(grouping: pending, by: \.user).sorted { $0.key.rawValue < $1.key.rawValue }
+            // A few accounts at a time, each in its own task.
+            let results = await withTaskGroup(of: (UserID, Int?).self) { group in
+                var results: [(UserID, Int?)] = []
+                var next = accounts.makeIterator()
+                func start() -> Bool {
+                    guard let (user, items) = next.next() else { return false }
+                    group.addTask { (user, await dispatch(items.map(\.entryID), for: user)) }
+                    return true
                 }
+                for _ in 0..<max(1, accountsAtOnce) where !start() { break }
+                while let result = await group.next() {
+                    results.append(result)
+                    _ = start()
+                }
+                return results
+            }
+            for (user, count) in results {
+                if let count { sent += count } else { waiting.insert(user) }
             }
             if pending.count < 1_000 { break }
         }
@@ -60,7 +78,8 @@ struct PushDispatcher: Service {
     }
 
     /// The notifications sent to `user`'s devices, or nil when their digest waits (or a send
-    /// failed everywhere: the entries are queued again for the next pass).
+    /// failed everywhere and may succeed later: the entries are queued again, and the account
+    /// waits out a backoff).
     private func dispatch(_ ids: [Int64], for user: UserID) async -> Int? {
         do {
             let devices = try await store.pushDevices(user: user)
@@ -86,12 +105,17 @@ struct PushDispatcher: Service {
                 return await group.reduce(into: [PushOutcome]()) { $0.append($1) }
             }
             let sent = outcomes.count { $0 == .delivered }
-            let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
-            if sent == 0 && failed {
-                try await store.queuePushes(user: user, ids: taken, now: now())
-                return nil
+            if sent > 0 {
+                await backoff.succeeded(user)
+                return sent
             }
-            return sent
+            // Nothing delivered: queued again only if trying again may help (a busy or unreachable
+            // service), after a backoff; a refusal is final (each device says why on the page).
+            let waits = outcomes.compactMap { if case .failed(_, let after?) = $0 { after } else { nil } }
+            guard let longest = waits.max() else { return 0 }
+            try await store.queuePushes(user: user, ids: taken, now: now())
+            await backoff.failed(user, retryAfter: longest, at: now())
+            return nil
         } catch {
             logger.warning("notifications could not be sent", metadata: ["error": "\(error)"])
             return 0
@@ -124,5 +148,27 @@ struct PushDispatcher: Service {
         return PushMessage(
             title: "\(entries.count) new entries", body: byFeed.joined(separator: ", "), url: ReaderLinks.home,
             tag: "kiosk-digest")
+    }
+}
+
+/// Accounts whose every device failed lately, each with when to try again: 30 s after the first
+/// failure, doubling to an hour, or the services' `Retry-After` when longer. Kept per replica:
+/// on a cluster another replica may try a little sooner, never in a loop.
+actor PushBackoff {
+    private var until: [UserID: (date: Date, failures: Int)] = [:]
+
+    func waiting(at now: Date) -> Set<UserID> {
+        Set(until.filter { $0.value.date > now }.keys)
+    }
+
+    func failed(_ user: UserID, retryAfter: Duration, at now: Date) {
+        let failures = (until[user]?.failures ?? 0) + 1
+        let backoff = min(3_600, 30 * pow(2, Double(min(failures - 1, 7))))
+        let wait = max(backoff, Double(retryAfter.components.seconds))
+        until[user] = (now.addingTimeInterval(min(wait, 3_600)), failures)
+    }
+
+    func succeeded(_ user: UserID) {
+        until[user] = nil
     }
 }

@@ -228,6 +228,8 @@ struct PushNotifier: Sendable {
     /// 5xx: tried again), or refused by the service.
     private static func outcome(of error: FetchError, service: String) -> PushOutcome {
         switch error {
+        // Only a 2xx body is read: the service took the message and said more than is read.
+        case .tooLarge: .delivered
         case .refused(let why), .invalidURL(let why):
             .refused("Kiosk does not send notifications there (\(why)).")
         case .status(let code, _, let retryAfter) where code == 429 || code >= 500:

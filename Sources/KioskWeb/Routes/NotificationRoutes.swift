@@ -51,6 +51,7 @@ struct NotificationRoutes: Sendable {
             let device = try await store.savePushDevice(
                 user: context.user, endpoint: form.endpoint, p256dh: form.p256dh, auth: form.auth,
                 name: name.isEmpty ? "A device" : name, now: Date())
+            guard device.kind == .push else { throw HTTPError(.conflict, message: "That address is a webhook's, not a device's.") }
             // A first notification at once: an address Kiosk refuses is said now, not kept.
             if case .refused(let why) = await push.send(Self.confirmation, to: device, test: true) {
                 try await store.removePushDevice(device.id, user: context.user)
@@ -83,6 +84,11 @@ struct NotificationRoutes: Sendable {
             let device = try await store.savePushDevice(
                 user: context.user, kind: .webhook, endpoint: typed, p256dh: "", auth: WebhookSignature.newSecret(),
                 name: "Webhook to \(URL(string: typed)?.host ?? typed)", now: Date())
+            guard device.user == context.user, device.kind == .webhook else {
+                return try await page(
+                    context, message: nil, webhookError: "That address is already used by another account's device or webhook.",
+                    typed: typed)
+            }
             // A first POST at once, as for a device: an address Kiosk refuses is said now, not kept.
             switch await push.send(Self.confirmation, to: device, test: true) {
             case .refused(let why):

@@ -32,6 +32,9 @@ struct ReaderActionRoutes: Sendable {
         /// The checkboxes: sent ("on") when ticked, absent when not.
         var fullArticles: String?
         var notify: String?
+        /// Whether Notify on new entries was ticked when the page was drawn: only a change is
+        /// acted on, so a rename never deletes a paused notify rule.
+        var notifyWas: String?
     }
     private struct Mark: Decodable {
         var ids: String
@@ -108,9 +111,11 @@ struct ReaderActionRoutes: Sendable {
                     .page.response(for: context)
             }
             do {
-                try await rules.setNotifiesOfEvery(
-                    id, named: form.title.flatMap { $0.isEmpty ? nil : $0 } ?? subscription.displayName, form.notify != nil,
-                    user: context.user)
+                if (form.notify != nil) != (form.notifyWas == "on") {
+                    try await rules.setNotifiesOfEvery(
+                        id, named: form.title.flatMap { $0.isEmpty ? nil : $0 } ?? subscription.displayName, form.notify != nil,
+                        user: context.user)
+                }
             } catch let error as ReaderError {
                 return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)
                     .page.response(for: context)

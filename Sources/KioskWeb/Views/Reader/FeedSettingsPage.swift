@@ -63,6 +63,7 @@ struct FeedSettingsPage: Sendable {
                     if let suggestion, !subscription.fullArticles {
                         el("p", .class("banner banner-info"), .id("full-articles-suggestion"), .role("note")) { suggestion.sentence }
                     }
+                    void("input", .type("hidden"), .name("notifyWas"), .value(notifies ? "on" : "off"))
                     el("label", .class("check-row"), Attribute("for", "feed-notify")) {
                         void("input", .type("checkbox"), .id("feed-notify"), .name("notify"), .flag("checked", notifies))
                         "Notify on new entries"

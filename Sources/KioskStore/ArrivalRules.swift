@@ -150,7 +150,7 @@ package enum EntryDocument {
         let content = [
             SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
             article.map(ArticleColumns.text(of:)),
-        ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: String(QueryDocument.partSeparator))
         return QueryDocument(
             title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),
             url: entry.link ?? "", content: content, feed: feedName, folders: folder.map { [$0] } ?? [], labels: labels,

@@ -69,6 +69,16 @@ private func published(_ date: Date?) -> QueryDocument {
         #expect(try !matches("economy football"))
     }
 
+    /// The content's parts (summary, content, article) are values of their own: a phrase does
+    /// not run from one into the next, as the full-text index (which holds them apart) never
+    /// finds it; words still match anywhere.
+    @Test func aPhraseDoesNotRunFromOnePartOfTheContentIntoTheNext() throws {
+        let parts = QueryDocument(content: ["The summit ended", "climate talks went on"].joined(separator: String(QueryDocument.partSeparator)))
+        #expect(try !matches("\"ended climate\"", parts))
+        #expect(try matches("\"ended\" \"climate talks\"", parts))
+        #expect(try matches("ended climate", parts))
+    }
+
     @Test func wordsWithPunctuationMatchTheirPartsInOrder() throws {
         #expect(try matches("e-mail"))
         #expect(try matches("E-MAIL"))

@@ -6,8 +6,11 @@ public struct QueryDocument: Sendable, Hashable {
     public var title: String
     public var author: String
     public var url: String
-    /// The entry's text with markup removed.
+    /// The entry's text with markup removed: its parts (summary, content, article) joined by
+    /// `partSeparator`, each a value of its own, so a phrase never runs from one into the next
+    /// (as a full-text index, which holds them apart, never finds it).
     public var content: String
+    public static let partSeparator: Character = "\u{1E}"
     /// The name of the feed the entry came from.
     public var feed: String
     /// The names of the folders the feed is in.
@@ -43,7 +46,7 @@ public struct QueryDocument: Sendable, Hashable {
         case .title: return [title]
         case .author: return [author]
         case .url: return [url]
-        case .content: return [content]
+        case .content: return content.split(separator: Self.partSeparator).map(String.init)
         case .feed: return [feed]
         case .folder: return folders
         case .label: return labels

@@ -127,14 +127,14 @@ enum PostgresRuleRows {
     /// that feed: it holds the user's lock and waits for the count's row the save holds.
     /// Returns whether any follower has such rules (none: there is nothing for `arrive` to read).
     static func lockFollowersWithRules(of source: SourceID, in session: PostgresSession) async throws -> Bool {
-        let locked = try await session.rows(
+        let locked: [Bool] = try await session.rows(
             """
             SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), mod(u.user_id, 2147483648)::int4)::text FROM (
                 SELECT DISTINCT r.user_id FROM rules r JOIN user_feeds f ON f.user_id = r.user_id
                 WHERE f.source = \(source.rawValue) AND NOT r.paused ORDER BY r.user_id
             ) u
             """
-        ) { _ in () }
+        ) { _ in true }
         return !locked.isEmpty
     }
 

@@ -103,6 +103,9 @@ extension WebDependencies {
         if let contact = config.settings.pushContact, contact.hasPrefix("mailto:") || contact.hasPrefix("https:") {
             push.subject = contact
         }
+        // The VAPID key pair is made at first start and kept with the data (the store agrees on
+        // one between replicas); a store that cannot keep it now makes it at first use instead.
+        _ = try? await push.key()
         if parts.dispatchesPushes {
             services.append(
                 PushDispatcher(

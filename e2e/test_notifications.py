@@ -230,9 +230,11 @@ def test_a_push_delivered_to_the_service_worker_shows_a_notification_whose_mark_
           const read = await onNotificationClick('read', shown.data, clients([]), location.origin);
           return { log, read };
         })().then(done, (error) => done({ error: String(error) }));""")
-    # A tap opens the entry (or focuses the window already on it); another site's address, never;
-    # Mark read opens nothing.
-    assert tapped == {"log": [["open", entry_url], ["focus", entry_url]], "read": True}, tapped
+    # A tap opens the entry (or focuses the window already on it); for another site's address,
+    # the reader instead, never the other site; Mark read opens nothing.
+    assert tapped == {
+        "log": [["open", entry_url], ["focus", entry_url], ["open", kiosk.base_url + "/reader"]], "read": True,
+    }, tapped
     def read_in_list(d) -> bool:
         open_page(d, kiosk, "/reader/feed/environment?show=all", "reader-list")
         return "is-read" in (find(d, f'li[data-id="{entry_id}"]').get_attribute("class") or "")

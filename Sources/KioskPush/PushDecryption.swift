@@ -28,19 +28,11 @@ public enum PushDecryption {
         } catch {
             throw .crypto("the sender's key is not a point on P-256")
         }
-        let receiverPublic = Array(privateKey.publicKey.x963Representation)
-        let keyInfo = Array("WebPush: info".utf8) + [0] + receiverPublic + senderPublic
-        let ikm = shared.withUnsafeBytes { secret in
-            HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), salt: auth, info: keyInfo, outputByteCount: 32)
-        }
-        let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
-        let contentKey = HKDF<SHA256>.expand(
-            pseudoRandomKey: prk, info: Array("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
-        let nonceBytes = HKDF<SHA256>.expand(
-            pseudoRandomKey: prk, info: Array("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
         let padded: [UInt8]
         do {
-            let nonce = try nonceBytes.withUnsafeBytes { try AES.GCM.Nonce(data: Array($0)) }
+            let (contentKey, nonce) = try PushEncryption.contentKey(
+                shared: shared, auth: auth, receiverPublic: Array(privateKey.publicKey.x963Representation),
+                senderPublic: senderPublic, salt: salt)
             let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: sealed.dropLast(16), tag: sealed.suffix(16))
             padded = Array(try AES.GCM.open(box, using: contentKey))
         } catch {

@@ -35,20 +35,11 @@ public enum PushEncryption {
             throw .crypto("the key agreement failed")
         }
         let senderPublic = Array(senderKey.publicKey.x963Representation)
-        // IKM = HKDF(salt: auth, ikm: ECDH secret, info: "WebPush: info" ‖ 0 ‖ ua_public ‖ as_public)
-        let keyInfo = Array("WebPush: info".utf8) + [0] + subscription.p256dh + senderPublic
-        let ikm = shared.withUnsafeBytes { secret in
-            HKDF<SHA256>.deriveKey(
-                inputKeyMaterial: SymmetricKey(data: secret), salt: subscription.auth, info: keyInfo, outputByteCount: 32)
-        }
-        let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
-        let contentKey = HKDF<SHA256>.expand(
-            pseudoRandomKey: prk, info: Array("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
-        let nonceBytes = HKDF<SHA256>.expand(
-            pseudoRandomKey: prk, info: Array("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
         let sealed: AES.GCM.SealedBox
         do {
-            let nonce = try nonceBytes.withUnsafeBytes { try AES.GCM.Nonce(data: Array($0)) }
+            let (contentKey, nonce) = try contentKey(
+                shared: shared, auth: subscription.auth, receiverPublic: subscription.p256dh, senderPublic: senderPublic,
+                salt: salt)
             // The last (and only) record ends with the delimiter 2, no padding.
             sealed = try AES.GCM.seal(plaintext + [2], using: contentKey, nonce: nonce)
         } catch {
@@ -61,6 +52,23 @@ public enum PushEncryption {
         body += sealed.ciphertext
         body += sealed.tag
         return body
+    }
+
+    /// The record's key and nonce (RFC 8291 §3.3-3.4, RFC 8188 §2.2-2.3), the same for the
+    /// sender and the device: IKM = HKDF(salt: auth, ikm: the ECDH secret, info: "WebPush: info"
+    /// ‖ 0 ‖ the device's public key ‖ the sender's), then the key and nonce from it and `salt`.
+    static func contentKey(
+        shared: SharedSecret, auth: [UInt8], receiverPublic: [UInt8], senderPublic: [UInt8], salt: [UInt8]
+    ) throws -> (key: SymmetricKey, nonce: AES.GCM.Nonce) {
+        let keyInfo = Array("WebPush: info".utf8) + [0] + receiverPublic + senderPublic
+        let ikm = shared.withUnsafeBytes { secret in
+            HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), salt: auth, info: keyInfo, outputByteCount: 32)
+        }
+        let prk = HKDF<SHA256>.extract(inputKeyMaterial: ikm, salt: salt)
+        let key = HKDF<SHA256>.expand(
+            pseudoRandomKey: prk, info: Array("Content-Encoding: aes128gcm".utf8) + [0], outputByteCount: 16)
+        let nonce = HKDF<SHA256>.expand(pseudoRandomKey: prk, info: Array("Content-Encoding: nonce".utf8) + [0], outputByteCount: 12)
+        return (key, try nonce.withUnsafeBytes { try AES.GCM.Nonce(data: Array($0)) })
     }
 
     static func randomBytes(_ count: Int) -> [UInt8] {

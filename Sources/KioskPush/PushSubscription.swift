@@ -13,9 +13,7 @@ public struct PushSubscription: Sendable, Hashable, Codable {
     /// A subscription from the browser's JSON (`endpoint`, `keys.p256dh`, `keys.auth`, base64url);
     /// a field missing or of the wrong size is refused with a sentence.
     public init(endpoint text: String, p256dh: String, auth: String) throws(PushError) {
-        guard let endpoint = URL(string: text), endpoint.scheme == "https" || endpoint.scheme == "http",
-            endpoint.host?.isEmpty == false, text.utf8.count <= 2_048
-        else { throw .invalidSubscription("its endpoint is not a web address") }
+        guard let endpoint = Self.endpointURL(text) else { throw .invalidSubscription("its endpoint is not a web address") }
         guard let key = Base64URL.decode(p256dh), key.count == 65, key.first == 0x04 else {
             throw .invalidSubscription("its p256dh key is not an uncompressed P-256 point")
         }
@@ -23,6 +21,15 @@ public struct PushSubscription: Sendable, Hashable, Codable {
             throw .invalidSubscription("its auth secret is not 16 bytes")
         }
         self.init(endpoint: endpoint, p256dh: key, auth: secret)
+    }
+
+    /// `text` as an address Kiosk may POST notifications to (a push service's, or a webhook's):
+    /// http or https, with a host, at most 2,048 bytes; nil otherwise.
+    public static func endpointURL(_ text: String) -> URL? {
+        guard text.utf8.count <= 2_048, let url = URL(string: text), url.scheme == "https" || url.scheme == "http",
+            url.host?.isEmpty == false
+        else { return nil }
+        return url
     }
 
     public init(endpoint: URL, p256dh: [UInt8], auth: [UInt8]) {

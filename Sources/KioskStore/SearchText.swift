@@ -16,17 +16,6 @@ package enum SearchText {
         text.split { !($0.isLetter || $0.isNumber) }
     }
 
-    /// The FTS5 query for `text`: every word as a quoted prefix term, all required; nil when the
-    /// text has no word (so there is nothing to search for).
-    package static func ftsQuery(_ text: String) -> String? {
-        let terms = words(of: text).prefix(maxWords).map { word in
-            // Words hold no `"` (it is no letter), but quoting is doubled anyway: the one rule of
-            // an FTS5 string, kept even if `words` ever changes.
-            "\"\(word.replacingOccurrences(of: "\"", with: "\"\""))\"*"
-        }
-        return terms.isEmpty ? nil : terms.joined(separator: " ")
-    }
-
     /// The FTS5 query for `terms`, or nil when none has a word. A word is a prefix term (a word
     /// of several tokens, `e-mail`, their phrase, the last a prefix, as the query judges it); a
     /// phrase is its tokens side by side (the last a prefix too: the index never finds fewer

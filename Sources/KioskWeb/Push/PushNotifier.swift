@@ -203,7 +203,7 @@ struct PushNotifier: Sendable {
     private func post(_ message: PushMessage, entries: [WebhookEntry], test: Bool, to device: PushDevice) async
         -> PushOutcome
     {
-        guard let url = Self.webhookURL(device.endpoint) else {
+        guard let url = PushSubscription.endpointURL(device.endpoint) else {
             return .refused("Kiosk does not send notifications there (it is not a web address).")
         }
         let body = WebhookPayload(
@@ -239,13 +239,5 @@ struct PushNotifier: Sendable {
         default:
             .failed("\(service) could not be reached: \(error.description).", retryAfter: .zero)
         }
-    }
-
-    /// A webhook's address: http or https, with a host, at most 2,048 characters.
-    static func webhookURL(_ text: String) -> URL? {
-        guard text.utf8.count <= 2_048, let url = URL(string: text), url.scheme == "https" || url.scheme == "http",
-            url.host?.isEmpty == false
-        else { return nil }
-        return url
     }
 }

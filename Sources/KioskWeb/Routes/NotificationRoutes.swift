@@ -43,10 +43,7 @@ struct NotificationRoutes: Sendable {
             } catch {
                 throw HTTPError(.badRequest, message: error.description)
             }
-            let devices = try await store.pushDevices(user: context.user)
-            guard devices.contains(where: { $0.endpoint == form.endpoint }) || devices.count < Self.mostDevices else {
-                throw HTTPError(.conflict, message: "You have \(Self.mostDevices) devices already: remove one to add another.")
-            }
+            if let full = try await noRoom(for: form.endpoint, context) { throw HTTPError(.conflict, message: full) }
             let name = String((form.name ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
             let device = try await store.savePushDevice(
                 user: context.user, endpoint: form.endpoint, p256dh: form.p256dh, auth: form.auth,
@@ -70,16 +67,12 @@ struct NotificationRoutes: Sendable {
         router.post("reader/notifications/webhooks") { request, context in
             let form = try await FormBody.decode(Webhook.self, from: request)
             let typed = form.url.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard PushNotifier.webhookURL(typed) != nil else {
+            guard PushSubscription.endpointURL(typed) != nil else {
                 return try await page(
                     context, message: nil, webhookError: "Type a web address starting with https:// or http://.", typed: typed)
             }
-            let devices = try await store.pushDevices(user: context.user)
-            guard devices.contains(where: { $0.endpoint == typed }) || devices.count < Self.mostDevices else {
-                return try await page(
-                    context, message: nil,
-                    webhookError: "You have \(Self.mostDevices) devices and webhooks already: remove one to add another.",
-                    typed: typed)
+            if let full = try await noRoom(for: typed, context) {
+                return try await page(context, message: nil, webhookError: full, typed: typed)
             }
             let device = try await store.savePushDevice(
                 user: context.user, kind: .webhook, endpoint: typed, p256dh: "", auth: WebhookSignature.newSecret(),
@@ -102,10 +95,7 @@ struct NotificationRoutes: Sendable {
         }
         router.post("reader/notifications/demo-device") { _, context in
             guard let demo else { throw HTTPError(.notFound) }
-            let devices = try await store.pushDevices(user: context.user)
-            guard devices.count < Self.mostDevices else {
-                return try await page(context, message: "You have \(Self.mostDevices) devices already: remove one to add another.")
-            }
+            if let full = try await noRoom(for: nil, context) { return try await page(context, message: full) }
             let subscription: DemoPush.Subscription
             do {
                 subscription = try await demo.subscribe()
@@ -142,6 +132,14 @@ struct NotificationRoutes: Sendable {
             try await store.removePushDevice(device.id, user: context.user)
             return FormBody.redirect(ReaderLinks.notifications)
         }
+    }
+
+    /// Why the account cannot add a device or webhook at `endpoint` (nil: a new one), or nil when
+    /// it can: it keeps `mostDevices` already, and `endpoint` is none of them.
+    private func noRoom(for endpoint: String?, _ context: KioskRequestContext) async throws -> String? {
+        let devices = try await store.pushDevices(user: context.user)
+        guard devices.count >= Self.mostDevices, !devices.contains(where: { $0.endpoint == endpoint }) else { return nil }
+        return "You have \(Self.mostDevices) devices and webhooks already: remove one to add another."
     }
 
     private func device(_ context: KioskRequestContext) async throws -> PushDevice {

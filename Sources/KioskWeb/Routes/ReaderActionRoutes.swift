@@ -99,18 +99,13 @@ struct ReaderActionRoutes: Sendable {
             let id = SourceID(try ReaderRoutes.parameter("id", context))
             let form = try await FormBody.decode(Settings.self, from: request)
             guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
-            do throws(ReaderError) {
+            do {
                 try await reader.update(
                     id, title: form.title ?? "", folder: form.folder ?? "",
                     interval: subscription.isBuiltIn ? nil : form.interval.map { .seconds($0) },
                     fullArticles: form.fullArticles != nil, user: context.user)
                 // Its newest entries' articles now, not at the next minute's pass.
                 if form.fullArticles != nil, !subscription.fullArticles { articlePasses.now() }
-            } catch {
-                return FeedSettingsPage(subscription: subscription, folders: try await reader.folders(user: context.user), error: error.message)
-                    .page.response(for: context)
-            }
-            do {
                 if (form.notify != nil) != (form.notifyWas == "on") {
                     try await rules.setNotifiesOfEvery(
                         id, named: form.title.flatMap { $0.isEmpty ? nil : $0 } ?? subscription.displayName, form.notify != nil,

@@ -504,6 +504,8 @@ public struct HTMLSanitizer: Sendable {
             ("cite", [], [:]), ("code", [], [:]), ("kbd", [], [:]), ("samp", [], [:]), ("em", [], [:]),
             ("strong", [], [:]), ("b", [], [:]), ("i", [], [:]), ("u", [], [:]), ("s", [], [:]),
             ("sub", [], [:]), ("sup", [], [:]), ("small", [], [:]), ("mark", [], [:]), ("span", [], [:]),
+            // Readings above East Asian characters (and their fallback brackets).
+            ("ruby", [], [:]), ("rt", [], [:]), ("rp", [], [:]),
         ]
     }()
 

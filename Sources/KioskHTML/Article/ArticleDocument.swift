@@ -520,7 +520,9 @@ struct ArticleDocument {
                 continue
             }
             let (scalar, length) = scalar(in: bytes, at: position)
-            if Self.isNonASCIIWhitespace(scalar) {
+            if Self.isInvisible(scalar) {
+                // Not there for a reader or a search: "Magda\u{AD}lener" is "Magdalener".
+            } else if Self.isNonASCIIWhitespace(scalar) {
                 pendingSpace = wrote
             } else {
                 if pendingSpace { out.append(0x20) }
@@ -552,7 +554,7 @@ struct ArticleDocument {
                 continue
             }
             let (scalar, length) = scalar(in: bytes, at: position)
-            if Self.isNonASCIIWhitespace(scalar) { return false }
+            if Self.isNonASCIIWhitespace(scalar) || Self.isInvisible(scalar) { return false }
             previousWasSpace = false
             position += length
         }
@@ -587,6 +589,18 @@ struct ArticleDocument {
     @inline(__always) static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.isASCII { return ASCIIWhitespace.contains(UInt8(truncatingIfNeeded: scalar.value)) }
         return isNonASCIIWhitespace(scalar)
+    }
+
+    /// Format characters that only guide layout and are never read: the soft hyphen (a place a
+    /// word may break), the zero-width space, the word joiner and the zero-width no-break space
+    /// (a stray byte order mark). Text for people and for search drops them; the article's HTML
+    /// keeps what the page had. The zero-width joiner and non-joiner stay: they change how
+    /// emoji and Arabic, Persian or Indic words are written.
+    @inline(__always) static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0xAD, 0x200B, 0x2060, 0xFEFF: true
+        default: false
+        }
     }
 
     /// Unicode's White_Space property above ASCII (`properties.isWhitespace`), answered without

@@ -151,6 +151,11 @@ enum ArticleSerializer {
         .h5, .h6, .figure, .figcaption, .header, .footer, .main, .aside, .address, .hr, .br,
     ])
 
+    /// A ruby's readings (`<rt>`) and the brackets around them (`<rp>`): the HTML shows them
+    /// above the characters, but inline in plain text they would double every annotated word
+    /// (子<rt>こ</rt> read as "子こ").
+    static let rubyAnnotations = ArticleTagSet([.rt, .rp])
+
     /// The article's text: its blocks as paragraphs separated by a blank line, whitespace
     /// within each collapsed.
     /// Built as UTF-8, each paragraph collapsed straight into the result.
@@ -174,7 +179,7 @@ enum ArticleSerializer {
                 current.append(contentsOf: document.nodes[index].text.utf8)
                 return
             }
-            if ArticleDocument.noText.contains(tag) { return }
+            if ArticleDocument.noText.contains(tag) || rubyAnnotations.contains(tag) { return }
             let isBlock = blocks.contains(tag)
             if isBlock { flush() }
             if tag == .td || tag == .th { current.append(0x20) }

@@ -11,7 +11,7 @@ enum ArticleTag: UInt8, CaseIterable {
     case dir, div, dl, dt, em, embed, fieldset, figcaption, figure, font, footer, form, frame, h1, h2, h3, h4, h5
     case h6, head, header, hgroup, hr, html, i, iframe, image, img, input, ins, kbd, keygen, label, li, link, main
     case mark, marquee, math, menu, meta, meter, nav, noframes, noscript, object, ol, optgroup, option, output, p
-    case param, picture, pre, progress, q, ruby, s, samp, script, section, select, small, source, span, strike
+    case param, picture, pre, progress, q, rp, rt, ruby, s, samp, script, section, select, small, source, span, strike
     case strong, style, sub, summary, sup, svg, table, tbody, td, template, textarea, tfoot, th, thead, time, title
     case tr, track, tt, u, ul, `var`, video, wbr
 

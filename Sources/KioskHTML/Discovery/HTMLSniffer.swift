@@ -33,10 +33,22 @@ enum HTMLSniffer {
     }
 
     /// The charset a `<meta charset>` or `<meta http-equiv="Content-Type" content="...; charset=">`
-    /// declares within the first 1024 bytes, where browsers look for it; nil when none does.
+    /// declares: within the first 1024 bytes, where browsers' prescan looks; else the first such
+    /// `<meta>` further on (within `lateWindow`), as a browser's tree builder meets it and
+    /// switches to it ("change the encoding"); nil when none does.
     static func declaredCharset(_ bytes: [UInt8]) -> String? {
+        if let early = metaCharset(bytes.prefix(1024)) { return early }
+        guard bytes.count > 1024 else { return nil }
+        return metaCharset(bytes.prefix(lateWindow))
+    }
+
+    /// How far a late `<meta charset>` is looked for: its head, on any real page (one seen at
+    /// byte 1,232, after a long `<title>` and keywords).
+    static let lateWindow = 64 * 1024
+
+    private static func metaCharset(_ bytes: ArraySlice<UInt8>) -> String? {
         // Non-ASCII bytes turn into U+FFFD here, which no label or attribute name contains.
-        var tokenizer = HTMLTokenizer(String(decoding: bytes.prefix(1024), as: UTF8.self))
+        var tokenizer = HTMLTokenizer(String(decoding: bytes, as: UTF8.self))
         while let token = tokenizer.next() {
             guard case .startTag(let tag) = token, tag.name == "meta" else { continue }
             var label = tag.value(of: "charset")

@@ -44,17 +44,46 @@ public enum ArticleExtractor {
             }
         }
         let ruled = best != nil
-        for flags in attempts where !ruled {
-            let document = unused.take() ?? parse()
-            var grabber = ArticleGrabber(document: document, flags: flags, title: metadata.title)
-            guard let found = grabber.grab() else { continue }
-            let length = found.nodes.reduce(0) { $0 + found.document.textLength(of: $1) }
-            if best == nil || length > (best?.length ?? 0) {
-                best = (found.nodes, found.document, length, grabber.byline)
+        // The page's own article, and its words, to judge the grabber's answer by.
+        let declared = ruled ? nil : unused.flatMap(DeclaredArticle.find)
+        let declaredWords = declared.flatMap { index in unused.map { TextSimilarity($0.normalizedText(of: index)) } }
+        let declaredLength = declared.flatMap { index in unused.map { $0.textLength(of: index) } } ?? 0
+        func grab(scope: Int?, whole: Bool = false) -> (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)? {
+            var found: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
+            for flags in attempts {
+                var grabber = ArticleGrabber(
+                    document: unused.take() ?? parse(), flags: flags, title: metadata.title, scope: scope, wholeScope: whole)
+                guard let grabbed = grabber.grab() else { continue }
+                let length = grabbed.nodes.reduce(0) { $0 + grabbed.document.textLength(of: $1) }
+                // A relaxed attempt finds more by keeping what the stricter ones left out as
+                // boilerplate (an author's box, a comment): it must find four times as much to win.
+                if found == nil || length > (found?.length ?? 0) * 4 {
+                    found = (grabbed.nodes, grabbed.document, length, grabber.byline)
+                }
+                if length >= ArticleGrabber.characterThreshold { break }
             }
-            if length >= ArticleGrabber.characterThreshold { break }
+            return found
         }
-        guard let best, best.length > 0 else { throw .notAnArticle }
+        if !ruled { best = grab(scope: nil) }
+        guard var best, best.length > 0 else { throw .notAnArticle }
+        var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
+        // Mostly outside the page's own article: the grabber fell for something else on the
+        // page (signatories, a form, an author box); look again inside the article.
+        if let declared, let declaredWords {
+            if declaredWords.similarity(to: text) < 0.5 {
+                if let inside = grab(scope: declared), inside.length >= DeclaredArticle.minimumText {
+                    best = inside
+                    text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
+                }
+            } else if best.length * 3 < declaredLength * 2, let whole = grab(scope: declared, whole: true),
+                whole.length > best.length * 3 / 2
+            {
+                // Under two thirds of the page's article (a letter's list of signatories and
+                // not the letter): the article is the page's own, cleaned as any.
+                best = whole
+                text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
+            }
+        }
         guard best.length <= limits.maxArticleCharacters else {
             throw .tooLong(characters: best.length, limit: limits.maxArticleCharacters)
         }
@@ -62,7 +91,6 @@ public enum ArticleExtractor {
         var markup: [UInt8] = []
         for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
         let sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
-        let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
         let wordCount = ArticleDocument.wordCount(text)
         let title = metadata.title
@@ -188,7 +216,10 @@ enum ArticleSerializer {
         }
         for node in nodes { visit(node) }
         flush()
-        return String(decoding: out, as: UTF8.self)
+        let text = String(decoding: out, as: UTF8.self)
+        // One spelling per character (NFC), as search and people compare them: a page's
+        // precomposed Bengali য় and the same letter typed as য + ়  are one word.
+        return out.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
     }
 
     /// The article's first paragraph with text, for an excerpt (the walk stops there: listing

@@ -28,11 +28,18 @@ struct ArticleGrabber {
     private var stats: ArticleStats
     /// A byline found in the page (an element marked as the author's), if any.
     private(set) var byline: String?
+    /// The element the article is looked for under (the page's own `<article>`, say); the
+    /// whole `<body>` when nil.
+    private let scope: Int?
+    /// Whether the scope is the article whole (cleaned as any article is), not searched.
+    private let wholeScope: Bool
 
-    init(document: ArticleDocument, flags: Flags, title: String?) {
+    init(document: ArticleDocument, flags: Flags, title: String?, scope: Int? = nil, wholeScope: Bool = false) {
         self.document = document
         self.flags = flags
         self.title = title
+        self.scope = scope
+        self.wholeScope = wholeScope && scope != nil
         titleWords = title.map(TextSimilarity.init)
         stats = ArticleStats()
     }
@@ -44,7 +51,7 @@ struct ArticleGrabber {
         // Preparing moved and renamed elements: everything is counted again, once.
         stats.recountAll(document)
         for element in toScore where document.isAttached(element) { score(element) }
-        guard let top = topCandidate() else { return nil }
+        guard let top = wholeScope ? scope : topCandidate() else { return nil }
         let nodes = siblings(of: top)
         // One element holds the article, as Readability builds it: siblings that are not
         // containers become divs (a stray `td` or `li` would mean nothing alone).
@@ -71,7 +78,7 @@ struct ArticleGrabber {
     /// Removes what is never article, notes a byline, turns `div`s holding only text into
     /// paragraphs, and lists the elements whose text is scored.
     private mutating func prepare() -> [Int] {
-        let body = document.first(.body) ?? ArticleDocument.root
+        let body = searchRoot
         document.replaceBreakRuns(under: body)
         stats.recountAll(document)
         var replaceCursor: [Int: Int] = [:]
@@ -159,6 +166,10 @@ struct ArticleGrabber {
             "footer", "gdpr", "header", "legends", "menu", "related", "remark", "replies", "rss", "shoutbox", "sidebar",
             "skyscraper", "social", "sponsor", "supplemental", "ad-break", "agegate", "pagination", "pager", "popup",
             "yom-remote",
+            // An author's box under the post (their photo, biography and other posts), in the
+            // names themes give it; a byline is found before this (`isByline`).
+            "about-author", "author-bio", "authorbio", "author-box", "authorbox", "author-card", "author-description",
+            "author-info",
         ])
     static let maybeCandidate = Keywords(fragments: ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"])
     static let positive = Keywords(fragments: [
@@ -279,16 +290,26 @@ struct ArticleGrabber {
 
     // MARK: - The top candidate
 
+    /// Where the article is looked for: the scope, else `<body>`.
+    private var searchRoot: Int { scope ?? document.first(.body) ?? ArticleDocument.root }
+
+    /// Whether `index` is the scope or under it (scores given to the scope's ancestors do not
+    /// count).
+    private func isInScope(_ index: Int) -> Bool {
+        guard let scope else { return true }
+        return index == scope || document.ancestors(of: index).contains(scope)
+    }
+
     private mutating func topCandidate() -> Int? {
         var ranked: [(index: Int, score: Double)] = []
-        for (index, score) in scores where document.isAttached(index) {
+        for (index, score) in scores where document.isAttached(index) && isInScope(index) {
             let scaled = score * (1 - linkDensity(index))
             scores[index] = scaled
             ranked.append((index, scaled))
         }
         ranked.sort { $0.score > $1.score || ($0.score == $1.score && $0.index < $1.index) }
         let top5 = Array(ranked.prefix(5))
-        let body = document.first(.body) ?? ArticleDocument.root
+        let body = searchRoot
         guard var top = top5.first?.index, top != body else {
             return document.children(of: body).isEmpty ? nil : body
         }
@@ -337,7 +358,7 @@ struct ArticleGrabber {
     /// The top candidate and those of its siblings that belong with it.
     private mutating func siblings(of top: Int) -> [Int] {
         let parent = document.nodes[top].parent
-        guard parent >= ArticleDocument.root, top != ArticleDocument.root else { return [top] }
+        guard parent >= ArticleDocument.root, top != ArticleDocument.root, top != scope else { return [top] }
         let topScore = scores[top] ?? 0
         let threshold = max(10, topScore * 0.2)
         let topClass = document.nodes[top].value(of: "class") ?? ""
@@ -384,6 +405,7 @@ struct ArticleGrabber {
             guard Self.sharePattern.matches(node.value(of: "class") ?? "", node.value(of: "id") ?? "") else { continue }
             if Int(stats[index].text) < Self.characterThreshold { remove(index) }
         }
+        removeRelatedReading(passes.attached(ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li]), in: document))
         // Headings that read as anything but the article's (weighted negative).
         for index in passes.attached(ArticleTagSet([.h1, .h2]), in: document) where classWeight(index) < 0 {
             remove(index)
@@ -448,6 +470,34 @@ struct ArticleGrabber {
     }
 
     /// Takes `index` out of the tree and its counts out of its ancestors'.
+    /// Leads elsewhere (`RelatedReading`): a heading over other articles goes with the list of
+    /// links after it; a "Read more: …" line that is mostly its link goes.
+    private mutating func removeRelatedReading(_ elements: [Int]) {
+        for index in elements where !document.nodes[index].removed {
+            let tag = document.nodes[index].tag
+            let length = Int(stats[index].text)
+            guard length > 0, length <= 200 else { continue }
+            let text = document.normalizedText(of: index)
+            if tag != .p, tag != .div, tag != .li, RelatedReading.isHeading(text) {
+                let parent = document.nodes[index].parent
+                let siblings = document.elementChildren(of: parent)
+                if let position = siblings.firstIndex(of: index), position + 1 < siblings.count {
+                    let next = siblings[position + 1]
+                    if Self.linkLists.contains(document.nodes[next].tag), linkDensity(next) >= 0.5 { remove(next) }
+                }
+                remove(index)
+            } else if RelatedReading.isReadAlsoLine(text), linkDensity(index) >= 0.4 {
+                remove(index)
+            } else if tag == .p || tag == .div, RelatedReading.isHeading(text), stats[index].blocks == 0 {
+                // A heading written as a paragraph ("<p><strong>Mehr zum Thema</strong></p>").
+                remove(index)
+            }
+        }
+    }
+
+    /// What follows a "Related posts" heading and goes with it.
+    static let linkLists = ArticleTagSet([.ul, .ol, .div, .section, .p, .dl])
+
     private mutating func remove(_ index: Int) {
         guard !document.nodes[index].removed else { return }
         document.remove(index)

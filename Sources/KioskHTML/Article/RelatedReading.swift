@@ -1,0 +1,59 @@
+import Foundation
+
+/// What a page puts under or inside its article to lead the reader elsewhere: a heading over a
+/// list of other articles ("Related posts", "Mehr zum Thema", "À lire aussi"...), and a line that
+/// is a link with a "read also" label ("Read more: …", "Lea también: …"). Recognized by their
+/// words in the languages of the pages Kiosk reads, never by a site's class names.
+enum RelatedReading {
+    /// Headings over other articles, lowercased, as a whole heading reads (without a trailing
+    /// colon, question or exclamation mark). Not "See also": an encyclopedia's section of links
+    /// is part of its article.
+    static let headings: Set<String> = [
+        // English
+        "related", "related articles", "related posts", "related stories", "related content", "related news",
+        "you might also like", "you may also like", "you might be interested in", "read more", "read also",
+        "read next", "more on this", "more on this topic", "more stories", "recommended", "recommended for you",
+        "latest articles", "latest posts", "latest news", "most read", "most popular", "popular posts", "also read", "more from this author", "missing out on the latest",
+        // German
+        "mehr zum thema", "mehr themen", "mehr dazu", "das könnte sie auch interessieren",
+        "das könnte dich auch interessieren", "lesen sie auch", "lies auch", "auch interessant", "schon gelesen",
+        "weitere artikel", "weitere beiträge", "neueste artikel", "neueste beiträge", "aktuelle beiträge",
+        "empfohlene beiträge", "empfohlene artikel", "beiträge zum thema", "artikel zum thema", "ähnliche beiträge",
+        "ähnliche artikel", "verwandte artikel", "verwandte beiträge", "weiterführende links", "meistgelesen",
+        "meistgelesene artikel", "top-artikel",
+        // French
+        "à lire aussi", "a lire aussi", "lire aussi", "à lire également", "sur le même sujet",
+        "articles similaires", "articles liés", "articles récents", "dans la même rubrique", "vous aimerez aussi",
+        // Spanish, Portuguese, Italian
+        "lea también", "lee también", "lea más", "te puede interesar", "también te puede interesar",
+        "noticias relacionadas", "artículos relacionados", "leia também", "leia mais", "veja também",
+        "artigos relacionados", "leggi anche", "articoli correlati", "potrebbe interessarti",
+        // Polish, Dutch
+        "czytaj także", "czytaj też", "zobacz też", "zobacz także", "polecamy", "podobne artykuły",
+        "lees ook", "gerelateerde artikelen", "meer over dit onderwerp",
+    ]
+
+    /// Labels that open a "read also" line (before its colon).
+    static let labels: Set<String> = [
+        "read more", "read also", "also read", "see also", "related", "more", "lesen sie auch", "lesen sie mehr",
+        "mehr dazu", "mehr zum thema", "auch interessant", "lire aussi", "à lire aussi", "a lire aussi", "voir aussi",
+        "lea", "lea también", "lea más", "lee también", "leia também", "leia mais", "leggi anche", "czytaj także",
+        "czytaj też", "czytaj również", "zobacz też", "zobacz także", "lees ook",
+    ]
+
+    /// Whether a heading's text announces other articles.
+    static func isHeading(_ text: String) -> Bool {
+        guard text.count <= 60 else { return false }
+        return headings.contains(normalized(text))
+    }
+
+    /// Whether a line's text opens with a "read also" label and a colon ("Read more: …").
+    static func isReadAlsoLine(_ text: String) -> Bool {
+        guard let colon = text.prefix(24).firstIndex(of: ":") else { return false }
+        return labels.contains(normalized(String(text[..<colon])))
+    }
+
+    private static func normalized(_ text: String) -> String {
+        text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " :?!.…»«\"'\u{A0}\u{2009}"))
+    }
+}

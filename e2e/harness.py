@@ -185,7 +185,11 @@ class KioskServer:
         except ProcessLookupError:
             return
         try:
-            process.wait(timeout=10)
+            status = process.wait(timeout=10)
+            # A stop is no failure: a service manager that sees status 1 on every
+            # `systemctl stop` marks the unit failed (a service threw on its way down once).
+            if status != 0:
+                raise RuntimeError(f"kiosk exited with status {status} on SIGTERM\n" + self.log_tail())
         except subprocess.TimeoutExpired:
             try:
                 os.killpg(process.pid, signal.SIGKILL)

@@ -81,8 +81,13 @@ class Cluster:
         out = []
         for log in sorted(self.dir.glob("*.log")):
             lines = log.read_text(errors="replace").splitlines()
-            serious = [line for line in lines if re.search(r"\b(warning|error|critical)\b", line)][-10:]
-            out.append(f"--- {log.name}: {len(lines)} lines; last warnings/errors:\n" + "\n".join(serious))
+            # Case-blind: a command that fails ends with "Error: …".
+            serious = [line for line in lines if re.search(r"\b(warning|error|critical)\b", line, re.I)][-10:]
+            # How each replica ended (scripts/cluster.sh writes it), and the lines before it.
+            ended = [line for line in lines if " cluster: replica-" in line]
+            last = lines[-6:] if ended else []
+            out.append(f"--- {log.name}: {len(lines)} lines; last warnings/errors:\n" + "\n".join(serious)
+                       + ("\n... its last lines:\n" + "\n".join(last) if last else ""))
         return "\n".join(out)
 
     def replica(self, n: int) -> str:
@@ -457,8 +462,9 @@ def test_sign_in_failures_are_counted_across_replicas(cluster):
 
 
 class EventStream(threading.Thread):
-    """A page's EventSource through haproxy: reads frames, and when the connection ends,
-    reconnects after half a second with its Last-Event-ID, as a browser does."""
+    """A News page's EventSource through haproxy, as app.js opens it: from the sequence the page
+    was drawn at (`/events?since=`, its `data-seq`), and when the connection ends, again after half
+    a second from the last event it heard (or still the drawn one), with its Last-Event-ID."""
 
     def __init__(self, port: int):
         super().__init__(daemon=True)
@@ -470,13 +476,22 @@ class EventStream(threading.Thread):
 
     def run(self) -> None:
         last = ""
+        drawn = ""
+        while not self.stopping.is_set() and not drawn:
+            try:
+                page = http("GET", f"http://127.0.0.1:{self.port}/news", timeout=5)
+                found = re.search(r'data-seq="(\d+)"', page.text)
+                drawn = found.group(1) if found else "0"
+            except OSError:
+                self.stopping.wait(0.5)
         while not self.stopping.is_set():
             connection = HTTPConnection("127.0.0.1", self.port, timeout=5)
             try:
                 headers = {"Accept": "text/event-stream"}
                 if last:
                     headers["Last-Event-ID"] = last
-                connection.request("GET", "/events", headers=headers)
+                since = last or drawn
+                connection.request("GET", f"/events?since={since}" if since != "0" else "/events", headers=headers)
                 response = connection.getresponse()
                 if response.status != 200:
                     raise OSError(f"HTTP {response.status}")

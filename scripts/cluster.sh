@@ -120,11 +120,24 @@ case "$command" in
         replica_pids=()
         for i in $(seq 1 "$replicas"); do
             replica_port=$((port + i))
-            KIOSK_DATABASE_URL="$url" "$bin" --port "$replica_port" --data-directory "$dir/replica-$i" \
-                --demo-sources "http://127.0.0.1:$demo_port/" --replica-name "replica-$i" "${extra[@]}" \
-                >"$dir/replica-$i.log" 2>&1 &
-            replica_pids+=($!)
-            echo "replica-$i $!" >>"$dir/pids"
+            log="$dir/replica-$i.log"
+            rm -f "$dir/replica-$i.pid"
+            # Each replica has a parent that outlives this script and writes how it ended (its
+            # exit status, or 128 + the signal) into its log: a replica that vanishes says why.
+            (
+                KIOSK_DATABASE_URL="$url" "$bin" --port "$replica_port" --data-directory "$dir/replica-$i" \
+                    --demo-sources "http://127.0.0.1:$demo_port/" --replica-name "replica-$i" "${extra[@]}" \
+                    >"$log" 2>&1 &
+                child=$!
+                echo "$child" >"$dir/replica-$i.pid"
+                status=0
+                wait "$child" || status=$?
+                echo "$(date -u +%Y-%m-%dT%H:%M:%S%z) cluster: replica-$i (pid $child) ended with status $status" >>"$log"
+            ) </dev/null >/dev/null 2>&1 &
+            for _ in $(seq 1 200); do [ -s "$dir/replica-$i.pid" ] && break; sleep 0.05; done
+            pid="$(cat "$dir/replica-$i.pid")"
+            replica_pids+=("$pid")
+            echo "replica-$i $pid" >>"$dir/pids"
             servers+="    server replica-$i 127.0.0.1:$replica_port check inter 1s fall 3 rise 1"$'\n'
         done
         for i in $(seq 1 "$replicas"); do

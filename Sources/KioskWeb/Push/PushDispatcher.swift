@@ -27,11 +27,13 @@ struct PushDispatcher: Service {
     /// image's own host.
     var imagePath: @Sendable (String?) -> String? = { _ in nil }
 
-    func run() async throws {
-        try await cancelWhenGracefulShutdown {
+    func run() async {
+        // A stop ends the pause between passes: that is the end of the service, not an error
+        // (thrown, it made `kiosk` exit with status 1 and "Error: CancellationError()" on SIGTERM).
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 await dispatch()
-                try await Task.sleep(for: pollEvery)
+                do { try await Task.sleep(for: pollEvery) } catch { return }
             }
         }
     }

@@ -56,3 +56,32 @@ import Testing
         #expect(!RelatedReading.isReadAlsoLine("Residents said: the water rose fast"))
     }
 }
+
+/// An image's credit is shown under it, but it is nobody's text to read or search.
+@Suite struct CreditTests {
+    @Test func aCreditLeavesTheTextAndStaysInTheHTML() throws {
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }
+        let article = """
+            \(paragraphs[0...1].joined())
+            <figure><img src="/river.jpg" alt=""><figcaption><p>The river at dawn, from the old bridge.</p>
+            <p>Foto: dpa/Jane Doe</p></figcaption></figure>
+            \(paragraphs[2...].joined())
+            <figure><img src="/wall.jpg" alt=""><figcaption>The new wall.<span class="copyright-note">Bundesregierung/Steffen Kugler</span></figcaption></figure>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        #expect(found.text.contains("The river at dawn, from the old bridge."))
+        #expect(found.text.contains("The new wall."))
+        #expect(!found.text.contains("Jane Doe"))
+        #expect(!found.text.contains("Steffen Kugler"))
+        #expect(found.html.contains("Foto: dpa/Jane Doe"))
+    }
+
+    @Test func onlyCreditLinesAreCredits() {
+        #expect(CreditLine.matches("Foto: GdP/Hagen Immel"))
+        #expect(CreditLine.matches("© iStock.com"))
+        #expect(CreditLine.matches("(Quelle: Fleischmann/Unsplash/DJV)"))
+        #expect(!CreditLine.matches("Photography is what she loved most, she said."))
+        #expect(!CreditLine.matches(String(repeating: "Foto: a long sentence that goes on ", count: 5)))
+    }
+}

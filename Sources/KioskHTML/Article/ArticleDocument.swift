@@ -424,6 +424,27 @@ struct ArticleDocument {
     static let noText = ArticleTagSet([.script, .style, .noscript, .template, .head, .title, .svg])
 
     /// How much text is under `index` (as `ArticleStats` counts it), without building it.
+    /// Whether `index` holds at most `characters` of text in at most `nodes` nodes: a line, not a
+    /// block. The walk stops at either bound, so asking it of every element costs each little.
+    func isSmall(_ index: Int, characters: Int, nodes limit: Int) -> Bool {
+        var length = 0
+        var visited = 0
+        var pending = [index]
+        while let next = pending.popLast() {
+            visited += 1
+            if visited > limit { return false }
+            if nodes[next].removed { continue }
+            let tag = nodes[next].tag
+            if tag == .text {
+                length += Int(nodes[next].textLength)
+                if length > characters { return false }
+            } else if !Self.noText.contains(tag) {
+                pending.append(contentsOf: nodes[next].children)
+            }
+        }
+        return true
+    }
+
     func textLength(of index: Int) -> Int {
         var length = 0
         var pending = [index]

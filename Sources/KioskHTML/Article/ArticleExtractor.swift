@@ -179,6 +179,21 @@ enum ArticleSerializer {
         .h5, .h6, .figure, .figcaption, .header, .footer, .main, .aside, .address, .hr, .br,
     ])
 
+    /// An image's credit ("Foto: dpa/Jane Doe", "© Getty Images", a caption's `copyright-note`):
+    /// the reader view shows it under its image, but it is nobody's text to read or search.
+    static func isCredit(_ index: Int, in document: ArticleDocument) -> Bool {
+        let node = document.nodes[index]
+        guard node.tag != .text else { return false }
+        let isCreditClass = node.value(of: "class").map { creditClasses.matches($0) } ?? false
+        guard isCreditClass || creditHolders.contains(node.tag) else { return false }
+        // A line, not a block (an `<article class="has-credits">` is no credit).
+        guard document.isSmall(index, characters: 160, nodes: 24) else { return false }
+        return isCreditClass || CreditLine.matches(document.normalizedText(of: index))
+    }
+
+    static let creditClasses = Keywords(fragments: ["copyright", "credit", "photographer", "bildnachweis", "image-source"])
+    static let creditHolders = ArticleTagSet([.figcaption, .small, .span, .p, .cite])
+
     /// A ruby's readings (`<rt>`) and the brackets around them (`<rp>`): the HTML shows them
     /// above the characters, but inline in plain text they would double every annotated word
     /// (子<rt>こ</rt> read as "子こ").
@@ -208,6 +223,7 @@ enum ArticleSerializer {
                 return
             }
             if ArticleDocument.noText.contains(tag) || rubyAnnotations.contains(tag) { return }
+            if isCredit(index, in: document) { return }
             let isBlock = blocks.contains(tag)
             if isBlock { flush() }
             if tag == .td || tag == .th { current.append(0x20) }

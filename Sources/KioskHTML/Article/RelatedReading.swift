@@ -57,3 +57,20 @@ enum RelatedReading {
         text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " :?!.…»«\"'\u{A0}\u{2009}"))
     }
 }
+
+/// A line that only credits an image: "Foto: GdP/Hagen Immel", "Photo: Reuters", "© iStock.com",
+/// "(Quelle: Fleischmann/Unsplash/DJV)", "Bild via …". (A bare "Jane Doe/Getty Images" is left: it
+/// cannot be told from a line of text by its words alone.)
+enum CreditLine {
+    static let labels = [
+        "foto:", "fotos:", "photo:", "photos:", "bild:", "bilder:", "bild via", "image:", "images:", "credit:",
+        "credits:", "quelle:", "(quelle:", "source:", "titelbild:", "abbildung:", "grafik:", "illustration:",
+        "©", "(c)", "copyright", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo",
+    ]
+
+    static func matches(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        guard !lower.isEmpty, lower.count <= 120 else { return false }
+        return labels.contains(where: { lower.hasPrefix($0) })
+    }
+}

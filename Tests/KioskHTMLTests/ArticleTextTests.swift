@@ -29,6 +29,16 @@ import Testing
         #expect(article.text.contains("\u{645}\u{6CC}\u{200C}\u{62E}\u{648}\u{627}\u{647}\u{645} 👩\u{200D}🔬"))
     }
 
+    @Test func theTextIsInOneSpellingPerCharacter() throws {
+        // The page's precomposed Bengali য় (U+09DF) is য + ় in NFC, as a search typed by hand is.
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0) কুষ্টি\u{9DF}া, cafe\u{301}.</p>" }
+        let article = try Self.extract(paragraphs.joined())
+        #expect(article.text.contains("কুষ্টি\u{9AF}\u{9BC}া, caf\u{E9}."))
+        #expect(!article.text.unicodeScalars.contains("\u{9DF}"))
+        #expect(UnicodeComposition.mayChangeInNFC(Array("e\u{301}".utf8)))
+        #expect(!UnicodeComposition.mayChangeInNFC(Array("Café, “quoted” – Zürich, Łódź".utf8)))
+    }
+
     @Test func rubyReadingsAreInTheHTMLButNotTheText() throws {
         let reading = "<ruby>子<rp>(</rp><rt>こ</rt><rp>)</rp></ruby>どもへの<ruby>虐待<rt>ぎゃくたい</rt></ruby>をなくすための<ruby>法律<rt>ほうりつ</rt></ruby>ができました。"
         let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0) \(reading)</p>" }

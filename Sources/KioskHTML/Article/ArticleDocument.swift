@@ -424,6 +424,27 @@ struct ArticleDocument {
     static let noText = ArticleTagSet([.script, .style, .noscript, .template, .head, .title, .svg])
 
     /// How much text is under `index` (as `ArticleStats` counts it), without building it.
+    /// The first character of text under `index` that is not white space, lowercased (nil: none).
+    func firstCharacter(under index: Int) -> Character? {
+        guard let text = firstText(under: index), let first = text.first(where: { !$0.isWhitespace }) else { return nil }
+        return Character(first.lowercased())
+    }
+
+    /// The first text node's text under `index` that is not all white space (nil: none).
+    func firstText(under index: Int) -> String? {
+        var pending = [index]
+        while let next = pending.popLast() {
+            if nodes[next].removed { continue }
+            let tag = nodes[next].tag
+            if tag == .text {
+                if nodes[next].text.utf8.contains(where: { !ASCIIWhitespace.contains($0) }) { return nodes[next].text }
+            } else if !Self.noText.contains(tag) {
+                pending.append(contentsOf: nodes[next].children.reversed())
+            }
+        }
+        return nil
+    }
+
     /// Whether `index` holds at most `characters` of text in at most `nodes` nodes: a line, not a
     /// block. The walk stops at either bound, so asking it of every element costs each little.
     func isSmall(_ index: Int, characters: Int, nodes limit: Int) -> Bool {

@@ -44,9 +44,8 @@ public enum ArticleExtractor {
             }
         }
         let ruled = best != nil
-        // The page's own article, and its words, to judge the grabber's answer by.
+        // The page's own article, to judge the grabber's answer by.
         let declared = ruled ? nil : unused.flatMap(DeclaredArticle.find)
-        let declaredWords = declared.flatMap { index in unused.map { TextSimilarity($0.normalizedText(of: index)) } }
         let declaredLength = declared.flatMap { index in unused.map { $0.textLength(of: index) } } ?? 0
         func grab(scope: Int?, whole: Bool = false) -> (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)? {
             var found: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
@@ -64,13 +63,17 @@ public enum ArticleExtractor {
             }
             return found
         }
-        if !ruled { best = grab(scope: nil) }
+        if !ruled {
+            best = grab(scope: nil)
+            // Nothing the grabber would call an article: the page's own, when it marks one.
+            if (best?.length ?? 0) == 0, let declared { best = grab(scope: declared, whole: true) }
+        }
         guard var best, best.length > 0 else { throw .notAnArticle }
         var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         // Mostly outside the page's own article: the grabber fell for something else on the
         // page (signatories, a form, an author box); look again inside the article.
-        if let declared, let declaredWords {
-            if declaredWords.similarity(to: text) < 0.5 {
+        if let declared {
+            if DeclaredArticle.shareInside(declared, of: best.nodes, in: best.document, length: best.length) < 0.5 {
                 if let inside = grab(scope: declared), inside.length >= DeclaredArticle.minimumText {
                     best = inside
                     text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
@@ -184,11 +187,14 @@ enum ArticleSerializer {
     static func isCredit(_ index: Int, in document: ArticleDocument) -> Bool {
         let node = document.nodes[index]
         guard node.tag != .text else { return false }
-        let isCreditClass = node.value(of: "class").map { creditClasses.matches($0) } ?? false
+        let isCreditClass = !node.attributes.isEmpty && (node.value(of: "class").map { creditClasses.matches($0) } ?? false)
         guard isCreditClass || creditHolders.contains(node.tag) else { return false }
         // A line, not a block (an `<article class="has-credits">` is no credit).
         guard document.isSmall(index, characters: 160, nodes: 24) else { return false }
-        return isCreditClass || CreditLine.matches(document.normalizedText(of: index))
+        if isCreditClass { return true }
+        // Its words are read only when its first byte could start a credit's label.
+        guard let first = document.firstText(under: index), CreditLine.mayStart(first) else { return false }
+        return CreditLine.matches(document.normalizedText(of: index))
     }
 
     static let creditClasses = Keywords(fragments: ["copyright", "credit", "photographer", "bildnachweis", "image-source"])
@@ -235,7 +241,7 @@ enum ArticleSerializer {
         let text = String(decoding: out, as: UTF8.self)
         // One spelling per character (NFC), as search and people compare them: a page's
         // precomposed Bengali য় and the same letter typed as য + ়  are one word.
-        return out.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+        return UnicodeComposition.mayChangeInNFC(out) ? text.precomposedStringWithCanonicalMapping : text
     }
 
     /// The article's first paragraph with text, for an excerpt (the walk stops there: listing

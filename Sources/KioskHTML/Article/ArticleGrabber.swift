@@ -477,6 +477,13 @@ struct ArticleGrabber {
             let tag = document.nodes[index].tag
             let length = Int(stats[index].text)
             guard length > 0, length <= 200 else { continue }
+            // Read only what could be a lead: a heading's few words, or a line with a colon
+            // early in its first text (most paragraphs are neither, and reading each was a
+            // tenth of the extraction).
+            guard let first = document.firstText(under: index) else { continue }
+            let mayBeHeading = length <= RelatedReading.longestHeading && tag != .li
+                && RelatedReading.headingInitials.mayStart(first)
+            guard mayBeHeading || (RelatedReading.mayOpenWithLabel(first) && RelatedReading.labelInitials.mayStart(first)) else { continue }
             let text = document.normalizedText(of: index)
             if tag != .p, tag != .div, tag != .li, RelatedReading.isHeading(text) {
                 let parent = document.nodes[index].parent

@@ -16,8 +16,12 @@ enum DeclaredArticle {
         var bodies: [Int] = []
         var articles: [Int] = []
         var mains: [Int] = []
-        for (index, tag) in document.elements(under: ArticleDocument.root) {
-            if let itemprop = document.nodes[index].value(of: "itemprop"),
+        // Every node in order, without listing them first (this runs on every page).
+        for index in document.nodes.indices where index != ArticleDocument.root {
+            let node = document.nodes[index]
+            let tag = node.tag
+            if tag == .text || node.removed { continue }
+            if !node.attributes.isEmpty, let itemprop = node.value(of: "itemprop"),
                 itemprop.lowercased().split(separator: " ").contains("articlebody")
             {
                 bodies.append(index)
@@ -31,6 +35,24 @@ enum DeclaredArticle {
         if let article = dominant(articles, in: document) { return article }
         if mains.count == 1, let main = mains.first, document.textLength(of: main) >= minimumText { return main }
         return nil
+    }
+
+    /// How much of the grabber's answer (`nodes`, `length` characters, in the tree it was
+    /// found in) lies inside the declared article: all of it when the answer sits under the
+    /// article, the article's share when the answer holds the article, none otherwise. Read from
+    /// the tree (the answer's wrapper stays where its first part was), not by comparing words.
+    static func shareInside(_ declared: Int, of nodes: [Int], in document: ArticleDocument, length: Int) -> Double {
+        guard length > 0, !document.nodes[declared].removed else { return 0 }
+        let aboveArticle = Set(document.ancestors(of: declared))
+        var inside = 0
+        for node in nodes {
+            if node == declared || document.ancestors(of: node).contains(declared) {
+                inside += document.textLength(of: node)
+            } else if aboveArticle.contains(node) {
+                inside += document.textLength(of: declared)
+            }
+        }
+        return min(1, Double(inside) / Double(length))
     }
 
     /// The one element, or the one holding two thirds of their text (a post beside teaser cards).

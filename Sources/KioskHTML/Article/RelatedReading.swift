@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// What a page puts under or inside its article to lead the reader elsewhere: a heading over a
 /// list of other articles ("Related posts", "Mehr zum Thema", "À lire aussi"...), and a line that
@@ -41,6 +42,18 @@ enum RelatedReading {
         "czytaj też", "czytaj również", "zobacz też", "zobacz także", "lees ook",
     ]
 
+    /// The first bytes of `headings` and `labels`, for a look at one byte before reading a line.
+    static let headingInitials = FirstBytes(Array(headings))
+    static let labelInitials = FirstBytes(Array(labels))
+
+    /// Longer than this (in characters of raw text, white space included), no heading is one.
+    static let longestHeading = 80
+
+    /// Whether a text (an element's first text) has a colon early enough to open with a label.
+    static func mayOpenWithLabel(_ text: String) -> Bool {
+        text.utf8.prefix(48).contains(0x3A)
+    }
+
     /// Whether a heading's text announces other articles.
     static func isHeading(_ text: String) -> Bool {
         guard text.count <= 60 else { return false }
@@ -68,9 +81,36 @@ enum CreditLine {
         "©", "(c)", "copyright", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo",
     ]
 
+    /// The first bytes of `labels` (ASCII letters in both cases), for a look at one byte before
+    /// reading a whole line.
+    static let initials = FirstBytes(labels)
+
+    /// Whether `text` (an element's first text) could open with a label.
+    static func mayStart(_ text: String) -> Bool { initials.mayStart(text) }
+
     static func matches(_ text: String) -> Bool {
         let lower = text.lowercased()
         guard !lower.isEmpty, lower.count <= 120 else { return false }
         return labels.contains(where: { lower.hasPrefix($0) })
+    }
+}
+
+/// The first UTF-8 bytes a set of lowercase phrases can start with (an ASCII letter also in
+/// upper case): whether a text could start with one of them, from its first byte that is not
+/// white space.
+struct FirstBytes: Sendable {
+    private var bytes = [Bool](repeating: false, count: 256)
+
+    init(_ phrases: [String]) {
+        for phrase in phrases {
+            guard let first = phrase.utf8.first else { continue }
+            bytes[Int(first)] = true
+            if first >= 0x61 && first <= 0x7A { bytes[Int(first - 0x20)] = true }
+        }
+    }
+
+    func mayStart(_ text: String) -> Bool {
+        guard let first = text.utf8.first(where: { !ASCIIWhitespace.contains($0) }) else { return false }
+        return bytes[Int(first)]
     }
 }

@@ -480,17 +480,20 @@ class EventStream(threading.Thread):
         while not self.stopping.is_set() and not drawn:
             try:
                 page = http("GET", f"http://127.0.0.1:{self.port}/news", timeout=5)
-                found = re.search(r'data-seq="(\d+)"', page.text)
-                drawn = found.group(1) if found else "0"
+                found = re.search(r'data-seq="(\d+)"', page.text) if page.status == 200 else None
+                if found:
+                    drawn = found.group(1)
+                    break
             except OSError:
-                self.stopping.wait(0.5)
+                pass
+            self.stopping.wait(0.5)  # not drawn yet (haproxy's 503 while replicas start): again
         while not self.stopping.is_set():
             connection = HTTPConnection("127.0.0.1", self.port, timeout=5)
             try:
                 headers = {"Accept": "text/event-stream"}
                 if last:
                     headers["Last-Event-ID"] = last
-                since = last or drawn
+                since = last or drawn or "0"
                 connection.request("GET", f"/events?since={since}" if since != "0" else "/events", headers=headers)
                 response = connection.getresponse()
                 if response.status != 200:

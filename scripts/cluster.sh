@@ -135,6 +135,10 @@ case "$command" in
                 echo "$(date -u +%Y-%m-%dT%H:%M:%S%z) cluster: replica-$i (pid $child) ended with status $status" >>"$log"
             ) </dev/null >/dev/null 2>&1 &
             for _ in $(seq 1 200); do [ -s "$dir/replica-$i.pid" ] && break; sleep 0.05; done
+            if [ ! -s "$dir/replica-$i.pid" ]; then
+                echo "cluster: replica $i did not start (no pid within 10 s); see $dir/*.log" >&2
+                exit 1
+            fi
             pid="$(cat "$dir/replica-$i.pid")"
             replica_pids+=("$pid")
             echo "replica-$i $pid" >>"$dir/pids"

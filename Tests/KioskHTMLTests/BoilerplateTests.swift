@@ -85,3 +85,15 @@ import Testing
         #expect(!CreditLine.matches(String(repeating: "Foto: a long sentence that goes on ", count: 5)))
     }
 }
+
+/// The new judgements stay linear and modest on pages made to defeat them.
+@Suite struct BoilerplateBoundsTests {
+    @Test func fiftyThousandRelatedHeadingsAreRemovedInOnePass() throws {
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }.joined()
+        let leads = String(repeating: "<h3>Related posts</h3><ul><li><a href=\"/a\">Another story here</a></li></ul>", count: 50_000)
+        let article = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(article: paragraphs + "<div>" + leads + "</div>"), url: "https://courier.example/a")
+        #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
+        #expect(!article.text.contains("Another story here"))
+    }
+}

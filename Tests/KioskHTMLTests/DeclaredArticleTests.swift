@@ -59,5 +59,10 @@ import Testing
         // Teaser cards alike: none is the article.
         #expect(declared(String(repeating: "<article>\(long)</article>", count: 3)) == nil)
         #expect(declared("<article>Short teaser</article>") == nil)
+        // Tucked away: an aside's, a hidden block's, a template's article is nobody's article.
+        #expect(declared("<aside><article>\(long)</article></aside>") == nil)
+        #expect(declared("<div hidden><article>\(long)</article></div>") == nil)
+        #expect(declared("<div style=\"display: none\"><main>\(long)</main></div>") == nil)
+        #expect(declared("<aside><article>\(long)</article></aside><article>\(long) Mine.</article>")?.hasSuffix("Mine.") == true)
     }
 }

@@ -423,17 +423,14 @@ struct ArticleDocument {
     /// Elements whose content is never text a reader reads.
     static let noText = ArticleTagSet([.script, .style, .noscript, .template, .head, .title, .svg])
 
-    /// How much text is under `index` (as `ArticleStats` counts it), without building it.
-    /// The first character of text under `index` that is not white space, lowercased (nil: none).
-    func firstCharacter(under index: Int) -> Character? {
-        guard let text = firstText(under: index), let first = text.first(where: { !$0.isWhitespace }) else { return nil }
-        return Character(first.lowercased())
-    }
-
-    /// The first text node's text under `index` that is not all white space (nil: none).
+    /// The first text node's text under `index` that is not all white space (nil: none, or not
+    /// within the first 32 nodes: the walk is bounded, as it is asked of many small elements).
     func firstText(under index: Int) -> String? {
         var pending = [index]
+        var visited = 0
         while let next = pending.popLast() {
+            visited += 1
+            if visited > 32 { return nil }
             if nodes[next].removed { continue }
             let tag = nodes[next].tag
             if tag == .text {
@@ -466,6 +463,7 @@ struct ArticleDocument {
         return true
     }
 
+    /// How much text is under `index` (as `ArticleStats` counts it), without building it.
     func textLength(of index: Int) -> Int {
         var length = 0
         var pending = [index]

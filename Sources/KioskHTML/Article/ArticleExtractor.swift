@@ -63,16 +63,20 @@ public enum ArticleExtractor {
             }
             return found
         }
+        var judged = ruled
         if !ruled {
             best = grab(scope: nil)
             // Nothing the grabber would call an article: the page's own, when it marks one.
-            if (best?.length ?? 0) == 0, let declared { best = grab(scope: declared, whole: true) }
+            if (best?.length ?? 0) == 0, let declared {
+                best = grab(scope: declared, whole: true)
+                judged = true
+            }
         }
         guard var best, best.length > 0 else { throw .notAnArticle }
         var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         // Mostly outside the page's own article: the grabber fell for something else on the
         // page (signatories, a form, an author box); look again inside the article.
-        if let declared {
+        if let declared, !judged {
             if DeclaredArticle.shareInside(declared, of: best.nodes, in: best.document, length: best.length) < 0.5 {
                 if let inside = grab(scope: declared), inside.length >= DeclaredArticle.minimumText {
                     best = inside

@@ -469,10 +469,13 @@ struct ArticleGrabber {
         }
     }
 
-    /// Takes `index` out of the tree and its counts out of its ancestors'.
     /// Leads elsewhere (`RelatedReading`): a heading over other articles goes with the list of
     /// links after it; a "Read more: …" line that is mostly its link goes.
     private mutating func removeRelatedReading(_ elements: [Int]) {
+        // Where the last heading was found among its parent's children: elements come in
+        // document order, so each parent's children are searched once in all (100,000 sibling
+        // "Related" headings would otherwise search them 100,000 times).
+        var cursor: [Int: Int] = [:]
         for index in elements where !document.nodes[index].removed {
             let tag = document.nodes[index].tag
             let length = Int(stats[index].text)
@@ -487,9 +490,18 @@ struct ArticleGrabber {
             let text = document.normalizedText(of: index)
             if tag != .p, tag != .div, tag != .li, RelatedReading.isHeading(text) {
                 let parent = document.nodes[index].parent
-                let siblings = document.elementChildren(of: parent)
-                if let position = siblings.firstIndex(of: index), position + 1 < siblings.count {
-                    let next = siblings[position + 1]
+                let children = document.nodes[parent].children
+                var position = cursor[parent] ?? 0
+                while position < children.count, children[position] != index { position += 1 }
+                cursor[parent] = position
+                var following = position + 1
+                while following < children.count,
+                    document.nodes[children[following]].removed || document.nodes[children[following]].tag == .text
+                {
+                    following += 1
+                }
+                if following < children.count {
+                    let next = children[following]
                     if Self.linkLists.contains(document.nodes[next].tag), linkDensity(next) >= 0.5 { remove(next) }
                 }
                 remove(index)
@@ -505,6 +517,7 @@ struct ArticleGrabber {
     /// What follows a "Related posts" heading and goes with it.
     static let linkLists = ArticleTagSet([.ul, .ol, .div, .section, .p, .dl])
 
+    /// Takes `index` out of the tree and its counts out of its ancestors'.
     private mutating func remove(_ index: Int) {
         guard !document.nodes[index].removed else { return }
         document.remove(index)

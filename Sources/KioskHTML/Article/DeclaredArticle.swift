@@ -1,3 +1,4 @@
+import Foundation
 import KioskCore
 
 /// The article a page marks as such itself: the element with `itemprop="articleBody"`, else its
@@ -31,18 +32,43 @@ enum DeclaredArticle {
                 mains.append(index)
             }
         }
+        // A candidate tucked away (in an aside, a menu, a footer, a template, a hidden block) is
+        // the page's teaser or comment, not its article.
+        bodies.removeAll(where: { isTuckedAway($0, in: document) })
+        articles.removeAll(where: { isTuckedAway($0, in: document) })
+        mains.removeAll(where: { isTuckedAway($0, in: document) })
         if bodies.count == 1, let body = bodies.first, document.textLength(of: body) >= minimumText { return body }
         if let article = dominant(articles, in: document) { return article }
         if mains.count == 1, let main = mains.first, document.textLength(of: main) >= minimumText { return main }
         return nil
     }
 
+    /// Whether `index` or an ancestor is an aside, a menu, a footer, something never shown as
+    /// text, or hidden (the `hidden` attribute, `aria-hidden`, or `display: none`).
+    static func isTuckedAway(_ index: Int, in document: ArticleDocument) -> Bool {
+        var current = index
+        while current > ArticleDocument.root {
+            let node = document.nodes[current]
+            if tuckedAway.contains(node.tag) || ArticleDocument.noText.contains(node.tag) { return true }
+            if !node.attributes.isEmpty,
+                node.value(of: "hidden") != nil || node.value(of: "aria-hidden") == "true"
+                    || (node.value(of: "style").map { $0.lowercased().replacingOccurrences(of: " ", with: "").contains("display:none") } ?? false)
+            {
+                return true
+            }
+            current = node.parent
+        }
+        return false
+    }
+
+    static let tuckedAway = ArticleTagSet([.aside, .nav, .footer, .template, .dialog])
+
     /// How much of the grabber's answer (`nodes`, `length` characters, in the tree it was
     /// found in) lies inside the declared article: all of it when the answer sits under the
     /// article, the article's share when the answer holds the article, none otherwise. Read from
     /// the tree (the answer's wrapper stays where its first part was), not by comparing words.
     static func shareInside(_ declared: Int, of nodes: [Int], in document: ArticleDocument, length: Int) -> Double {
-        guard length > 0, !document.nodes[declared].removed else { return 0 }
+        guard length > 0, document.isAttached(declared) else { return 0 }
         let aboveArticle = Set(document.ancestors(of: declared))
         var inside = 0
         for node in nodes {

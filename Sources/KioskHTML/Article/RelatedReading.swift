@@ -78,7 +78,7 @@ enum CreditLine {
     static let labels = [
         "foto:", "fotos:", "photo:", "photos:", "bild:", "bilder:", "bild via", "image:", "images:", "credit:",
         "credits:", "quelle:", "(quelle:", "source:", "titelbild:", "abbildung:", "grafik:", "illustration:",
-        "©", "(c)", "copyright", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo",
+        "©", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo",
     ]
 
     /// The first bytes of `labels` (ASCII letters in both cases), for a look at one byte before

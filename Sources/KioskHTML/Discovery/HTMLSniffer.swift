@@ -38,8 +38,11 @@ enum HTMLSniffer {
     /// switches to it ("change the encoding"); nil when none does.
     static func declaredCharset(_ bytes: [UInt8]) -> String? {
         if let early = metaCharset(bytes.prefix(1024)) { return early }
-        guard bytes.count > 1024 else { return nil }
-        return metaCharset(bytes.prefix(lateWindow))
+        guard bytes.count > 1024, let late = metaCharset(bytes.prefix(lateWindow)) else { return nil }
+        // A late declaration is weaker evidence (a pasted snippet's <meta> says it too): a page
+        // whose bytes are all valid UTF-8 stays UTF-8 whatever it says that late.
+        if late != "utf-8", String(validating: bytes, as: UTF8.self) != nil { return nil }
+        return late
     }
 
     /// How far a late `<meta charset>` is looked for: its head, on any real page (one seen at

@@ -73,22 +73,17 @@ public enum ArticleExtractor {
             }
         }
         guard var best, best.length > 0 else { throw .notAnArticle }
-        var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         // Mostly outside the page's own article: the grabber fell for something else on the
         // page (signatories, a form, an author box); look again inside the article.
         if let declared, !judged {
             if DeclaredArticle.shareInside(declared, of: best.nodes, in: best.document, length: best.length) < 0.5 {
-                if let inside = grab(scope: declared), inside.length >= DeclaredArticle.minimumText {
-                    best = inside
-                    text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
-                }
+                if let inside = grab(scope: declared), inside.length >= DeclaredArticle.minimumText { best = inside }
             } else if best.length * 3 < declaredLength * 2, let whole = grab(scope: declared, whole: true),
                 whole.length > best.length * 3 / 2
             {
                 // Under two thirds of the page's article (a letter's list of signatories and
                 // not the letter): the article is the page's own, cleaned as any.
                 best = whole
-                text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
             }
         }
         guard best.length <= limits.maxArticleCharacters else {
@@ -98,6 +93,8 @@ public enum ArticleExtractor {
         var markup: [UInt8] = []
         for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
         let sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
+        // Built once, for the answer kept (the judgement above reads the tree, not the text).
+        let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
         let wordCount = ArticleDocument.wordCount(text)
         let title = metadata.title

@@ -45,6 +45,8 @@ enum PostgresMigrations {
         Step(name: "push_devices", statements: PostgresSchema.pushDevices),
         // Webhooks: a second channel, kept beside the devices (`kind`), sent the same digests.
         Step(name: "webhooks", statements: PostgresSchema.webhooks),
+        // A notification queue per device, so each device has its own digest window.
+        Step(name: "push_queue", statements: PostgresSchema.pushQueue),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

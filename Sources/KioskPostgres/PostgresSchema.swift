@@ -302,6 +302,24 @@ enum PostgresSchema {
         "CREATE INDEX hidden_entries_by_entry ON hidden_entries (entry_id)",
     ]
 
+    /// A notification queue per device (see SQLite's `Schema.pushQueue`).
+    static let pushQueue = [
+        """
+        CREATE TABLE push_queue (
+            device_id bigint NOT NULL REFERENCES push_devices(id) ON DELETE CASCADE,
+            entry_id bigint NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            queued_at double precision NOT NULL,
+            PRIMARY KEY (device_id, entry_id)
+        )
+        """,
+        "CREATE INDEX push_queue_by_entry ON push_queue (entry_id)",
+        """
+        INSERT INTO push_queue (device_id, entry_id, queued_at)
+        SELECT d.id, o.entry_id, o.queued_at FROM push_outbox o JOIN push_devices d ON d.user_id = o.user_id
+        """,
+        "DROP TABLE push_outbox",
+    ]
+
     /// Webhooks beside the devices (see SQLite's `Schema.webhooks`).
     static let webhooks = ["ALTER TABLE push_devices ADD COLUMN kind text NOT NULL DEFAULT 'push'"]
 

@@ -199,8 +199,9 @@ enum PostgresAccountRows {
             forgotten.append(source)
         }
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(id.rawValue)")
-        // What else is the user's own (a new account may be given the same id).
-        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices", "push_outbox"] {
+        // What else is the user's own (a new account may be given the same id); a device's
+        // notification queue goes with it.
+        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices"] {
             try await session.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
         }
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(id.rawValue)")

@@ -85,46 +85,90 @@ extension PostgresStore {
 }
 
 extension PostgresStore {
-    public func pendingPushes(limit: Int, excluding: Set<UserID>) async throws(StoreError) -> [PendingPush] {
-        let skipped = excluding.map(\.rawValue).sorted()
+    public func duePushDevices(sentBefore: Date, excluding: Set<Int64>, limit: Int) async throws(StoreError) -> [PushDevice] {
+        let skipped = excluding.sorted()
         return try await connection { session in
             try await session.rows(
                 """
-                SELECT user_id, entry_id, queued_at FROM push_outbox WHERE NOT (user_id = ANY(\(skipped)))
-                ORDER BY queued_at, entry_id LIMIT \(max(0, limit))
+                SELECT * FROM push_devices d
+                WHERE EXISTS (SELECT 1 FROM push_queue q WHERE q.device_id = d.id)
+                    AND (d.last_sent_at IS NULL OR d.last_sent_at <= \(sentBefore.timeIntervalSince1970))
+                    AND NOT (d.id = ANY(\(skipped)))
+                ORDER BY d.id LIMIT \(max(0, limit))
                 """
-            ) { row in
-                PendingPush(
-                    user: UserID(try row.get("user_id")), entryID: try row.get("entry_id"),
-                    queuedAt: Date(timeIntervalSince1970: try row.get("queued_at")))
-            }
+            ) { try PostgresPushRows.device($0) }
         }
     }
 
-    public func queuePushes(user: UserID, ids: [Int64], now: Date) async throws(StoreError) {
-        try await connection { session in try await PostgresPushRows.queue(ids, user: user, now: now, in: session) }
+    public func movePushWindow(_ device: Int64, from: Date?, to: Date?) async throws(StoreError) -> Bool {
+        let from = from?.timeIntervalSince1970
+        return try await connection { session in
+            // Two replicas at once: the second waits for the first's row lock, then finds the
+            // time moved (by a window) and changes nothing. Within a millisecond: a time read
+            // back through `Date` may differ in its last bit.
+            let moved: Int64? = try await session.value(
+                """
+                WITH moved AS (
+                    UPDATE push_devices SET last_sent_at = \(to?.timeIntervalSince1970)
+                    WHERE id = \(device) AND (last_sent_at IS NULL AND \(from)::float8 IS NULL
+                        OR abs(last_sent_at - \(from)::float8) < 0.001)
+                    RETURNING 1)
+                SELECT count(*)::int8 FROM moved
+                """)
+            return (moved ?? 0) > 0
+        }
     }
 
-    public func takePendingPushes(user: UserID, ids: [Int64]) async throws(StoreError) -> [Int64] {
-        guard !ids.isEmpty else { return [] }
-        return try await connection { session in
+    public func takePendingPushes(device: Int64, limit: Int) async throws(StoreError) -> [Int64] {
+        try await connection { session in
             try await session.rows(
-                "DELETE FROM push_outbox WHERE user_id = \(user.rawValue) AND entry_id = ANY(\(ids)) RETURNING entry_id"
+                """
+                DELETE FROM push_queue WHERE device_id = \(device) AND entry_id IN (
+                    SELECT entry_id FROM push_queue WHERE device_id = \(device) ORDER BY queued_at, entry_id
+                    LIMIT \(max(0, limit)))
+                RETURNING entry_id
+                """
             ) { try $0.get("entry_id") }
+        }
+    }
+
+    public func queuePushes(device: Int64, ids: [Int64], now: Date) async throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        try await connection { session in
+            try await session.execute(
+                """
+                INSERT INTO push_queue (device_id, entry_id, queued_at)
+                SELECT d.id, e.id, \(now.timeIntervalSince1970) FROM push_devices d JOIN entries e ON e.id = ANY(\(ids))
+                WHERE d.id = \(device)
+                ON CONFLICT DO NOTHING
+                """)
+        }
+    }
+
+    public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
+        try await connection { session in
+            try await session.rows(
+                "SELECT * FROM push_queue ORDER BY queued_at, entry_id, device_id LIMIT \(max(0, limit))"
+            ) { row in
+                PendingPush(
+                    device: try row.get("device_id"), entryID: try row.get("entry_id"),
+                    queuedAt: Date(timeIntervalSince1970: try row.get("queued_at")))
+            }
         }
     }
 }
 
 /// The SQL side of `PushDeviceStore` on PostgreSQL.
 enum PostgresPushRows {
-    /// Queues `ids` for `user`'s devices, when they have any (in the transaction that stored them).
+    /// Queues `ids` for each of `user`'s devices (in the transaction that stored them): each
+    /// device has its own queue and its own digest window.
     static func queue(_ ids: [Int64], user: UserID, now: Date, in session: PostgresSession) async throws {
         guard !ids.isEmpty else { return }
         try await session.execute(
             """
-            INSERT INTO push_outbox (user_id, entry_id, queued_at)
-            SELECT \(user.rawValue), e.id, \(now.timeIntervalSince1970) FROM entries e WHERE e.id = ANY(\(ids))
-                AND EXISTS (SELECT 1 FROM push_devices WHERE user_id = \(user.rawValue))
+            INSERT INTO push_queue (device_id, entry_id, queued_at)
+            SELECT d.id, e.id, \(now.timeIntervalSince1970) FROM push_devices d JOIN entries e ON e.id = ANY(\(ids))
+            WHERE d.user_id = \(user.rawValue)
             ON CONFLICT DO NOTHING
             """)
     }

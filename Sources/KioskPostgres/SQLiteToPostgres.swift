@@ -276,9 +276,9 @@ struct SQLiteTable: Sendable {
                 ("last_error", "text"), ("kind", "text"),
             ], keys: ["id"]),
         SQLiteTable(
-            name: "push_outbox",
-            columns: [("user_id", "bigint"), ("entry_id", "bigint"), ("queued_at", "double precision")],
-            keys: ["user_id", "entry_id"]),
+            name: "push_queue",
+            columns: [("device_id", "bigint"), ("entry_id", "bigint"), ("queued_at", "double precision")],
+            keys: ["device_id", "entry_id"]),
     ]
 
     /// One batch read from SQLite: its rows as a JSON array, how many, and the last row's key.

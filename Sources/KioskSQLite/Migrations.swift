@@ -55,6 +55,8 @@ enum Migrations {
         migrator.registerMigration("push_devices") { db in try db.execute(sql: Schema.pushDevices) }
         // Webhooks: a second channel, kept beside the devices (`kind`), sent the same digests.
         migrator.registerMigration("webhooks") { db in try db.execute(sql: Schema.webhooks) }
+        // A notification queue per device, so each device has its own digest window.
+        migrator.registerMigration("push_queue") { db in try db.execute(sql: Schema.pushQueue) }
         return migrator
     }
 }

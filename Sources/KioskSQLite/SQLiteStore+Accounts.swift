@@ -168,8 +168,9 @@ enum AccountRows {
             forgotten.append(SourceID(rawValue: source))
         }
         try db.execute(sql: "DELETE FROM entry_states WHERE user_id = ?", arguments: [id.rawValue])
-        // What else is the user's own (a new account may be given the same id).
-        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices", "push_outbox"] {
+        // What else is the user's own (a new account may be given the same id); a device's
+        // notification queue goes with it.
+        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
         }
         try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ?", arguments: [id.rawValue])

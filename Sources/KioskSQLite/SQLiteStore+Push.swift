@@ -64,56 +64,91 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
-    public func pendingPushes(limit: Int, excluding: Set<UserID>) async throws(StoreError) -> [PendingPush] {
-        let skipped = excluding.map(\.rawValue).sorted()
+    public func duePushDevices(sentBefore: Date, excluding: Set<Int64>, limit: Int) async throws(StoreError) -> [PushDevice] {
+        let skipped = excluding.sorted()
         return try await read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT user_id, entry_id, queued_at FROM push_outbox
-                    WHERE user_id NOT IN (\(databaseQuestionMarks(count: skipped.count)))
-                    ORDER BY queued_at, entry_id LIMIT ?
+                    SELECT * FROM push_devices d
+                    WHERE EXISTS (SELECT 1 FROM push_queue q WHERE q.device_id = d.id)
+                        AND (d.last_sent_at IS NULL OR d.last_sent_at <= ?)
+                        AND d.id NOT IN (\(databaseQuestionMarks(count: skipped.count)))
+                    ORDER BY d.id LIMIT ?
                     """,
-                arguments: StatementArguments(skipped) + [max(0, limit)]
-            ).map {
-                PendingPush(
-                    user: UserID($0["user_id"] as Int64), entryID: $0["entry_id"],
-                    queuedAt: Date(timeIntervalSince1970: $0["queued_at"]))
-            }
+                arguments: [sentBefore.timeIntervalSince1970] + StatementArguments(skipped) + [max(0, limit)]
+            ).map(PushRows.device)
         }
     }
 
-    public func queuePushes(user: UserID, ids: [Int64], now: Date) async throws(StoreError) {
-        try await write { db in try PushRows.queue(ids, user: user, now: now, in: db) }
+    public func movePushWindow(_ device: Int64, from: Date?, to: Date?) async throws(StoreError) -> Bool {
+        let from = from?.timeIntervalSince1970
+        return try await write { db in
+            // Within a millisecond: a time read back through `Date` may differ in its last bit,
+            // and another replica's claim moves it by a whole window.
+            try db.execute(
+                sql: """
+                    UPDATE push_devices SET last_sent_at = ?
+                    WHERE id = ? AND (last_sent_at IS NULL AND ? IS NULL OR abs(last_sent_at - ?) < 0.001)
+                    """,
+                arguments: [to?.timeIntervalSince1970, device, from, from])
+            return db.changesCount > 0
+        }
     }
 
-    public func takePendingPushes(user: UserID, ids: [Int64]) async throws(StoreError) -> [Int64] {
-        guard !ids.isEmpty else { return [] }
-        return try await write { db in
+    public func takePendingPushes(device: Int64, limit: Int) async throws(StoreError) -> [Int64] {
+        try await write { db in
             try Int64.fetchAll(
                 db,
                 sql: """
-                    DELETE FROM push_outbox WHERE user_id = ? AND entry_id IN (\(databaseQuestionMarks(count: ids.count)))
+                    DELETE FROM push_queue WHERE device_id = ? AND entry_id IN (
+                        SELECT entry_id FROM push_queue WHERE device_id = ? ORDER BY queued_at, entry_id LIMIT ?)
                     RETURNING entry_id
                     """,
-                arguments: [user.rawValue] + StatementArguments(ids))
+                arguments: [device, device, max(0, limit)])
+        }
+    }
+
+    public func queuePushes(device: Int64, ids: [Int64], now: Date) async throws(StoreError) {
+        guard !ids.isEmpty else { return }
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO push_queue (device_id, entry_id, queued_at)
+                    SELECT d.id, e.id, ? FROM push_devices d JOIN entries e
+                        ON e.id IN (\(databaseQuestionMarks(count: ids.count)))
+                    WHERE d.id = ?
+                    ON CONFLICT DO NOTHING
+                    """,
+                arguments: [now.timeIntervalSince1970] + StatementArguments(ids) + [device])
+        }
+    }
+
+    public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM push_queue ORDER BY queued_at, entry_id, device_id LIMIT ?", arguments: [max(0, limit)]
+            ).map {
+                PendingPush(device: $0["device_id"], entryID: $0["entry_id"], queuedAt: Date(timeIntervalSince1970: $0["queued_at"]))
+            }
         }
     }
 }
 
 /// The SQL side of `PushDeviceStore`.
 enum PushRows {
-    /// Queues `ids` for `user`'s devices, when they have any (in the transaction that stored them).
+    /// Queues `ids` for each of `user`'s devices (in the transaction that stored them): each
+    /// device has its own queue and its own digest window.
     static func queue(_ ids: [Int64], user: UserID, now: Date, in db: Database) throws {
         guard !ids.isEmpty else { return }
         try db.execute(
             sql: """
-                INSERT INTO push_outbox (user_id, entry_id, queued_at)
-                SELECT ?, e.id, ? FROM entries e WHERE e.id IN (\(databaseQuestionMarks(count: ids.count)))
-                    AND EXISTS (SELECT 1 FROM push_devices WHERE user_id = ?)
+                INSERT INTO push_queue (device_id, entry_id, queued_at)
+                SELECT d.id, e.id, ? FROM push_devices d JOIN entries e ON e.id IN (\(databaseQuestionMarks(count: ids.count)))
+                WHERE d.user_id = ?
                 ON CONFLICT DO NOTHING
                 """,
-            arguments: [user.rawValue, now.timeIntervalSince1970] + StatementArguments(ids) + [user.rawValue])
+            arguments: [now.timeIntervalSince1970] + StatementArguments(ids) + [user.rawValue])
     }
 
     static func device(_ row: Row) -> PushDevice {

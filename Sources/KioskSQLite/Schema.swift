@@ -378,6 +378,22 @@ extension Schema {
     /// Webhooks beside the devices: a row's `kind` says which (`push` or `webhook`).
     static let webhooks = "ALTER TABLE push_devices ADD COLUMN kind TEXT NOT NULL DEFAULT 'push'"
 
+    /// A queue per device (`PushDeviceStore`), so each device has its own digest window: the
+    /// entries rules asked to notify of, queued for each of the user's devices with the entry's
+    /// insert, taken once by a sender; the account-wide queue's rows are spread over its devices.
+    static let pushQueue = """
+        CREATE TABLE push_queue (
+            device_id INTEGER NOT NULL REFERENCES push_devices(id) ON DELETE CASCADE,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            queued_at REAL NOT NULL,
+            PRIMARY KEY (device_id, entry_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX push_queue_by_entry ON push_queue (entry_id);
+        INSERT INTO push_queue (device_id, entry_id, queued_at)
+            SELECT d.id, o.entry_id, o.queued_at FROM push_outbox o JOIN push_devices d ON d.user_id = o.user_id;
+        DROP TABLE push_outbox;
+        """
+
     /// Each user's devices for Web Push (`PushDeviceStore`): one row per push endpoint; and the
     /// entries rules asked to notify of, queued with the entry's insert, taken once by a sender.
     static let pushDevices = """

@@ -52,8 +52,8 @@ public struct Settings: Sendable, Equatable {
     public var subscriptionsPerAccount = 2_500
     /// OPML imports one account may make in an hour.
     public var importsPerHour = 10
-    /// Each account's devices are notified at most once in this many minutes; what a rule asks
-    /// to notify meanwhile is summed up in the next one.
+    /// Each device is notified at most once in this many minutes; what a rule asks to notify
+    /// meanwhile is summed up in its next one.
     public var notifyEveryMinutes = 5
     /// Who push services may contact about this server (VAPID's `sub`); Apple's refuses an
     /// address at localhost.

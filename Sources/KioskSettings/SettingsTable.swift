@@ -61,7 +61,7 @@ extension Settings {
             "OPML imports one account may make in an hour; beyond, a sentence says when to try again"),
         .integer(
             "notifyEveryMinutes", \.notifyEveryMinutes, bounds: .clamped(0...1_440),
-            "an account's devices are notified at most once in this many minutes; the rest is summed up in the next"),
+            "each device is notified at most once in this many minutes; the rest is summed up in its next"),
         .optional(
             "pushContact", \.pushContact, shown: "`mailto:kiosk@example.org`",
             "who push services may contact about this server, a `mailto:` or `https:` address (Apple's wants a real one)"),

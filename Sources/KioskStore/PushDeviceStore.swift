@@ -63,14 +63,22 @@ public protocol PushDeviceStore: Sendable {
     /// How a send to a device went: `error` nil when it was delivered; `at` nil for a send that
     /// does not count as a notification (a test), which leaves the last one's time.
     func notePushSent(_ id: Int64, at: Date?, error: String?) async throws
-    /// Entries rules asked to notify of, not sent yet (oldest first, at most `limit`), of users
-    /// other than `excluding` (those whose digest waits).
-    func pendingPushes(limit: Int, excluding: Set<UserID>) async throws -> [PendingPush]
-    /// Queues entries for `user` again (a send that failed everywhere).
-    func queuePushes(user: UserID, ids: [Int64], now: Date) async throws
-    /// Takes `user`'s pending entries `ids` for sending; returns those this call took (another
-    /// replica may have taken some first: each is sent once).
-    func takePendingPushes(user: UserID, ids: [Int64]) async throws -> [Int64]
+    /// Devices with notifications queued whose last notification was sent before `sentBefore`
+    /// (or never): those whose digest window has passed. At most `limit`, by id, other than
+    /// `excluding` (those a pass already took, or waiting out a failure).
+    func duePushDevices(sentBefore: Date, excluding: Set<Int64>, limit: Int) async throws -> [PushDevice]
+    /// Moves `device`'s last notification time from `from` to `to`, only if it is still `from`;
+    /// false when it is not (another replica claimed the window first, or the device is gone).
+    /// A sender claims a device's window this way before taking its queue, so two replicas never
+    /// both notify one device within a window, and gives it back when nothing was delivered.
+    func movePushWindow(_ device: Int64, from: Date?, to: Date?) async throws -> Bool
+    /// Takes the oldest `limit` entries queued for `device`, for sending; returns what this call
+    /// took (each entry is sent to each device once).
+    func takePendingPushes(device: Int64, limit: Int) async throws -> [Int64]
+    /// Queues entries for `device` again (its send failed and may succeed later).
+    func queuePushes(device: Int64, ids: [Int64], now: Date) async throws
+    /// What is queued, oldest first, at most `limit` (for tests and the page).
+    func pendingPushes(limit: Int) async throws -> [PendingPush]
     /// The value kept under `key`, or `made()` kept now when there is none; two first calls at
     /// once (two replicas) agree on one (the server's VAPID key).
     func keptValue(_ key: String, orKeep made: @Sendable () -> String) async throws -> String
@@ -85,14 +93,15 @@ extension PushDeviceStore {
     }
 }
 
-/// An entry a rule asked to notify a user of, queued in the transaction that stored it.
+/// An entry a rule asked to notify a device of, queued in the transaction that stored it (for
+/// each of its user's devices then).
 public struct PendingPush: Sendable, Hashable {
-    public var user: UserID
+    public var device: Int64
     public var entryID: Int64
     public var queuedAt: Date
 
-    public init(user: UserID, entryID: Int64, queuedAt: Date) {
-        self.user = user
+    public init(device: Int64, entryID: Int64, queuedAt: Date) {
+        self.device = device
         self.entryID = entryID
         self.queuedAt = queuedAt
     }

@@ -622,11 +622,15 @@ extension PlainModelStore {
 
     func removePushDevice(endpoint: String) { devices.removeAll { $0.endpoint == endpoint } }
 
-    func pendingPushes(limit: Int, excluding: Set<UserID>) -> [PendingPush] { [] }
+    func duePushDevices(sentBefore: Date, excluding: Set<Int64>, limit: Int) -> [PushDevice] { [] }
 
-    func queuePushes(user: UserID, ids: [Int64], now: Date) {}
+    func movePushWindow(_ device: Int64, from: Date?, to: Date?) -> Bool { false }
 
-    func takePendingPushes(user: UserID, ids: [Int64]) -> [Int64] { [] }
+    func takePendingPushes(device: Int64, limit: Int) -> [Int64] { [] }
+
+    func queuePushes(device: Int64, ids: [Int64], now: Date) {}
+
+    func pendingPushes(limit: Int) -> [PendingPush] { [] }
 
     func notePushSent(_ id: Int64, at: Date?, error: String?) {
         for index in devices.indices where devices[index].id == id {

@@ -12,7 +12,7 @@ import Testing
     private static let migrations = [
         "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading", "drop_images", "read_marks",
         "accounts", "validators_request", "articles", "full_articles", "article_claims", "list_versions", "sign_in_failures",
-        "allowance_uses", "saved_searches", "rules", "labels", "hidden", "push_devices", "webhooks",
+        "allowance_uses", "saved_searches", "rules", "labels", "hidden", "push_devices", "webhooks", "push_queue",
     ]
 
     /// Runs `body` with the path of a database file in a fresh temporary directory.
@@ -259,6 +259,40 @@ import Testing
             // Nobody else sees any of it.
             #expect(try await store.readingList(EntryFilter(), user: UserID(2)).isEmpty)
             #expect(try await store.unreadCounts(user: UserID(2)).isEmpty)
+        }
+    }
+
+    /// The account-wide notification queue of the release before per-device windows: each
+    /// entry queued there is queued for each of its user's devices.
+    @Test func queuedNotificationsFromBeforeDeviceQueuesGoToEachDevice() async throws {
+        try await withTemporaryDirectory { directory in
+            let file = directory.appendingPathComponent("old.sqlite")
+            let queue = try DatabaseQueue(path: file.path)
+            try Migrations.migrator.migrate(queue, upTo: "webhooks")
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO sources (id, has_entries) VALUES ('news', 1)")
+                try db.execute(
+                    sql: """
+                        INSERT INTO entries (source, identity, key, position, title, json, sort_date)
+                        VALUES ('news', 'urn:1', 'k1', 0, 'Storm', '{"authors":[],"categories":[],"enclosures":[],"id":"urn:1"}', 0)
+                        """)
+                for (user, endpoint) in [(1, "https://push.example/a"), (1, "https://push.example/b"), (2, "https://push.example/c")] {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO push_devices (user_id, endpoint, p256dh, auth, name, created_at)
+                            VALUES (?, ?, 'k', 'a', 'Device', 0)
+                            """,
+                        arguments: [user, endpoint])
+                }
+                try db.execute(sql: "INSERT INTO push_outbox (user_id, entry_id, queued_at) SELECT 1, id, 5 FROM entries")
+            }
+            try queue.close()
+            let store = try SQLiteStore(path: file)
+            defer { try? store.close() }
+            let devices = try await store.pushDevices(user: .owner).map(\.id)
+            let pending = try await store.pendingPushes(limit: 10)
+            #expect(pending.map(\.device).sorted() == devices && devices.count == 2)
+            #expect(pending.allSatisfy { $0.queuedAt == Date(timeIntervalSince1970: 5) })
         }
     }
 

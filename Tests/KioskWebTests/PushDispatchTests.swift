@@ -66,7 +66,7 @@ import Testing
             try await kiosk.store.saveSourceState(
                 SourceState(entries: [Entry(id: "p-1", title: "Storm hits the coast"), Entry(id: "p-2", title: "Calm")]),
                 for: .business)
-            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 1)
+            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 1)
             #expect(await dispatcher.dispatch() == 1)
             #expect(await dispatcher.dispatch() == 0)  // sent once
             let first = try #require(await service.requests.first)
@@ -82,7 +82,7 @@ import Testing
                 ]), for: .business)
             clock.advance(60)
             #expect(await dispatcher.dispatch() == 0)
-            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 2)
+            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 2)
             clock.advance(241)
             #expect(await dispatcher.dispatch() == 1)
             #expect(await service.requests.count == 2)
@@ -93,7 +93,7 @@ import Testing
             clock.advance(301)
             await service.answer(503)
             #expect(await dispatcher.dispatch() == 0)
-            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).count == 1)
+            #expect(try await kiosk.store.pendingPushes(limit: 10).count == 1)
             await service.answer(201)
             // Not at the next pass, 5 s later: the account waits out its backoff (30 s at first).
             clock.advance(5)
@@ -107,7 +107,7 @@ import Testing
             await service.answer(400)
             let before = await service.requests.count
             #expect(await dispatcher.dispatch() == 0)
-            #expect(try await kiosk.store.pendingPushes(limit: 10, excluding: []).isEmpty)
+            #expect(try await kiosk.store.pendingPushes(limit: 10).isEmpty)
             #expect(await service.requests.count == before + 1)
             await service.answer(201)
 
@@ -118,6 +118,77 @@ import Testing
             await service.answer(410)
             #expect(await dispatcher.dispatch() == 0)
             #expect(try await kiosk.store.pushDevices(user: .owner).isEmpty)
+        }
+    }
+
+    /// The digest's window is each device's own: a device notified a minute ago waits, one added
+    /// since gets the next entry at once. Two senders at once (two replicas) notify a device once.
+    @Test func eachDeviceHasItsOwnWindowAndTwoSendersNotifyItOnce() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let service = PushService()
+            let clock = Clock()
+            let (store, reader) = (kiosk.store, kiosk.dependencies.reader)
+            @Sendable func dispatcher() -> PushDispatcher {
+                PushDispatcher(
+                    notifier: PushNotifier(store: store, fetcher: service, now: { clock.now }, sleep: { _ in }),
+                    store: store, reader: reader, every: .seconds(300), now: { clock.now })
+            }
+            func hook(_ name: String) async throws -> PushDevice {
+                try await kiosk.store.savePushDevice(
+                    user: .owner, kind: .webhook, endpoint: "https://hooks.example/\(name)", p256dh: "", auth: "s", name: name,
+                    now: clock.now)
+            }
+            let phone = try await hook("phone")
+            try await kiosk.store.addRule(
+                RuleDraft(name: "Storms", query: "intitle:storm", actions: [.notify]), user: .owner, now: clock.now)
+            _ = try await kiosk.dependencies.reader.subscriptions(user: .owner)
+            try await kiosk.store.saveSourceState(SourceState(entries: [Entry(id: "s-1", title: "Storm one")]), for: .business)
+            async let first = dispatcher().dispatch()
+            async let second = dispatcher().dispatch()
+            #expect(await first + second == 1)
+            #expect(await service.requests.map(\.url.lastPathComponent) == ["phone"])
+
+            clock.advance(60)
+            let laptop = try await hook("laptop")
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "s-1", title: "Storm one"), Entry(id: "s-2", title: "Storm two")]), for: .business)
+            #expect(await dispatcher().dispatch() == 1)
+            #expect(await service.requests.map(\.url.lastPathComponent) == ["phone", "laptop"])
+            #expect(try await kiosk.store.pendingPushes(limit: 10).map(\.device) == [phone.id])
+            clock.advance(241)
+            #expect(await dispatcher().dispatch() == 1)
+            let last = try #require(await service.requests.last)
+            #expect(last.url.lastPathComponent == "phone")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(last.body ?? [])) as? [String: Any])
+            #expect(json["title"] as? String == "Storm two")
+            #expect(try await kiosk.store.pendingPushes(limit: 10).isEmpty)
+            // The laptop's window runs from its own notification, a minute after the phone's.
+            #expect(try await kiosk.store.pushDevices(user: .owner).first { $0.id == laptop.id }?.lastSentAt != nil)
+        }
+    }
+
+    /// A push service that finds the message too large (413) gets it once more, cut.
+    @Test func aPayloadTooLargeIsSentOnceMoreCut() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let service = PushService()
+            let notifier = PushNotifier(store: kiosk.store, fetcher: service, sleep: { _ in })
+            let receiver = P256.KeyAgreement.PrivateKey()
+            let device = try await kiosk.store.savePushDevice(
+                user: .owner, endpoint: "https://push.example/device",
+                p256dh: Base64URL.encode(receiver.publicKey.x963Representation), auth: Base64URL.encode([UInt8](repeating: 9, count: 16)),
+                name: "Phone", now: Date())
+            let message = PushMessage(
+                title: "Rates rise", body: String(repeating: "word ", count: 1_000), url: "/reader", tag: "t")
+            await service.answerOnce(413)
+            #expect(await notifier.send(message, to: device) == .delivered)
+            let sizes = await service.requests.map { $0.body?.count ?? 0 }
+            #expect(sizes.count == 2)
+            #expect(sizes[1] <= PushEncryption.largestPlaintext / 4 + 200 && sizes[1] < sizes[0] / 2)
+            // Too large again: said, not tried a third time.
+            await service.answerOnce(413)
+            await service.answerOnce(413)
+            #expect(await notifier.send(message, to: device) != .delivered)
+            #expect(await service.requests.count == 4)
         }
     }
 

@@ -155,6 +155,9 @@ public struct Rules: Sendable {
     public func preview(
         _ text: String, scope: RuleScope, user: UserID, subscriptions: [Subscription], now: Date = Date()
     ) async throws -> Preview {
+        guard text.count <= Self.longestQuery else {
+            throw ReaderError.invalidName("A rule's query is at most \(Self.longestQuery) characters long.")
+        }
         let query = try Self.parse(text)
         let inScope = subscriptions.filter { scope.includes($0.id, filedIn: $0.folder) }
         let found = try await EntrySearch(store: store).search(

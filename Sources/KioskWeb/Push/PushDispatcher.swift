@@ -5,11 +5,14 @@ import KioskStore
 import Logging
 import ServiceLifecycle
 
-/// Sends what rules asked to notify of. The store queues each entry with its insert (so on a
-/// cluster it is queued once, and taken once by whichever replica claims it); every few seconds
-/// this sends each account's queue, at most one notification per `every` per account (counted
-/// from its devices' last), the rest summed up in the next: "7 new entries: Business (4), Ada's
-/// blog (3)". A slow or dead push service delays only this loop, never polling or pages.
+/// Sends what rules asked to notify of. The store queues each entry for each of the user's
+/// devices with its insert (so on a cluster it is queued once); every few seconds this sends the
+/// queue of each device whose digest window has passed: at most one notification per `every`
+/// per device (counted from that device's last), the rest summed up in the next: "7 new entries:
+/// Business (4), Ada's blog (3)". A sender first claims the device's window in the store (a
+/// compare-and-set of its last notification time), so two replicas never both notify one device
+/// within a window, nor split a burst in two. A slow or dead push service delays only its own
+/// device's send, never polling, pages or the other devices.
 struct PushDispatcher: Service {
     let notifier: PushNotifier
     let store: any KioskStore
@@ -19,10 +22,13 @@ struct PushDispatcher: Service {
     var pollEvery: Duration = .seconds(5)
     var now: @Sendable () -> Date = { Date() }
     var logger = Logger(label: "kiosk.push")
-    /// Accounts whose every device failed lately, left out until their backoff passes.
+    /// Devices whose send failed lately, left out until their backoff passes.
     var backoff = PushBackoff()
-    /// Accounts sent to at once: one slow account's services delay no other account.
+    /// Accounts sent to at once (each account's devices at once within it): one slow account's
+    /// services delay no other account.
     var accountsAtOnce = 4
+    /// The most entries one notification covers; the rest wait for the next window.
+    var entriesPerNotification = 1_000
     /// An image's path through this Kiosk's proxy (`ImageSigner`), so the device never asks the
     /// image's own host.
     var imagePath: @Sendable (String?) -> String? = { _ in nil }
@@ -38,90 +44,115 @@ struct PushDispatcher: Service {
         }
     }
 
-    /// One pass over the queue; returns the notifications sent (one per account and device).
+    /// One pass over the devices with something queued; returns the notifications sent.
     @discardableResult
     func dispatch() async -> Int {
         var sent = 0
-        // Accounts whose digest waits, or whose services failed lately, are left out of the next
-        // read, so a busy one (a thousand entries queued) never hides the others behind it.
-        var waiting = await backoff.waiting(at: now())
+        // Devices waiting out a failure, and those this pass has seen, are left out of the next
+        // read, so a busy one never hides the others behind it.
+        var seen = await backoff.waiting(at: now())
+        let window = TimeInterval(every.components.seconds)
         for _ in 0..<10 {
-            let pending: [PendingPush]
+            let due: [PushDevice]
             do {
-                pending = try await store.pendingPushes(limit: 1_000, excluding: waiting)
+                due = try await store.duePushDevices(sentBefore: now().addingTimeInterval(-window), excluding: seen, limit: 500)
             } catch {
                 logger.warning("the notification queue cannot be read", metadata: ["error": "\(error)"])
                 return sent
             }
-            if pending.isEmpty { break }
-            let accounts = Dictionary(grouping: pending, by: \.user).sorted { $0.key.rawValue < $1.key.rawValue }
+            if due.isEmpty { break }
+            seen.formUnion(due.map(\.id))
+            let accounts = Dictionary(grouping: due, by: \.user).sorted { $0.key.rawValue < $1.key.rawValue }
             // A few accounts at a time, each in its own task.
-            let results = await withTaskGroup(of: (UserID, Int?).self) { group in
-                var results: [(UserID, Int?)] = []
+            sent += await withTaskGroup(of: Int.self) { group in
+                var total = 0
                 var next = accounts.makeIterator()
                 func start() -> Bool {
-                    guard let (user, items) = next.next() else { return false }
-                    group.addTask { (user, await dispatch(items.map(\.entryID), for: user)) }
+                    guard let (user, devices) = next.next() else { return false }
+                    group.addTask { await dispatch(devices, for: user) }
                     return true
                 }
                 for _ in 0..<max(1, accountsAtOnce) where !start() { break }
-                while let result = await group.next() {
-                    results.append(result)
+                while let count = await group.next() {
+                    total += count
                     _ = start()
                 }
-                return results
+                return total
             }
-            for (user, count) in results {
-                if let count { sent += count } else { waiting.insert(user) }
-            }
-            if pending.count < 1_000 { break }
+            if due.count < 500 { break }
         }
         return sent
     }
 
-    /// The notifications sent to `user`'s devices, or nil when their digest waits (or a send
-    /// failed everywhere and may succeed later: the entries are queued again, and the account
-    /// waits out a backoff).
-    private func dispatch(_ ids: [Int64], for user: UserID) async -> Int? {
+    /// Sends each of `user`'s due `devices` its queue, each in its own task; returns how many
+    /// were delivered.
+    private func dispatch(_ devices: [PushDevice], for user: UserID) async -> Int {
+        let names: [SourceID: String]
         do {
-            let devices = try await store.pushDevices(user: user)
-            if devices.isEmpty {
-                _ = try await store.takePendingPushes(user: user, ids: ids)
-                return 0
-            }
-            let window = TimeInterval(every.components.seconds)
-            if let last = devices.compactMap(\.lastSentAt).max(), now().timeIntervalSince(last) < window { return nil }
-            let taken = try await store.takePendingPushes(user: user, ids: ids)
-            guard !taken.isEmpty else { return 0 }
-            let entries = try await store.storedEntries(ids: taken, user: user)
-            guard !entries.isEmpty else { return 0 }
-            let names = Dictionary(
+            names = Dictionary(
                 try await reader.subscriptions(user: user).map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
-            let message = Self.message(for: entries, names: names, image: imagePath)
-            let items = entries.map { Self.webhookEntry($0, names: names) }
-            // Each device on its own: one slow or busy service delays none of the others.
-            let outcomes = await withTaskGroup(of: PushOutcome.self) { group in
-                for device in devices {
-                    group.addTask { await notifier.send(message, to: device, entries: items) }
-                }
-                return await group.reduce(into: [PushOutcome]()) { $0.append($1) }
-            }
-            let sent = outcomes.count { $0 == .delivered }
-            if sent > 0 {
-                await backoff.succeeded(user)
-                return sent
-            }
-            // Nothing delivered: queued again only if trying again may help (a busy or unreachable
-            // service), after a backoff; a refusal is final (each device says why on the page).
-            let waits = outcomes.compactMap { if case .failed(_, let after?) = $0 { after } else { nil } }
-            guard let longest = waits.max() else { return 0 }
-            try await store.queuePushes(user: user, ids: taken, now: now())
-            await backoff.failed(user, retryAfter: longest, at: now())
-            return nil
         } catch {
             logger.warning("notifications could not be sent", metadata: ["error": "\(error)"])
             return 0
         }
+        return await withTaskGroup(of: Bool.self) { group in
+            for device in devices {
+                group.addTask { await send(queueOf: device, names: names) }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+    }
+
+    /// Claims `device`'s window, takes its queue and sends it as one notification; true when it
+    /// was delivered. Nothing delivered gives the window back; a send that may succeed later
+    /// also queues the entries again, and the device waits out a backoff.
+    private func send(queueOf device: PushDevice, names: [SourceID: String]) async -> Bool {
+        let claimed = now()
+        do {
+            // Another replica claimed it first (or it was just removed): that one sends.
+            guard try await store.movePushWindow(device.id, from: device.lastSentAt, to: claimed) else { return false }
+        } catch {
+            logger.warning("a device's notifications could not be claimed", metadata: ["error": "\(error)"])
+            return false
+        }
+        let taken: [Int64]
+        let entries: [StoredEntry]
+        do {
+            taken = try await store.takePendingPushes(device: device.id, limit: entriesPerNotification)
+            entries = taken.isEmpty ? [] : try await store.storedEntries(ids: taken, user: device.user)
+        } catch {
+            logger.warning("notifications could not be read", metadata: ["error": "\(error)"])
+            await giveBack(device, claimed: claimed)
+            return false
+        }
+        guard !entries.isEmpty else {
+            await giveBack(device, claimed: claimed)
+            return false
+        }
+        let message = Self.message(for: entries, names: names, image: imagePath)
+        let items = entries.map { Self.webhookEntry($0, names: names) }
+        switch await notifier.send(message, to: device, entries: items) {
+        case .delivered:
+            await backoff.succeeded(device.id)
+            return true
+        case .removed:
+            return false
+        case .failed(_, let retryAfter?):
+            // Busy or unreachable: queued again, after a backoff.
+            try? await store.queuePushes(device: device.id, ids: taken, now: now())
+            await backoff.failed(device.id, retryAfter: retryAfter, at: now())
+            await giveBack(device, claimed: claimed)
+            return false
+        case .failed(_, nil), .refused:
+            // Final (the device's page says why): not sent in a loop.
+            await giveBack(device, claimed: claimed)
+            return false
+        }
+    }
+
+    /// Only a delivered notification counts against the window: the claim is undone.
+    private func giveBack(_ device: PushDevice, claimed: Date) async {
+        _ = try? await store.movePushWindow(device.id, from: claimed, to: device.lastSentAt)
     }
 
     /// An entry as a webhook gets it.
@@ -153,24 +184,24 @@ struct PushDispatcher: Service {
     }
 }
 
-/// Accounts whose every device failed lately, each with when to try again: 30 s after the first
-/// failure, doubling to an hour, or the services' `Retry-After` when longer. Kept per replica:
-/// on a cluster another replica may try a little sooner, never in a loop.
+/// Devices whose send failed lately, each with when to try again: 30 s after the first failure,
+/// doubling to an hour, or its service's `Retry-After` when longer. Kept per replica: on a
+/// cluster another replica may try a little sooner, never in a loop.
 actor PushBackoff {
-    private var until: [UserID: (date: Date, failures: Int)] = [:]
+    private var until: [Int64: (date: Date, failures: Int)] = [:]
 
-    func waiting(at now: Date) -> Set<UserID> {
+    func waiting(at now: Date) -> Set<Int64> {
         Set(until.filter { $0.value.date > now }.keys)
     }
 
-    func failed(_ user: UserID, retryAfter: Duration, at now: Date) {
-        let failures = (until[user]?.failures ?? 0) + 1
+    func failed(_ device: Int64, retryAfter: Duration, at now: Date) {
+        let failures = (until[device]?.failures ?? 0) + 1
         let backoff = min(3_600, 30 * pow(2, Double(min(failures - 1, 7))))
         let wait = max(backoff, Double(retryAfter.components.seconds))
-        until[user] = (now.addingTimeInterval(min(wait, 3_600)), failures)
+        until[device] = (now.addingTimeInterval(min(wait, 3_600)), failures)
     }
 
-    func succeeded(_ user: UserID) {
-        until[user] = nil
+    func succeeded(_ device: Int64) {
+        until[device] = nil
     }
 }

@@ -259,6 +259,24 @@ def test_a_saved_search_is_a_reading_list_whose_count_follows_live(browser, froz
     wait_until(phone, lambda d: text_of(d, badge) == str(before - 1) or (before == 1 and not is_shown(d, badge)),
                f"the saved search's count stayed {text_of(phone, badge)!r} after a read elsewhere", LIVE_WAIT)
 
+    # Its own page's title counts its own unread entries (not All unread), and follows a read
+    # made elsewhere, live.
+    def title_count(d) -> int:
+        match = re.match(r"^\((\d+)\+?\) ", d.title)
+        return int(match[1]) if match else 0
+
+    left = counts(fresh_kiosk)["searches"][search_id]
+    if left < 1:
+        return
+    assert counts(fresh_kiosk)["all"] != left, "All unread equals the search's count: the title would not tell them apart"
+    open_page(phone, fresh_kiosk, search_path, "reader-list")
+    assert title_count(phone) == left, phone.title
+    open_page(tablet, fresh_kiosk, search_path + "?show=unread", "reader-list")
+    tap(tablet, find(tablet, "#reader-list > li a.entry-link"))
+    wait_until(tablet, lambda d: "/reader/entry/" in d.current_url, "the entry did not open")
+    wait_until(phone, lambda d: title_count(d) == left - 1,
+               f"the saved search's page title stayed {phone.title!r} after a read elsewhere", LIVE_WAIT)
+
 
 # ---- Keyboard -------------------------------------------------------------------------------
 

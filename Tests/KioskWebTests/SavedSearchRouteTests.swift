@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import KioskCore
 import KioskModel
+import KioskReader
 import KioskSources
 import KioskStore
 @testable import KioskWeb
@@ -14,6 +15,39 @@ import Testing
 /// lists what the query matches, and it can be deleted.
 @Suite struct SavedSearchRouteTests {
     private static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    /// A saved search whose newest word matches are all read still counts its older unread ones
+    /// (the index hands over the newest 300 matches, read or not).
+    @Test func aSearchCountsUnreadMatchesOlderThanItsNewestReadOnes() async throws {
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let entries = (0..<400).map { Entry(id: "w-\($0)", title: "Storm report \($0)", summary: "Wind.") }
+            try await kiosk.store.saveSourceState(SourceState(entries: entries), for: .business)
+            let all = try await kiosk.store.readingList(EntryFilter(limit: 1_000), user: .owner)
+            #expect(all.count == 400)
+            // The 350 newest read: 50 unread left, all older than any read one.
+            _ = try await kiosk.store.setRead(true, ids: Array(all.prefix(350)).map(\.id), user: .owner)
+            let searches = SavedSearches(store: kiosk.store)
+            let search = try await searches.save("storm", user: .owner)
+            let subscriptions = try await kiosk.dependencies.reader.subscriptions(user: .owner)
+            let counts = try await searches.unreadCounts(user: .owner, subscriptions: subscriptions)
+            #expect(counts[search.id] == 50)
+            let unread = try #require(
+                try await searches.entries(of: search, user: .owner, subscriptions: subscriptions, unreadOnly: true))
+            #expect(Set(unread.map(\.id)) == Set(all.suffix(50).map(\.id)))
+            #expect(unread.map(\.id) == all.suffix(50).map(\.id))
+            try await kiosk.run { client, _ in
+                // Its page's title counts its own unread entries.
+                let page = try await client.text(ReaderLinks.search(search.id))
+                #expect(page.contains("<title>(50) storm"))
+                // At its cap, a count reads "100+" (it was not counted further); All unread is
+                // 400, which the title of every other list shows.
+                _ = try await kiosk.store.setRead(false, ids: all.map(\.id), user: .owner)
+                #expect(try await client.text(ReaderLinks.search(search.id)).contains("<title>(100+) storm"))
+                let home = try await client.text("/reader")
+                #expect(home.contains(#"data-count-for="search:\#(search.id)" aria-label="100+ unread">100+<"#))
+            }
+        }
+    }
 
     @Test func aSavedSearchIsAReadingListWithItsOwnUnreadCount() async throws {
         try await withKioskApp(newsAPIKey: "") { kiosk in

@@ -62,26 +62,45 @@ public struct EntrySearch: Sendable {
                 uniquingKeysWith: { first, _ in first })
             found = try await judge(
                 kept.compactMap { stored[$0.id] }, by: query, feeds: feeds, user: user, now: now, limit: limit)
-        } else {
+            // The index's candidates are read and unread alike: a query for unread (or starred)
+            // entries, a saved search's count, whose newest 300 word matches are all read would
+            // find none of its older unread ones. Its reading list (the unread, usually far
+            // fewer) is judged too.
             let states = query.requiredStates
-            var filter = EntryFilter(
-                sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred),
-                hidden: states.contains(.hidden), limit: 500)
-            var read = 0
-            while found.count < limit {
-                guard read < Self.listedCandidates else {
-                    exhaustive = false
-                    break
-                }
-                let page = try await store.readingList(filter, user: user)
-                read += page.count
-                let inScope = page.filter { feeds[$0.source] != nil }
-                found += try await judge(inScope, by: query, feeds: feeds, user: user, now: now, limit: limit - found.count)
-                guard page.count == filter.limit, let last = page.last else { break }
-                filter.after = EntryCursor(last)
+            if !exhaustive, found.count < limit, states.contains(.unread) || states.contains(.starred) {
+                let listed = try await listed(query, feeds: feeds, user: user, now: now, limit: limit)
+                let seen = Set(found.map(\.id))
+                found += listed.entries.filter { !seen.contains($0.id) }.prefix(limit - found.count)
+                if order == .newest { found.sort { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) } }
+                exhaustive = listed.isExhaustive
             }
+        } else {
+            (found, exhaustive) = try await listed(query, feeds: feeds, user: user, now: now, limit: limit)
         }
         return Found(entries: found, isExhaustive: exhaustive)
+    }
+
+    /// The first `limit` matches of `query` in the reading list, newest first (only unread or
+    /// starred entries when it asks for those), judging at most `listedCandidates`.
+    private func listed(
+        _ query: Query, feeds: [SourceID: Subscription], user: UserID, now: Date, limit: Int
+    ) async throws -> (entries: [StoredEntry], isExhaustive: Bool) {
+        let states = query.requiredStates
+        var filter = EntryFilter(
+            sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred),
+            hidden: states.contains(.hidden), limit: 500)
+        var found: [StoredEntry] = []
+        var read = 0
+        while found.count < limit {
+            guard read < Self.listedCandidates else { return (found, false) }
+            let page = try await store.readingList(filter, user: user)
+            read += page.count
+            let inScope = page.filter { feeds[$0.source] != nil }
+            found += try await judge(inScope, by: query, feeds: feeds, user: user, now: now, limit: limit - found.count)
+            guard page.count == filter.limit, let last = page.last else { break }
+            filter.after = EntryCursor(last)
+        }
+        return (found, true)
     }
 
     /// The first `limit` of `candidates` that `query` matches, in their order.

@@ -70,10 +70,16 @@ public struct SavedSearches: Sendable {
     public func unreadCounts(user: UserID, subscriptions: [Subscription], now: Date = Date()) async throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
         for search in try await store.savedSearches(user: user) {
-            let unread = try await entries(
-                of: search, user: user, subscriptions: subscriptions, unreadOnly: true, limit: Self.countCap, now: now)
-            counts[search.id] = unread?.count ?? 0
+            counts[search.id] = try await unreadCount(of: search, user: user, subscriptions: subscriptions, now: now)
         }
         return counts
+    }
+
+    /// `search`'s unread entries, counted up to `countCap`.
+    public func unreadCount(of search: SavedSearch, user: UserID, subscriptions: [Subscription], now: Date = Date())
+        async throws -> Int
+    {
+        try await entries(of: search, user: user, subscriptions: subscriptions, unreadOnly: true, limit: Self.countCap, now: now)?
+            .count ?? 0
     }
 }

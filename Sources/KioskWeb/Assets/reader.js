@@ -95,15 +95,21 @@ function showCounts(counts) {
   if (home && Object.keys(counts.labels || {}).some((name) => !$$("[data-count-for]", home).some((badge) => badge.dataset.countFor === `label:${name}`))) {
     redrawHome();
   }
+  // A saved search's count stops at its cap: "100+".
+  const shown = (key, count) => (key.startsWith("search:") && count >= (counts.searchCap ?? Infinity) ? `${count}+` : String(count));
   for (const badge of $$("[data-count-for]")) {
-    const count = values.get(badge.dataset.countFor) ?? 0;
-    badge.textContent = String(count);
+    const key = badge.dataset.countFor;
+    const count = values.get(key) ?? 0;
+    badge.textContent = shown(key, count);
     badge.hidden = count === 0;
-    badge.setAttribute("aria-label", `${count} unread`);
+    badge.setAttribute("aria-label", `${shown(key, count)} unread`);
   }
   if (document.body.dataset.page?.startsWith("reader")) {
-    document.title = document.title.replace(/^\(\d+\) /, "");
-    if (counts.all > 0) document.title = `(${counts.all}) ${document.title}`;
+    // A saved search's page counts its own unread entries; every other page, All unread.
+    const scope = $("#reader-list")?.dataset.scope ?? "";
+    const [key, count] = scope.startsWith("search:") ? [scope, values.get(scope) ?? 0] : ["all", counts.all];
+    document.title = document.title.replace(/^\(\d+\+?\) /, "");
+    if (count > 0) document.title = `(${shown(key, count)}) ${document.title}`;
   }
   if ("setAppBadge" in navigator) {
     (counts.all > 0 ? navigator.setAppBadge(counts.all) : navigator.clearAppBadge()).catch(() => {});

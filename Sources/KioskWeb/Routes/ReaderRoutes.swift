@@ -156,7 +156,8 @@ struct ReaderRoutes: Sendable {
         return ReaderListPage(
             scope: .search(search.id), title: search.name, entries: entries, names: names,
             labels: try await reader.labels(of: entries.map(\.id), user: context.user), drawings: drawings,
-            counts: try await counts(subscriptions, user: context.user), folders: try await reader.folders(user: context.user),
+            counts: try await counts(subscriptions, user: context.user, search: search),
+            folders: try await reader.folders(user: context.user),
             showsRead: showsRead, next: nil, newestID: 0, subscription: nil, sources: nil,
             sequence: await live.snapshot().sequence
         ).page.response(for: context)
@@ -216,14 +217,20 @@ struct ReaderRoutes: Sendable {
     }
 
     /// The counts a page is drawn with. Saved searches' counts (each search judged anew) only
-    /// where their badges are: Reader's home, and `/reader/counts` that the script reads.
-    private func counts(_ subscriptions: [Subscription], user: UserID, withSearches: Bool = false) async throws
-        -> ReaderCounts
-    {
+    /// where their badges are: Reader's home, and `/reader/counts` that the script reads; a
+    /// search's own page has its own, for its title.
+    private func counts(
+        _ subscriptions: [Subscription], user: UserID, withSearches: Bool = false, search: SavedSearch? = nil
+    ) async throws -> ReaderCounts {
         let counts = try await reader.counts(user: user)
+        var searchCounts: [Int64: Int] = [:]
+        if withSearches {
+            searchCounts = try await searches.unreadCounts(user: user, subscriptions: subscriptions)
+        } else if let search {
+            searchCounts[search.id] = try await searches.unreadCount(of: search, user: user, subscriptions: subscriptions)
+        }
         return ReaderCounts(
-            unread: counts.unread, starred: counts.starred, subscriptions: subscriptions,
-            searches: withSearches ? try await searches.unreadCounts(user: user, subscriptions: subscriptions) : [:],
+            unread: counts.unread, starred: counts.starred, subscriptions: subscriptions, searches: searchCounts,
             labels: try await reader.labels(user: user))
     }
 

@@ -36,9 +36,17 @@ struct ReaderCounts: Sendable, Encodable {
         self.labels = Dictionary(labels.map { ($0.name, $0.unread) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// Saved searches' counts stop here: a count at it reads "100+".
+    var searchCap = SavedSearches.countCap
+
     /// The document title with the unread count in front, as mail and feed readers do.
-    static func title(_ title: String, unread: Int) -> String {
-        unread > 0 ? "(\(unread)) \(title)" : title
+    static func title(_ title: String, unread: Int, capped: Bool = false) -> String {
+        unread > 0 ? "(\(unread)\(capped ? "+" : "")) \(title)" : title
+    }
+
+    /// What a count reads: a saved search's at its cap reads "100+" (it was not counted further).
+    static func text(_ count: Int, key: String) -> String {
+        key.hasPrefix("search:") && count >= SavedSearches.countCap ? "\(count)+" : String(count)
     }
 }
 
@@ -49,6 +57,6 @@ struct CountBadge: Sendable {
 
     var node: Node {
         el("span", .class("count"), .data("count-for", key), .flag("hidden", count == 0),
-            .aria("label", "\(count) unread")) { String(count) }
+            .aria("label", "\(ReaderCounts.text(count, key: key)) unread")) { ReaderCounts.text(count, key: key) }
     }
 }

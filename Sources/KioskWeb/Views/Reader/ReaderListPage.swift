@@ -32,7 +32,7 @@ struct ReaderListPage: Sendable {
 
     var page: Page {
         Page(
-            title: ReaderCounts.title(title, unread: counts.all), kind: "reader-list", tab: .reader, sequence: sequence,
+            title: titleWithCount, kind: "reader-list", tab: .reader, sequence: sequence,
             folders: folders,
             content: [
                 BackLink(href: ReaderLinks.home, label: "Reader").node,
@@ -70,6 +70,14 @@ struct ReaderListPage: Sendable {
         case .label(let name): ReaderLinks.label(name)
         case .hidden: ReaderLinks.hidden
         }
+    }
+
+    /// The title with the unread count in front: a saved search's own (it is a list of its own,
+    /// not a part of All unread), every other list's All unread.
+    private var titleWithCount: String {
+        guard case .search(let id) = scope else { return ReaderCounts.title(title, unread: counts.all) }
+        let count = counts.searches[String(id)] ?? 0
+        return ReaderCounts.title(title, unread: count, capped: count >= counts.searchCap)
     }
 
     var scopeKey: String {

@@ -47,7 +47,7 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
         ("reader-settings", "/reader/feed/business/settings", "reader-settings"),
         ("reader-opml", "/reader/opml", "reader-opml"),
         ("reader-rules", "/reader/rules", "reader-rules"),
-        ("reader-rule-form", "/reader/rules/new?query=storm+OR+flooding+-sport&scope=all&read=on&star=on",
+        ("reader-rule-form", "/reader/rules/new?query=storm+OR+flooding+-sport&scope=all&star=on&label=Weather&notify=on",
          "reader-rule-form"),
         ("home", "/", "home"),
         ("news", "/news", "news"),

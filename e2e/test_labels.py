@@ -61,10 +61,18 @@ def test_a_label_put_on_in_one_tab_shows_in_another_and_is_a_reading_list(browse
     wait_until(tablet, lambda d: not is_shown(d, "#label-dialog"), "the dialog stayed open")
     wait_until(tablet, lambda d: chips(d, entry_id) == [label, "Later"], f"the row shows {chips(tablet, entry_id)}")
 
+    # On a phone, without a keyboard: the row's own "Add a label" opens the same dialog.
+    open_page(phone, frozen_kiosk, "/reader/feed/business?show=all", "reader-list")
+    tap(phone, find(phone, f'li.reader-entry[data-id="{entry_id}"] [data-label-ask]'))
+    wait_until(phone, lambda d: is_shown(d, "#label-dialog"), "the row's label button did not open the dialog")
+    assert "/reader/feed/business" in phone.current_url, phone.current_url
+    find(phone, "#label-dialog-form-name").send_keys("Phone" + Keys.ENTER)
+    wait_until(phone, lambda d: chips(d, entry_id) == [label, "Later", "Phone"], f"the row shows {chips(phone, entry_id)}")
+
     # Taken off on the entry's page: gone from the other tab too.
     open_page(phone, frozen_kiosk, path, "reader-entry")
     wait_live(phone)
     tap(phone, [b for b in find_all(phone, "button.label-remove") if b.get_attribute("data-label-remove") == label][0])
-    wait_until(phone, lambda d: chips(d, entry_id) == ["Later"], f"the chip stayed: {chips(phone, entry_id)}")
-    wait_until(tablet, lambda d: chips(d, entry_id) == ["Later"], f"the other tab kept it: {chips(tablet, entry_id)}",
+    wait_until(phone, lambda d: chips(d, entry_id) == ["Later", "Phone"], f"the chip stayed: {chips(phone, entry_id)}")
+    wait_until(tablet, lambda d: chips(d, entry_id) == ["Later", "Phone"], f"the other tab kept it: {chips(tablet, entry_id)}",
                LIVE_WAIT)

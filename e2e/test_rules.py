@@ -80,24 +80,30 @@ def test_a_rule_written_with_its_preview_sorts_a_new_entry_before_any_tab_sees_i
     for example in ("Storms, floods and quakes", "Awards season, read", "Markets, quietly"):
         assert "Paused" in rule_text(phone, example), example
 
-    # Three tabs open: the feed's whole list, All unread and Reader's home. A new entry arrives.
+    # Four tabs open: the feed's whole list, its folder's, All unread and Reader's home, where
+    # demo mode's example saved search is a reading list. A new entry arrives.
     tablet = browser("tablet")
+    folder = browser("tablet")
     home = browser("phone")
     open_page(tablet, frozen_kiosk, "/reader/feed/business?show=all", "reader-list")
+    open_page(folder, frozen_kiosk, "/reader/folder/News?show=all", "reader-list")
     open_page(phone, frozen_kiosk, "/reader/all", "reader-list")
     open_page(home, frozen_kiosk, "/reader", "reader")
+    assert "Climate and energy" in text_of(home, "#reader-home .streams"), text_of(home, "#reader-home .streams")
     wait_live(home)
-    for driver in (tablet, phone):
+    for driver in (tablet, folder, phone):
         wait_live(driver)
         js(driver, WATCH_ROWS)
     before = starred_count(frozen_kiosk)
     title = f"Second {marker} warning inland"
     frozen_kiosk.advance("business", title=title)
-    # The feed's whole list says new entries arrived; shown, the entry is drawn as the rule left it.
-    tap_when(tablet, lambda d: find(d, "#show-new") if is_shown(d, "#show-new") else None,
-             "the feed's list did not say new entries arrived", LIVE_WAIT)
-    wait_until(tablet, lambda d: first_seen(d, title), "the new entry never reached the feed's whole list")
-    assert first_seen(tablet, title) == {"read": True, "starred": True, "labels": [label]}, first_seen(tablet, title)
+    # The feed's and the folder's whole lists say new entries arrived; shown, the entry is drawn
+    # as the rule left it in both.
+    for driver in (tablet, folder):
+        tap_when(driver, lambda d: find(d, "#show-new") if is_shown(d, "#show-new") else None,
+                 f"{driver.current_url} did not say new entries arrived", LIVE_WAIT)
+        wait_until(driver, lambda d: first_seen(d, title), f"the new entry never reached {driver.current_url}")
+        assert first_seen(driver, title) == {"read": True, "starred": True, "labels": [label]}, first_seen(driver, title)
     wait_until(None, lambda _: starred_count(frozen_kiosk) == before + 1, "the rule did not star the new entry")
     # Reader's home lists the new label at once, with its count (the entry is read: 0 unread).
     wait_until(home, lambda d: label in text_of(d, "#reader-home .streams"), "the home list never showed the new label")

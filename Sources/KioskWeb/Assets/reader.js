@@ -463,6 +463,12 @@ export function setupReader() {
       event.preventDefault();
       toggleStar(star);
     }
+    // A row's "Add a label": the dialog `l` opens, for that row.
+    const ask = event.target.closest?.("[data-label-ask]");
+    if (ask) {
+      event.preventDefault();
+      askLabel(null, ask.closest("li.reader-entry"));
+    }
   });
   setupMarkAll();
   setupLabels();

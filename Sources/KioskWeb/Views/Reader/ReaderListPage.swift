@@ -182,7 +182,11 @@ struct ReaderRow: Sendable {
                 }
             }
             LabelChips(id: entry.id, labels: labels, removable: false).node
-            StarButton(id: entry.id, isStarred: entry.isStarred).node
+            // A row's own buttons: a touch screen labels a row without a keyboard's `l`.
+            el("div", .class("row-actions")) {
+                StarButton(id: entry.id, isStarred: entry.isStarred).node
+                LabelButton(id: entry.id, entryPath: ReaderLinks.entry(entry.source, key: entry.key)).node
+            }
         }
     }
 }
@@ -196,6 +200,20 @@ struct StarButton: Sendable {
         el("button", .type("button"), .class("icon-button star"), .data("star", String(id)),
             .aria("pressed", isStarred ? "true" : "false"), .aria("label", "Star"), .title("Star (s)")) {
             Icon(path: ReaderHomePage.starPath).node
+        }
+    }
+}
+
+/// A row's "Add a label": the label dialog for that row, as `l` opens it for the focused row.
+/// Without script it is a link to the entry page's label form.
+struct LabelButton: Sendable {
+    var id: Int64
+    var entryPath: String
+
+    var node: Node {
+        el("a", .href(entryPath + "#label-form-name"), .class("icon-button label-button"), .data("label-ask", String(id)),
+            .aria("label", "Add a label"), .title("Add a label (l)")) {
+            Icon(path: ReaderHomePage.labelPath).node
         }
     }
 }

@@ -20,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.keys import Keys
 
 import harness
 from harness import KioskServer
@@ -60,6 +61,12 @@ class GoogleReader:
 
     def mark_feed_read(self, stream: str) -> None:
         assert self._request("POST", "/reader/api/0/mark-all-as-read", {"s": stream, "T": self.token}) == "OK"
+
+    def tags(self) -> list[dict]:
+        return json.loads(self._request("GET", "/reader/api/0/tag/list?output=json"))["tags"]
+
+    def add_tag(self, item: str, tag: str) -> None:
+        assert self._request("POST", "/reader/api/0/edit-tag", {"i": item, "a": tag, "T": self.token}) == "OK"
 
 
 @pytest.fixture(scope="module")
@@ -202,6 +209,39 @@ def test_show_full_articles_set_in_the_browser_reaches_the_api_and_newsboat(sync
     harness.tap(phone, harness.find(phone, "#reader-list li.reader-entry a.entry-link"))
     harness.wait_until(phone, lambda d: harness.find_all(d, "#entry-article"), "the entry does not open on its article")
     assert harness.find(phone, "#article-toggle").text.strip() == "Summary"
+
+
+def test_a_label_put_on_in_the_browser_is_an_item_tag_for_a_sync_client_and_back(synced, phone):
+    server, api, _ = synced
+    phone.delete_all_cookies()
+    phone.get(server.url("/reader/feed/environment?show=all"))
+    harness.wait_until(phone, lambda d: harness.page_of(d) == "login", "the sign-in page")
+    harness.find(phone, "#login-name").send_keys(NAME)
+    harness.find(phone, "#login-password").send_keys(PASSWORD)
+    harness.tap(phone, harness.find(phone, "#login-submit"))
+    harness.wait_until(phone, lambda d: harness.page_of(d) == "reader-list", "the feed's list")
+    harness.wait_live(phone)
+    row = harness.find(phone, "#reader-list > li.reader-entry")
+    entry_id, title = row.get_attribute("data-id"), harness.text_of(phone, "#reader-list > li.reader-entry .entry-title")
+    label = f"Keep {harness.token()[:4]}"
+    harness.tap(phone, row.find_element("css selector", "[data-label-ask]"))
+    harness.wait_until(phone, lambda d: harness.is_shown(d, "#label-dialog"), "the label dialog did not open")
+    harness.find(phone, "#label-dialog-form-name").send_keys(label + Keys.ENTER)
+    chips = f'ul.label-chips[data-labels-for="{entry_id}"] .label-chip'
+    harness.wait_until(phone, lambda d: [c.get_attribute("data-label") for c in harness.find_all(d, chips)] == [label],
+                       "the label was not put on")
+
+    # The client lists it as a tag (not a folder), its stream has the entry, the item carries it.
+    tag = f"user/-/label/{label}"
+    assert {"id": tag, "type": "tag"} in [{"id": t["id"], "type": t.get("type")} for t in api.tags()], api.tags()
+    items = api.contents(tag)
+    assert [item["title"] for item in items] == [title], items
+    assert tag in items[0]["categories"], items[0]["categories"]
+
+    # A tag the client adds shows on the open page, live.
+    api.add_tag(items[0]["id"], "user/-/label/From the app")
+    harness.wait_until(phone, lambda d: {c.get_attribute("data-label") for c in harness.find_all(d, chips)}
+                       == {label, "From the app"}, "the client's tag never showed in the browser", harness.LIVE_WAIT)
 
 
 def send(session: str, key: str) -> None:

@@ -264,3 +264,14 @@ import Testing
     }
 }
 
+
+/// "Matched N entries in the last 7 days" counts seven days of matches, today's included.
+@Suite struct RuleWeekTests {
+    @Test func theLastSevenDaysAreTodayAndTheSixBefore() {
+        let now = Date(timeIntervalSince1970: 20_000 * 86_400 + 3_600 * 15)  // a day's 15:00 UTC
+        let start = Rules.weekStart(now)
+        #expect(start == Date(timeIntervalSince1970: 19_994 * 86_400))
+        // Counted by day: days 19,994 to 20,000 are seven.
+        #expect(Int((now.timeIntervalSince1970 / 86_400).rounded(.down)) - Int(start.timeIntervalSince1970 / 86_400) + 1 == 7)
+    }
+}

@@ -33,8 +33,15 @@ public struct Rules: Sendable {
     public func list(user: UserID, now: Date = Date()) async throws -> [Summary] {
         let rules = try await store.rules(user: user)
         guard !rules.isEmpty else { return [] }
-        let counts = try await store.ruleMatches(user: user, since: now.addingTimeInterval(-7 * 86_400))
+        let counts = try await store.ruleMatches(user: user, since: Self.weekStart(now))
         return rules.map { Summary(rule: $0, matchedThisWeek: counts[$0.id] ?? 0) }
+    }
+
+    /// Where "the last 7 days" start: matches are counted by (UTC) day, so it is today and the
+    /// six days before it (a week back from now, the day it falls on counted whole, was 8 days).
+    public static func weekStart(_ now: Date) -> Date {
+        let today = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400
+        return Date(timeIntervalSince1970: today - 6 * 86_400)
     }
 
     public func rule(_ id: Int64, user: UserID) async throws -> Rule? {

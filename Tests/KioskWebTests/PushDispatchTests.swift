@@ -286,6 +286,48 @@ import Testing
         }
     }
 
+    /// While a push service holds a send, polling stores new entries and pages answer: the
+    /// sender holds no store lock (nor anything else) while it waits.
+    @Test func aServiceThatHoldsASendDelaysNoPollingAndNoPage() async throws {
+        actor Holding: Fetching {
+            var holding = 0
+            var released = false
+            func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchResult {
+                holding += 1
+                while !released, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+                holding -= 1
+                return .fetched(FetchedBody(bytes: [], finalURL: request.url))
+            }
+            func release() { released = true }
+        }
+        try await withKioskApp(newsAPIKey: "") { kiosk in
+            let service = Holding()
+            let notifier = PushNotifier(store: kiosk.store, fetcher: service, sleep: { _ in })
+            let dispatcher = PushDispatcher(notifier: notifier, store: kiosk.store, reader: kiosk.dependencies.reader)
+            _ = try await kiosk.store.savePushDevice(
+                user: .owner, kind: .webhook, endpoint: "https://slow.example/hook", p256dh: "", auth: "s", name: "Slow",
+                now: Date())
+            try await kiosk.store.addRule(RuleDraft(name: "All", query: "storm", actions: [.notify]), user: .owner, now: Date())
+            _ = try await kiosk.dependencies.reader.subscriptions(user: .owner)
+            try await kiosk.store.saveSourceState(SourceState(entries: [Entry(id: "h-1", title: "Storm")]), for: .business)
+            let pass = Task { await dispatcher.dispatch() }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while await service.holding == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await service.holding == 1)
+            // Held: a poll's save goes through, and the reader's pages show what it stored.
+            try await kiosk.store.saveSourceState(
+                SourceState(entries: [Entry(id: "h-2", title: "Calm harbour"), Entry(id: "h-1", title: "Storm")]), for: .business)
+            try await kiosk.run { client, _ in
+                let page = try await client.get("/reader/feed/business")
+                #expect(page.status == .ok)
+                #expect(String(buffer: page.body).contains("Calm harbour"))
+            }
+            #expect(await service.holding == 1, "the send ended before the page was shown: nothing was shown")
+            await service.release()
+            #expect(await pass.value == 1)
+        }
+    }
+
     @Test func aSummarySaysHowManyByFeed() {
         func stored(_ id: Int64, _ source: SourceID, _ title: String) -> StoredEntry {
             StoredEntry(

@@ -205,7 +205,7 @@ import Testing
         try await withKioskApp(newsAPIKey: "") { kiosk in
             try await kiosk.run { client, _ in
                 for body in [
-                    "query=intitle%3Astorm&scope=all&star=on&name=Storms",
+                    "query=intitle%3Astorm&scope=all&star=on&hide=on&notify=on&label=Weather&name=Storms",
                     "query=sponsored&scope=feed%3Abusiness&read=on&paused=on",
                     "query=climate&scope=folder%3ANews&read=on&star=on",
                 ] {
@@ -219,6 +219,7 @@ import Testing
                 #expect(file.rules.map(\.name) == ["Storms", "sponsored", "climate"])
                 #expect(file.rules[1].scope.kind == "feed" && file.rules[1].scope.feedURL?.hasPrefix("http") == true)
                 #expect(file.rules[1].paused && file.rules[2].actions == ["read", "star"])
+                #expect(Set(file.rules[0].actions) == ["star", "hide", "notify"] && file.rules[0].label == "Weather")
 
                 // Imported again: each is one the user has already.
                 var page = try await client.text("/reader/opml")
@@ -241,6 +242,9 @@ import Testing
                     uri: "/reader/rules/import", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(data: exported.data)).body)
                 #expect(page.contains("1 rule added, 2 not."))
                 #expect(try await kiosk.store.rules(user: .owner).count == 3)
+                // The rule deleted and imported again does all it did: star, hide, notify, label.
+                let back = try #require(try await kiosk.store.rules(user: .owner).first { $0.draft.name == "Storms" })
+                #expect(back.draft.actions == [.star, .hide, .notify] && back.draft.label == "Weather")
 
                 let junk = String(buffer: try await client.execute(
                     uri: "/reader/rules/import", method: .post, headers: [.contentType: "application/json"],

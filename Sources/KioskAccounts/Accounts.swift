@@ -164,11 +164,10 @@ public struct Accounts: Sendable {
         -> (account: Account, session: StoredSession)?
     {
         guard !token.isEmpty, token.utf8.count <= 256 else { return nil }
-        guard let session = try await storing({ try await store.session(tokenHash: Secret.hash(token)) }),
-            session.kind == kind,
-            let account = try await storing({ try await store.account(session.user) })
+        guard let found = try await storing({ try await store.sessionAccount(tokenHash: Secret.hash(token)) }),
+            found.session.kind == kind
         else { return nil }
-        return (account, session)
+        return (found.account, found.session)
     }
 
     public func closeSession(token: String) async throws(AccountError) {

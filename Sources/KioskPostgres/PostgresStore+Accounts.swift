@@ -103,6 +103,15 @@ extension PostgresStore {
         return try await connection { db in try await PostgresAccountRows.session(tokenHash: tokenHash, now: now, in: db) }
     }
 
+    /// One round trip for both (every signed-in request reads them).
+    public func sessionAccount(tokenHash: String) async throws(StoreError) -> (session: StoredSession, account: Account)? {
+        let now = now()
+        let found = try await connection { db in
+            try await PostgresAccountRows.sessionAccount(tokenHash: tokenHash, now: now, in: db)
+        }
+        return found.map { ($0.session, $0.account) }
+    }
+
     public func removeSession(tokenHash: String) async throws(StoreError) {
         try await connection { session in try await session.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)") }
     }
@@ -274,6 +283,28 @@ enum PostgresAccountRows {
         try await db.execute("DELETE FROM sessions WHERE expires_at < \(now.timeIntervalSince1970)")
     }
 
+    static func sessionAccount(tokenHash: String, now: Date, in db: PostgresSession) async throws -> SessionAccount? {
+        let found = try await db.rows(
+            """
+            SELECT s.user_id, s.kind, s.csrf, s.app_password_id, s.expires_at,
+                u.name, u.is_admin, u.home_name, u.created_at
+            FROM sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.token_hash = \(tokenHash) AND s.expires_at >= \(now.timeIntervalSince1970)
+            """
+        ) { row -> SessionAccount? in
+            guard let kind = StoredSession.Kind(rawValue: try row.get("kind")) else { return nil }
+            let user = UserID(try row.get("user_id"))
+            return SessionAccount(
+                session: StoredSession(
+                    user: user, kind: kind, csrf: try row.get("csrf"), appPassword: try row.get("app_password_id"),
+                    expiresAt: Date(timeIntervalSince1970: try row.get("expires_at"))),
+                account: Account(
+                    id: user, name: try row.get("name"), isAdmin: try row.get("is_admin"), homeName: try row.get("home_name"),
+                    createdAt: Date(timeIntervalSince1970: try row.get("created_at"))))
+        }
+        return found.first ?? nil
+    }
+
     static func session(tokenHash: String, now: Date, in db: PostgresSession) async throws -> StoredSession? {
         let found = try await db.rows(
             "SELECT * FROM sessions WHERE token_hash = \(tokenHash) AND expires_at >= \(now.timeIntervalSince1970)"
@@ -337,6 +368,11 @@ enum PostgresSignInFailureRows {
 }
 
 /// An account and its password hash, as one Sendable value (tuples are not).
+struct SessionAccount: Sendable {
+    var session: StoredSession
+    var account: Account
+}
+
 private struct Credentials: Sendable {
     var account: Account
     var hash: String

@@ -96,6 +96,9 @@ public protocol AccountStore: Sendable {
     func saveSession(tokenHash: String, _ session: StoredSession) async throws
     /// The session with this token hash, unless expired.
     func session(tokenHash: String) async throws -> StoredSession?
+    /// The session with this token hash, unless expired, and its account: what every signed-in
+    /// request reads (a store with round trips reads both at once).
+    func sessionAccount(tokenHash: String) async throws -> (session: StoredSession, account: Account)?
     func removeSession(tokenHash: String) async throws
 
     /// Records a failed sign-in as `account` (any case) from `address` at `at`, and forgets the
@@ -127,5 +130,14 @@ public struct SignInFailures: Sendable, Hashable {
         self.address = address
         self.addressOldest = addressOldest
         self.account = account
+    }
+}
+
+extension AccountStore {
+    public func sessionAccount(tokenHash: String) async throws -> (session: StoredSession, account: Account)? {
+        guard let session = try await session(tokenHash: tokenHash), let account = try await account(session.user) else {
+            return nil
+        }
+        return (session, account)
     }
 }

@@ -168,6 +168,10 @@ import Testing
             #expect(foundAPI.kind == .api)
             #expect(foundAPI.appPassword == phone.id)
             #expect(foundAPI.csrf == "api-csrf")
+            // With its account, in one read (what every signed-in request asks).
+            let both = try #require(try await store.sessionAccount(tokenHash: "api-hash"))
+            #expect(both.session == foundAPI && both.account.id == ada.id && both.account.name == "ada")
+            #expect(try await store.sessionAccount(tokenHash: "nothing") == nil)
 
             #expect(try await store.session(tokenHash: "WEB-HASH") == nil, "hashes are matched exactly")
             #expect(try await store.session(tokenHash: "nothing") == nil)

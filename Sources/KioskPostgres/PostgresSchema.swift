@@ -317,7 +317,10 @@ enum PostgresSchema {
         INSERT INTO push_queue (device_id, entry_id, queued_at)
         SELECT d.id, o.entry_id, o.queued_at FROM push_outbox o JOIN push_devices d ON d.user_id = o.user_id
         """,
-        "DROP TABLE push_outbox",
+        // push_outbox stays (emptied): replicas of the previous release, still running during a
+        // rolling upgrade, queue into it in the transaction that stores an entry, and would fail
+        // every such save if it were gone.
+        "DELETE FROM push_outbox",
     ]
 
     /// Webhooks beside the devices (see SQLite's `Schema.webhooks`).

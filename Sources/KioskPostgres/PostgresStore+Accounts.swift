@@ -210,7 +210,7 @@ enum PostgresAccountRows {
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(id.rawValue)")
         // What else is the user's own (a new account may be given the same id); a device's
         // notification queue goes with it.
-        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices"] {
+        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices", "push_outbox"] {
             try await session.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
         }
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(id.rawValue)")
@@ -367,12 +367,13 @@ enum PostgresSignInFailureRows {
     }
 }
 
-/// An account and its password hash, as one Sendable value (tuples are not).
+/// A session and its account, read in one statement.
 struct SessionAccount: Sendable {
     var session: StoredSession
     var account: Account
 }
 
+/// An account and its password hash, as one Sendable value (tuples are not).
 private struct Credentials: Sendable {
     var account: Account
     var hash: String

@@ -19,6 +19,13 @@ extension PostgresStore {
             PostgresText.clean(endpoint), PostgresText.clean(p256dh), PostgresText.clean(auth), PostgresText.clean(name)
         )
         let rows = try await connection { session in
+            // A browser another account subscribed: what was queued for that account is not this one's.
+            try await session.execute(
+                """
+                DELETE FROM push_queue WHERE device_id IN (
+                    SELECT id FROM push_devices WHERE endpoint = \(endpoint) AND user_id <> \(user.rawValue)
+                        AND kind = 'push' AND \(kind.rawValue) = 'push')
+                """)
             let saved = try await session.rows(
                 """
                 INSERT INTO push_devices (user_id, kind, endpoint, p256dh, auth, name, created_at)

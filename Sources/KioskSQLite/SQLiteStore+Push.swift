@@ -15,6 +15,13 @@ extension SQLiteStore {
         user: UserID, kind: PushDevice.Kind, endpoint: String, p256dh: String, auth: String, name: String, now: Date
     ) async throws(StoreError) -> PushDevice {
         try await write { db in
+            // A browser another account subscribed: what was queued for that account is not this one's.
+            try db.execute(
+                sql: """
+                    DELETE FROM push_queue WHERE device_id IN (
+                        SELECT id FROM push_devices WHERE endpoint = ? AND user_id <> ? AND kind = 'push' AND ? = 'push')
+                    """,
+                arguments: [endpoint, user.rawValue, kind.rawValue])
             try db.execute(
                 sql: """
                     INSERT INTO push_devices (user_id, kind, endpoint, p256dh, auth, name, created_at)

@@ -11,7 +11,7 @@ import Testing
 /// The schema's migrations: idempotent, and safe for replicas starting together.
 @Suite struct MigrationTests {
     private static let tables = [
-        "allowance_uses", "app_state", "article_claims", "articles", "entries", "list_versions", "entry_labels", "entry_states", "hidden_entries", "push_devices", "push_queue", "rule_days", "rules", "saved_searches", "schema_migrations", "sessions", "sign_in_failures", "sources", "subscriptions",
+        "allowance_uses", "app_state", "article_claims", "articles", "entries", "list_versions", "entry_labels", "entry_states", "hidden_entries", "push_devices", "push_outbox", "push_queue", "rule_days", "rules", "saved_searches", "schema_migrations", "sessions", "sign_in_failures", "sources", "subscriptions",
         "user_feeds", "user_marks", "users", "app_passwords",
     ].sorted()
 

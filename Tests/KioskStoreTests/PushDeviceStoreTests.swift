@@ -98,9 +98,16 @@ import Testing
             #expect(try await store.movePushWindow(phone.id, from: held, to: nil))
             #expect(try await store.pushDevices(user: .owner).first { $0.id == phone.id }?.lastSentAt == nil)
 
+            // A browser another account subscribes again: the first account's queue is not sent there.
+            _ = try await store.savePushDevice(
+                user: UserID(2), endpoint: "https://push.example/phone", p256dh: "K9", auth: "A9", name: "Phone", now: now)
+            #expect(try await store.pendingPushes(limit: 10).map(\.device) == [laptop.id])
+            try await store.queuePushes(device: phone.id, ids: taken, now: now)
             // A device removed takes its queue with it.
             #expect(try await store.removePushDevice(laptop.id, user: .owner))
             #expect(try await store.pendingPushes(limit: 10).map(\.device) == [phone.id])
+            #expect(try await store.removePushDevice(phone.id, user: UserID(2)))
+            #expect(try await store.pendingPushes(limit: 10).isEmpty)
             #expect(try await !store.movePushWindow(laptop.id, from: nil, to: now))
         }
     }

@@ -16,6 +16,9 @@ public struct EntrySearch: Sendable {
     static let indexedCandidates = 300
     /// Most entries of the reading list judged for a query without words.
     static let listedCandidates = 5_000
+    /// Most unread (or starred) entries judged besides the index's candidates, for a query with
+    /// words asking for those: a saved search's count reads them on every refresh of the counts.
+    static let supplementCandidates = 1_000
 
     public init(store: any KioskStore) {
         self.store = store
@@ -64,35 +67,37 @@ public struct EntrySearch: Sendable {
                 kept.compactMap { stored[$0.id] }, by: query, feeds: feeds, user: user, now: now, limit: limit)
             // The index's candidates are read and unread alike: a query for unread (or starred)
             // entries, a saved search's count, whose newest 300 word matches are all read would
-            // find none of its older unread ones. Its reading list (the unread, usually far
-            // fewer) is judged too.
+            // find none of its older unread ones. The newest 1,000 of its reading list (the
+            // unread, usually far fewer) are judged too.
             let states = query.requiredStates
             if !exhaustive, found.count < limit, states.contains(.unread) || states.contains(.starred) {
-                let listed = try await listed(query, feeds: feeds, user: user, now: now, limit: limit)
+                let listed = try await listed(
+                    query, feeds: feeds, user: user, now: now, limit: limit, budget: Self.supplementCandidates)
                 let seen = Set(found.map(\.id))
                 found += listed.entries.filter { !seen.contains($0.id) }.prefix(limit - found.count)
                 if order == .newest { found.sort { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) } }
                 exhaustive = listed.isExhaustive
             }
         } else {
-            (found, exhaustive) = try await listed(query, feeds: feeds, user: user, now: now, limit: limit)
+            (found, exhaustive) = try await listed(
+                query, feeds: feeds, user: user, now: now, limit: limit, budget: Self.listedCandidates)
         }
         return Found(entries: found, isExhaustive: exhaustive)
     }
 
     /// The first `limit` matches of `query` in the reading list, newest first (only unread or
-    /// starred entries when it asks for those), judging at most `listedCandidates`.
+    /// starred entries when it asks for those), judging at most `budget` entries.
     private func listed(
-        _ query: Query, feeds: [SourceID: Subscription], user: UserID, now: Date, limit: Int
+        _ query: Query, feeds: [SourceID: Subscription], user: UserID, now: Date, limit: Int, budget: Int
     ) async throws -> (entries: [StoredEntry], isExhaustive: Bool) {
         let states = query.requiredStates
         var filter = EntryFilter(
             sources: nil, unreadOnly: states.contains(.unread), starredOnly: states.contains(.starred),
-            hidden: states.contains(.hidden), limit: 500)
+            hidden: states.contains(.hidden), limit: min(500, budget))
         var found: [StoredEntry] = []
         var read = 0
         while found.count < limit {
-            guard read < Self.listedCandidates else { return (found, false) }
+            guard read < budget else { return (found, false) }
             let page = try await store.readingList(filter, user: user)
             read += page.count
             let inScope = page.filter { feeds[$0.source] != nil }

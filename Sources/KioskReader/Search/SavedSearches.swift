@@ -13,7 +13,8 @@ public struct SavedSearches: Sendable {
     /// Longest query and name kept, in characters.
     public static let longestQuery = 1_000
     public static let longestName = 100
-    /// Unread counts stop here ("99+" is as useful as 4,210, and cheaper to find).
+    /// Unread counts stop here ("100+" is as useful as 4,210, and cheaper to find): a count
+    /// above it (one more is looked for) reads "100+".
     public static let countCap = 100
 
     public init(store: any KioskStore) {
@@ -66,7 +67,7 @@ public struct SavedSearches: Sendable {
         return found.sorted { ($0.sortDate, $0.id) > ($1.sortDate, $1.id) }
     }
 
-    /// Each saved search's unread entries, counted up to `countCap`.
+    /// Each saved search's unread entries, counted up to one past `countCap`.
     public func unreadCounts(user: UserID, subscriptions: [Subscription], now: Date = Date()) async throws -> [Int64: Int] {
         var counts: [Int64: Int] = [:]
         for search in try await store.savedSearches(user: user) {
@@ -75,11 +76,11 @@ public struct SavedSearches: Sendable {
         return counts
     }
 
-    /// `search`'s unread entries, counted up to `countCap`.
+    /// `search`'s unread entries, counted up to one past `countCap` (which reads "100+").
     public func unreadCount(of search: SavedSearch, user: UserID, subscriptions: [Subscription], now: Date = Date())
         async throws -> Int
     {
-        try await entries(of: search, user: user, subscriptions: subscriptions, unreadOnly: true, limit: Self.countCap, now: now)?
+        try await entries(of: search, user: user, subscriptions: subscriptions, unreadOnly: true, limit: Self.countCap + 1, now: now)?
             .count ?? 0
     }
 }

@@ -95,8 +95,9 @@ function showCounts(counts) {
   if (home && Object.keys(counts.labels || {}).some((name) => !$$("[data-count-for]", home).some((badge) => badge.dataset.countFor === `label:${name}`))) {
     redrawHome();
   }
-  // A saved search's count stops at its cap: "100+".
-  const shown = (key, count) => (key.startsWith("search:") && count >= (counts.searchCap ?? Infinity) ? `${count}+` : String(count));
+  // A saved search's count stops one past its cap: "100+".
+  const cap = counts.searchCap ?? Infinity;
+  const shown = (key, count) => (key.startsWith("search:") && count > cap ? `${cap}+` : String(count));
   for (const badge of $$("[data-count-for]")) {
     const key = badge.dataset.countFor;
     const count = values.get(key) ?? 0;
@@ -464,11 +465,8 @@ export function setupReader() {
       toggleStar(star);
     }
     // A row's "Add a label": the dialog `l` opens, for that row.
-    const ask = event.target.closest?.("[data-label-ask]");
-    if (ask) {
-      event.preventDefault();
-      askLabel(null, ask.closest("li.reader-entry"));
-    }
+    const ask = event.target.closest?.("button[data-label-ask]");
+    if (ask) askLabel(null, ask.closest("li.reader-entry"));
   });
   setupMarkAll();
   setupLabels();

@@ -139,7 +139,11 @@ struct PushDispatcher: Service {
             return false
         case .failed(_, let retryAfter?):
             // Busy or unreachable: queued again, after a backoff.
-            try? await store.queuePushes(device: device.id, ids: taken, now: now())
+            do {
+                try await store.queuePushes(device: device.id, ids: taken, now: now())
+            } catch {
+                logger.warning("notifications to send again were lost", metadata: ["error": "\(error)", "count": "\(taken.count)"])
+            }
             await backoff.failed(device.id, retryAfter: retryAfter, at: now())
             await giveBack(device, claimed: claimed)
             return false

@@ -39,14 +39,15 @@ struct ReaderCounts: Sendable, Encodable {
     /// Saved searches' counts stop here: a count at it reads "100+".
     var searchCap = SavedSearches.countCap
 
-    /// The document title with the unread count in front, as mail and feed readers do.
-    static func title(_ title: String, unread: Int, capped: Bool = false) -> String {
-        unread > 0 ? "(\(unread)\(capped ? "+" : "")) \(title)" : title
+    /// The document title with the unread count in front, as mail and feed readers do (`count`
+    /// as a badge reads it).
+    static func title(_ title: String, unread: Int, count: String? = nil) -> String {
+        unread > 0 ? "(\(count ?? String(unread))) \(title)" : title
     }
 
-    /// What a count reads: a saved search's at its cap reads "100+" (it was not counted further).
+    /// What a count reads: a saved search's past its cap reads "100+" (it was not counted further).
     static func text(_ count: Int, key: String) -> String {
-        key.hasPrefix("search:") && count >= SavedSearches.countCap ? "\(count)+" : String(count)
+        key.hasPrefix("search:") && count > SavedSearches.countCap ? "\(SavedSearches.countCap)+" : String(count)
     }
 }
 

@@ -77,7 +77,7 @@ struct ReaderListPage: Sendable {
     private var titleWithCount: String {
         guard case .search(let id) = scope else { return ReaderCounts.title(title, unread: counts.all) }
         let count = counts.searches[String(id)] ?? 0
-        return ReaderCounts.title(title, unread: count, capped: count >= counts.searchCap)
+        return ReaderCounts.title(title, unread: count, count: ReaderCounts.text(count, key: scopeKey))
     }
 
     var scopeKey: String {
@@ -185,7 +185,7 @@ struct ReaderRow: Sendable {
             // A row's own buttons: a touch screen labels a row without a keyboard's `l`.
             el("div", .class("row-actions")) {
                 StarButton(id: entry.id, isStarred: entry.isStarred).node
-                LabelButton(id: entry.id, entryPath: ReaderLinks.entry(entry.source, key: entry.key)).node
+                LabelButton(id: entry.id).node
             }
         }
     }
@@ -204,15 +204,14 @@ struct StarButton: Sendable {
     }
 }
 
-/// A row's "Add a label": the label dialog for that row, as `l` opens it for the focused row.
-/// Without script it is a link to the entry page's label form.
+/// A row's "Add a label": the label dialog for that row, as `l` opens it for the focused row
+/// (a button the script answers, as the star is).
 struct LabelButton: Sendable {
     var id: Int64
-    var entryPath: String
 
     var node: Node {
-        el("a", .href(entryPath + "#label-form-name"), .class("icon-button label-button"), .data("label-ask", String(id)),
-            .aria("label", "Add a label"), .title("Add a label (l)")) {
+        el("button", .type("button"), .class("icon-button label-button"), .data("label-ask", String(id)),
+            .aria("label", "Add a label"), .aria("haspopup", "dialog"), .title("Add a label (l)")) {
             Icon(path: ReaderHomePage.labelPath).node
         }
     }

@@ -16,7 +16,7 @@ extension PostgresStore {
         }
     }
 
-    public func addRule(_ draft: RuleDraft, user: UserID, now: Date) async throws(StoreError) -> Rule {
+    public func addRule(_ draft: RuleDraft, user: UserID, now: Date, most: Int) async throws(StoreError) -> Rule? {
         let name = PostgresText.clean(draft.name)
         let query = PostgresText.clean(draft.query)
         let folder = PostgresText.clean(RuleColumns.folder(of: draft.scope))
@@ -26,6 +26,9 @@ extension PostgresStore {
         let at = now.timeIntervalSince1970
         return try await transaction { session in
             try await session.execute("SELECT pg_advisory_xact_lock(\(PostgresStore.userLockClass), \(Int32(truncatingIfNeeded: user.rawValue)))")
+            // Counted under the user's lock: two requests at once cannot pass the cap.
+            let count = try await session.value("SELECT COUNT(*)::int8 FROM rules WHERE user_id = \(user.rawValue)", as: Int64.self) ?? 0
+            guard count < Int64(clamping: most) else { return nil }
             let rows = try await session.rows(
                 """
                 INSERT INTO rules (user_id, position, name, query, scope_folder, scope_feed, actions, label, paused, created_at)

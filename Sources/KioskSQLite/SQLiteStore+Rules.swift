@@ -16,8 +16,10 @@ extension SQLiteStore {
         }
     }
 
-    public func addRule(_ draft: RuleDraft, user: UserID, now: Date) async throws(StoreError) -> Rule {
+    public func addRule(_ draft: RuleDraft, user: UserID, now: Date, most: Int) async throws(StoreError) -> Rule? {
         try await write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM rules WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            guard count < most else { return nil }
             let position =
                 try Int.fetchOne(
                     db, sql: "SELECT COALESCE(MAX(position), 0) + 1 FROM rules WHERE user_id = ?",

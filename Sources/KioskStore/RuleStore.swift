@@ -96,8 +96,9 @@ public struct Rule: Sendable, Hashable {
 public protocol RuleStore: Sendable {
     /// `user`'s rules, in the order they run.
     func rules(user: UserID) async throws -> [Rule]
-    /// Keeps a new rule for `user`, last in their order.
-    func addRule(_ draft: RuleDraft, user: UserID, now: Date) async throws -> Rule
+    /// Keeps a new rule for `user`, last in their order, unless they have `most` already (nil):
+    /// counted in the write that adds it, so two requests at once cannot pass the cap.
+    func addRule(_ draft: RuleDraft, user: UserID, now: Date, most: Int) async throws -> Rule?
     /// Replaces one of `user`'s rules' draft (and clears its flag); false when there is none.
     @discardableResult
     func updateRule(_ id: Int64, to draft: RuleDraft, user: UserID) async throws -> Bool
@@ -155,5 +156,16 @@ package enum RuleOrder {
         var moved = order
         moved.swapAt(index, target)
         return moved
+    }
+}
+
+extension RuleStore {
+    /// Keeps a new rule for `user`, last in their order, whatever their count.
+    @discardableResult
+    public func addRule(_ draft: RuleDraft, user: UserID, now: Date) async throws -> Rule {
+        guard let rule = try await addRule(draft, user: user, now: now, most: .max) else {
+            throw StoreError.other("the rule was not added")
+        }
+        return rule
     }
 }

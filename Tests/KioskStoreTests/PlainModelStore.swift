@@ -539,7 +539,8 @@ extension PlainModelStore {
         ruleList.filter { $0.user == user }.map(\.rule).sorted { ($0.position, $0.id) < ($1.position, $1.id) }
     }
 
-    func addRule(_ draft: RuleDraft, user: UserID, now: Date) async throws -> Rule {
+    func addRule(_ draft: RuleDraft, user: UserID, now: Date, most: Int) async throws -> Rule? {
+        guard ruleList.count(where: { $0.user == user }) < most else { return nil }
         let position = (ruleList.filter { $0.user == user }.map(\.rule.position).max() ?? 0) + 1
         let rule = Rule(id: Int64(ruleList.count + 1), draft: draft, position: position, createdAt: now)
         ruleList.append((user, rule))

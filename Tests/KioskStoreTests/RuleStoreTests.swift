@@ -14,6 +14,29 @@ import Testing
         Entry(id: id, title: title, link: "https://weather.example/\(id)", summary: summary)
     }
 
+    /// The cap on rules is counted in the write that adds one: ten requests at once for the
+    /// last three places add three.
+    @Test(arguments: StoreKind.allCases)
+    func theCapHoldsUnderRequestsAtOnce(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            for index in 0..<7 {
+                _ = try await store.addRule(RuleDraft(name: "r\(index)", query: "w\(index)", actions: [.markRead]), user: .owner, now: Date())
+            }
+            let added = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<10 {
+                    group.addTask {
+                        try await store.addRule(
+                            RuleDraft(name: "x\(index)", query: "x\(index)", actions: [.markRead]), user: .owner, now: Date(), most: 10
+                        ) != nil
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(added == 3)
+            #expect(try await store.rules(user: .owner).count == 10)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func rulesAreEachUsersOwnInTheirOrder(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

@@ -52,10 +52,10 @@ public struct Rules: Sendable {
     /// many, is refused with a sentence.
     public func add(_ draft: RuleDraft, user: UserID, now: Date = Date()) async throws -> Rule {
         let checked = try Self.check(draft)
-        guard try await store.rules(user: user).count < Self.mostPerUser else {
+        guard let rule = try await store.addRule(checked, user: user, now: now, most: Self.mostPerUser) else {
             throw ReaderError.limit("You have \(Self.mostPerUser) rules already: delete one to add another.")
         }
-        return try await store.addRule(checked, user: user, now: now)
+        return rule
     }
 
     /// Replaces a rule's draft; false when the user has no such rule.

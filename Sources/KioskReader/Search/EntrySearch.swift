@@ -18,7 +18,7 @@ public struct EntrySearch: Sendable {
     static let listedCandidates = 5_000
     /// Most unread (or starred) entries judged besides the index's candidates, for a query with
     /// words asking for those: a saved search's count reads them on every refresh of the counts.
-    static let supplementCandidates = 1_000
+    static let supplementCandidates = 500
 
     public init(store: any KioskStore) {
         self.store = store
@@ -67,7 +67,7 @@ public struct EntrySearch: Sendable {
                 kept.compactMap { stored[$0.id] }, by: query, feeds: feeds, user: user, now: now, limit: limit)
             // The index's candidates are read and unread alike: a query for unread (or starred)
             // entries, a saved search's count, whose newest 300 word matches are all read would
-            // find none of its older unread ones. The newest 1,000 of its reading list (the
+            // find none of its older unread ones. The newest 500 of its reading list (the
             // unread, usually far fewer) are judged too.
             let states = query.requiredStates
             if !exhaustive, found.count < limit, states.contains(.unread) || states.contains(.starred) {

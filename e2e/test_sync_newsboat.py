@@ -167,18 +167,23 @@ def test_an_article_read_in_newsboat_is_read_on_the_server(synced):
 ARTICLE_ONLY = ("What analysts expect", "A test for the board", "The numbers behind it")
 
 
+def sign_in(driver, server: KioskServer, path: str, page: str) -> None:
+    """Opens `path` in `driver` as the account's owner, through the sign-in page."""
+    driver.delete_all_cookies()
+    driver.get(server.url(path))
+    harness.wait_until(driver, lambda d: harness.page_of(d) == "login", "the sign-in page")
+    harness.find(driver, "#login-name").send_keys(NAME)
+    harness.find(driver, "#login-password").send_keys(PASSWORD)
+    harness.tap(driver, harness.find(driver, "#login-submit"))
+    harness.wait_until(driver, lambda d: harness.page_of(d) == page, f"{path} after signing in")
+
+
 def test_show_full_articles_set_in_the_browser_reaches_the_api_and_newsboat(synced, phone):
     server, api, home = synced
     assert not any(mark in item["summary"]["content"] for item in api.contents("feed/business") for mark in ARTICLE_ONLY)
 
     # The feed's setting, ticked in Chromium by the account's owner.
-    phone.delete_all_cookies()
-    phone.get(server.url("/reader/feed/business/settings"))
-    harness.wait_until(phone, lambda d: harness.page_of(d) == "login", "the sign-in page")
-    harness.find(phone, "#login-name").send_keys(NAME)
-    harness.find(phone, "#login-password").send_keys(PASSWORD)
-    harness.tap(phone, harness.find(phone, "#login-submit"))
-    harness.wait_until(phone, lambda d: harness.page_of(d) == "reader-settings", "the feed's settings")
+    sign_in(phone, server, "/reader/feed/business/settings", "reader-settings")
     box = harness.find(phone, "#feed-full-articles")
     assert not box.is_selected()
     harness.tap(phone, box)
@@ -213,13 +218,7 @@ def test_show_full_articles_set_in_the_browser_reaches_the_api_and_newsboat(sync
 
 def test_a_label_put_on_in_the_browser_is_an_item_tag_for_a_sync_client_and_back(synced, phone):
     server, api, _ = synced
-    phone.delete_all_cookies()
-    phone.get(server.url("/reader/feed/environment?show=all"))
-    harness.wait_until(phone, lambda d: harness.page_of(d) == "login", "the sign-in page")
-    harness.find(phone, "#login-name").send_keys(NAME)
-    harness.find(phone, "#login-password").send_keys(PASSWORD)
-    harness.tap(phone, harness.find(phone, "#login-submit"))
-    harness.wait_until(phone, lambda d: harness.page_of(d) == "reader-list", "the feed's list")
+    sign_in(phone, server, "/reader/feed/environment?show=all", "reader-list")
     harness.wait_live(phone)
     row = harness.find(phone, "#reader-list > li.reader-entry")
     entry_id, title = row.get_attribute("data-id"), harness.text_of(phone, "#reader-list > li.reader-entry .entry-title")

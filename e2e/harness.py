@@ -325,11 +325,23 @@ def wait_until(driver: WebDriver, condition: Callable[[WebDriver], Any], message
 
     An element that is missing or was replaced while the condition read it (a live update
     re-drew the list between finding a row and reading its text) means "not yet", never a
-    failure: live pages re-render under the test at any moment."""
+    failure: live pages re-render under the test at any moment. So does Chromium's "node ...
+    does not belong to the document", its answer for an element read while a navigation
+    replaces its page (seen beside CPU burners)."""
+    def attempt(d: WebDriver) -> Any:
+        try:
+            return condition(d)
+        except WebDriverException as error:
+            if isinstance(error, (NoSuchElementException, StaleElementReferenceException)):
+                raise
+            if "does not belong to the document" in str(error):
+                return False
+            raise
+
     try:
         return WebDriverWait(driver, timeout, poll_frequency=poll,
                              ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
-                             ).until(condition)
+                             ).until(attempt)
     except TimeoutException:
         raise AssertionError(f"after {timeout:.0f} s: {message or condition}") from None
 

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import http_ece
 import py_vapid
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -282,11 +282,16 @@ def remove_every_device(driver, server: KioskServer) -> None:
 
 
 def is_stale(element) -> bool:
+    """Whether `element`'s page has gone (the navigation a submit starts has replaced it)."""
     try:
         element.is_enabled()
         return False
     except StaleElementReferenceException:
         return True
+    except WebDriverException as error:
+        # Mid-navigation Chromium may answer that the node is no longer in its document (seen
+        # beside CPU burners): gone too. Anything else is "not yet".
+        return "does not belong to the document" in str(error)
 
 
 def add_webhook(driver, address: str) -> None:

@@ -141,15 +141,7 @@ extension PostgresStore {
 
     public func queuePushes(device: Int64, ids: [Int64], now: Date) async throws(StoreError) {
         guard !ids.isEmpty else { return }
-        try await connection { session in
-            try await session.execute(
-                """
-                INSERT INTO push_queue (device_id, entry_id, queued_at)
-                SELECT d.id, e.id, \(now.timeIntervalSince1970) FROM push_devices d JOIN entries e ON e.id = ANY(\(ids))
-                WHERE d.id = \(device)
-                ON CONFLICT DO NOTHING
-                """)
-        }
+        try await connection { session in try await PostgresPushRows.queue(ids, for: .device(device), now: now, in: session) }
     }
 
     public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
@@ -167,15 +159,15 @@ extension PostgresStore {
 
 /// The SQL side of `PushDeviceStore` on PostgreSQL.
 enum PostgresPushRows {
-    /// Queues `ids` for each of `user`'s devices (in the transaction that stored them): each
-    /// device has its own queue and its own digest window.
-    static func queue(_ ids: [Int64], user: UserID, now: Date, in session: PostgresSession) async throws {
+    /// Queues `ids` for `devices` (see SQLite's `PushRows.queue`).
+    static func queue(_ ids: [Int64], for devices: PushQueueFor, now: Date, in session: PostgresSession) async throws {
         guard !ids.isEmpty else { return }
+        let (column, value) = devices.condition
         try await session.execute(
             """
             INSERT INTO push_queue (device_id, entry_id, queued_at)
             SELECT d.id, e.id, \(now.timeIntervalSince1970) FROM push_devices d JOIN entries e ON e.id = ANY(\(ids))
-            WHERE d.user_id = \(user.rawValue)
+            WHERE \(unescaped: column) = \(value)
             ON CONFLICT DO NOTHING
             """)
     }

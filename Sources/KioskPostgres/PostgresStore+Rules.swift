@@ -170,7 +170,7 @@ enum PostgresRuleRows {
             _ = try await PostgresReadingRows.setRead(true, ids: verdict.read, user: user, now: now, in: session)
             _ = try await PostgresReadingRows.setStarred(true, ids: verdict.starred, user: user, now: now, in: session)
             _ = try await PostgresReadingRows.setHidden(true, ids: verdict.hidden, user: user, now: now, in: session)
-            try await PostgresPushRows.queue(verdict.notify, user: user, now: now, in: session)
+            try await PostgresPushRows.queue(verdict.notify, for: .user(user), now: now, in: session)
             for (label, ids) in verdict.labelled.sorted(by: { $0.key < $1.key }) {
                 _ = try await PostgresLabelRows.set(label, true, ids: ids, user: user, now: now, in: session)
             }

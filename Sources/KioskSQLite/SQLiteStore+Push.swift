@@ -118,17 +118,7 @@ extension SQLiteStore {
 
     public func queuePushes(device: Int64, ids: [Int64], now: Date) async throws(StoreError) {
         guard !ids.isEmpty else { return }
-        try await write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO push_queue (device_id, entry_id, queued_at)
-                    SELECT d.id, e.id, ? FROM push_devices d JOIN entries e
-                        ON e.id IN (\(databaseQuestionMarks(count: ids.count)))
-                    WHERE d.id = ?
-                    ON CONFLICT DO NOTHING
-                    """,
-                arguments: [now.timeIntervalSince1970] + StatementArguments(ids) + [device])
-        }
+        try await write { db in try PushRows.queue(ids, for: .device(device), now: now, in: db) }
     }
 
     public func pendingPushes(limit: Int) async throws(StoreError) -> [PendingPush] {
@@ -144,18 +134,18 @@ extension SQLiteStore {
 
 /// The SQL side of `PushDeviceStore`.
 enum PushRows {
-    /// Queues `ids` for each of `user`'s devices (in the transaction that stored them): each
-    /// device has its own queue and its own digest window.
-    static func queue(_ ids: [Int64], user: UserID, now: Date, in db: Database) throws {
+    /// Queues `ids` for `devices`.
+    static func queue(_ ids: [Int64], for devices: PushQueueFor, now: Date, in db: Database) throws {
         guard !ids.isEmpty else { return }
+        let (column, value) = devices.condition
         try db.execute(
             sql: """
                 INSERT INTO push_queue (device_id, entry_id, queued_at)
                 SELECT d.id, e.id, ? FROM push_devices d JOIN entries e ON e.id IN (\(databaseQuestionMarks(count: ids.count)))
-                WHERE d.user_id = ?
+                WHERE \(column) = ?
                 ON CONFLICT DO NOTHING
                 """,
-            arguments: [now.timeIntervalSince1970] + StatementArguments(ids) + [user.rawValue])
+            arguments: [now.timeIntervalSince1970] + StatementArguments(ids) + [value])
     }
 
     static func device(_ row: Row) -> PushDevice {

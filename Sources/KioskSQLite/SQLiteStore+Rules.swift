@@ -136,7 +136,7 @@ enum RuleRows {
             _ = try ReadingRows.setRead(true, ids: verdict.read, user: user, now: now, in: db)
             _ = try ReadingRows.setStarred(true, ids: verdict.starred, user: user, now: now, in: db)
             _ = try ReadingRows.setHidden(true, ids: verdict.hidden, user: user, now: now, in: db)
-            try PushRows.queue(verdict.notify, user: user, now: now, in: db)
+            try PushRows.queue(verdict.notify, for: .user(user), now: now, in: db)
             for (label, ids) in verdict.labelled.sorted(by: { $0.key < $1.key }) {
                 _ = try LabelRows.set(label, true, ids: ids, user: user, now: now, in: db)
             }

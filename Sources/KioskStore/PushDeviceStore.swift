@@ -106,3 +106,19 @@ public struct PendingPush: Sendable, Hashable {
         self.queuedAt = queuedAt
     }
 }
+
+/// Whose queues the stores put entries in: each of a user's devices (a rule's notify, in the
+/// transaction that stored them: each device has its own queue and its own digest window), or
+/// one device (a send that may succeed later).
+package enum PushQueueFor: Sendable {
+    case user(UserID)
+    case device(Int64)
+
+    /// The devices' column (of `push_devices d`, named here, never input) and its value.
+    package var condition: (column: String, value: Int64) {
+        switch self {
+        case .user(let user): ("d.user_id", user.rawValue)
+        case .device(let id): ("d.id", id)
+        }
+    }
+}

@@ -29,6 +29,8 @@ struct PushDispatcher: Service {
     var accountsAtOnce = 4
     /// The most entries one notification covers; the rest wait for the next window.
     var entriesPerNotification = 1_000
+    /// Due devices read at a time; a pass reads up to ten such batches.
+    var devicesPerRead = 500
     /// An image's path through this Kiosk's proxy (`ImageSigner`), so the device never asks the
     /// image's own host.
     var imagePath: @Sendable (String?) -> String? = { _ in nil }
@@ -55,7 +57,7 @@ struct PushDispatcher: Service {
         for _ in 0..<10 {
             let due: [PushDevice]
             do {
-                due = try await store.duePushDevices(sentBefore: now().addingTimeInterval(-window), excluding: seen, limit: 500)
+                due = try await store.duePushDevices(sentBefore: now().addingTimeInterval(-window), excluding: seen, limit: devicesPerRead)
             } catch {
                 logger.warning("the notification queue cannot be read", metadata: ["error": "\(error)"])
                 return sent
@@ -79,7 +81,7 @@ struct PushDispatcher: Service {
                 }
                 return total
             }
-            if due.count < 500 { break }
+            if due.count < devicesPerRead { break }
         }
         return sent
     }

@@ -36,7 +36,7 @@ struct ReaderCounts: Sendable, Encodable {
         self.labels = Dictionary(labels.map { ($0.name, $0.unread) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Saved searches' counts stop here: a count at it reads "100+".
+    /// Saved searches' counts stop one past this, which reads "100+" (for the script).
     var searchCap = SavedSearches.countCap
 
     /// The document title with the unread count in front, as mail and feed readers do (`count`

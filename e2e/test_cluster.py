@@ -488,7 +488,11 @@ class EventStream(threading.Thread):
                 pass
             self.stopping.wait(0.5)  # not drawn yet (haproxy's 503 while replicas start): again
         while not self.stopping.is_set():
-            connection = HTTPConnection("127.0.0.1", self.port, timeout=5)
+            # Quiet spells between events last up to the server's 15 s heartbeat; a socket read that
+            # times out cannot be read again (Python's "cannot read from timed out object"), so a
+            # shorter timeout would reconnect a page whose stream was never cut. Silence past 40 s
+            # means the stream is dead: reconnect, as a browser's EventSource would.
+            connection = HTTPConnection("127.0.0.1", self.port, timeout=40)
             try:
                 headers = {"Accept": "text/event-stream"}
                 if last:
@@ -501,10 +505,7 @@ class EventStream(threading.Thread):
                 self.connections += 1
                 current: dict[str, str] = {}
                 while not self.stopping.is_set():
-                    try:
-                        raw = response.fp.readline()
-                    except TimeoutError:
-                        continue  # quiet between heartbeats: still open
+                    raw = response.fp.readline()
                     if not raw:
                         break  # the connection ended
                     line = raw.decode().rstrip("\n")

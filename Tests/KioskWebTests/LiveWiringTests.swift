@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import KioskCore
 import KioskDemo
 import KioskModel
@@ -14,7 +15,8 @@ import Testing
 /// The destination guards as `kiosk serve` wires them (`WebDependencies.live`), not as the test
 /// harness builds its own fetcher: the feed fetcher and the image fetcher each refuse a name that
 /// resolves into this machine's network; allowing private feeds opens the feed fetcher only.
-/// The article fetcher (the image fetcher, `Parts.imageFetcher`) is tested through a stored entry.
+/// The article fetcher (the image fetcher, `Parts.imageFetcher`) is tested through a stored entry,
+/// and both fetchers with a configured source's server redirecting inward.
 @Suite struct LiveWiringTests {
     /// Answers as a hostile DNS server would: a public-looking name pointing at loopback.
     static let resolver: DestinationGuard.Resolver = { host, _ in
@@ -26,14 +28,18 @@ import Testing
 
     /// The live dependencies over a fresh data directory, their services running (the HTTP
     /// clients must be shut down by their service), stopped afterwards.
-    static func withLive(allowPrivateFeeds: Bool = false, _ body: (WebDependencies) async throws -> Void) async throws {
+    static func withLive(
+        allowPrivateFeeds: Bool = false, sources base: String = "http://127.0.0.1:9",
+        _ body: (WebDependencies) async throws -> Void
+    ) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-wiring-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         var settings = Settings(dataDirectory: directory)
         settings.allowPrivateFeeds = allowPrivateFeeds
         settings.port = 0
-        // Sources on a port nobody listens on: the engine's checks fail quietly meanwhile.
-        let catalogue = SourceCatalogue.demo(base: try #require(URL(string: "http://127.0.0.1:9")), newsAPIKey: "demo")
+        // Sources on a port nobody listens on (or that answers 404): the engine's checks fail
+        // quietly meanwhile.
+        let catalogue = SourceCatalogue.demo(base: try #require(URL(string: base)), newsAPIKey: "demo")
         var config = AppConfig(settings: settings, catalogue: catalogue)
         config.passwordCost = 4
         let dependencies = try await WebDependencies.live(config, logger: .quiet, resolve: resolver)
@@ -97,6 +103,43 @@ import Testing
         }
     }
 
+    /// A configured source's server is trusted, but where it redirects is judged hop by hop: a
+    /// redirect to a name that resolves inward is refused by the feed fetcher and by the image
+    /// fetcher as `kiosk serve` builds them, and the inward address is never asked.
+    @Test func aRedirectFromATrustedSourceIntoThisNetworkIsRefused() async throws {
+        try await RedirectServer.run { server in
+            // A configured source's authority is trusted and connected to as it is (the
+            // system's resolver: localhost); where it redirects is not.
+            let trusted = "http://localhost:\(server.port)"
+            try await Self.withLive(sources: trusted) { live in
+                do throws(FeedFinderError) {
+                    _ = try await live.reader.find("\(trusted)/away?to=http://inward.example:\(server.port)/secret.xml")
+                    Issue.record("the feed fetcher followed a redirect to a name that resolves to loopback")
+                } catch {
+                    guard case .addressRefused(let why) = error else {
+                        Issue.record("the feed fetcher failed otherwise: \(error)")
+                        return
+                    }
+                    #expect(why.contains("inward.example"), "\(why)")
+                }
+                let image = try #require(URL(string: "\(trusted)/away?to=http://inward.example:\(server.port)/secret.png"))
+                do throws(ImageError) {
+                    _ = try await live.images.image(for: image)
+                    Issue.record("the image fetcher followed a redirect to a name that resolves to loopback")
+                } catch {
+                    guard case .fetch(.refused(let why)) = error else {
+                        Issue.record("the image fetcher failed otherwise: \(error)")
+                        return
+                    }
+                    #expect(why.contains("inward.example"), "\(why)")
+                }
+            }
+            #expect(await server.log.count(of: "/away") >= 2, "the trusted source was asked")
+            #expect(await server.log.count(of: "/secret.xml") == 0, "the inward address was never asked")
+            #expect(await server.log.count(of: "/secret.png") == 0, "the inward address was never asked")
+        }
+    }
+
     /// "Full article" for a stored entry whose link resolves inward, to a page that is really
     /// there (the sample server's article on loopback): the article service as `kiosk serve`
     /// builds it does not read it, and says the site could not be reached.
@@ -127,6 +170,52 @@ import Testing
             let article = await live.articles.article(entry: stored.id, link: entry.link)
             #expect(article.outcome == .failed("the site could not be reached"), "\(article.outcome)")
             #expect(article.url == nil)
+        }
+    }
+}
+
+/// A loopback server that redirects `/away?to=URL` to `URL` and answers everything else (the
+/// inward targets `/secret.xml` and `/secret.png`) with 200, counting what it was asked.
+private struct RedirectServer: Sendable {
+    let port: Int
+    let log: PathLog
+
+    actor PathLog {
+        private var paths: [String] = []
+        func record(_ path: String) { paths.append(path) }
+        func count(of path: String) -> Int { paths.filter { $0 == path }.count }
+    }
+
+    static func run(_ body: (RedirectServer) async throws -> Void) async throws {
+        let log = PathLog()
+        let router = Router()
+        router.get("/away") { request, _ -> Response in
+            await log.record("/away")
+            let target = request.uri.queryParameters.get("to") ?? "/"
+            return Response(status: .found, headers: [.location: target])
+        }
+        router.get("**") { request, _ -> Response in
+            await log.record(request.uri.path)
+            return Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "secret")))
+        }
+        let (ports, portSink) = AsyncStream.makeStream(of: Int.self)
+        var logger = Logger(label: "kiosk.redirect-server")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                portSink.yield(channel.localAddress?.port ?? 0)
+                portSink.finish()
+            },
+            logger: logger
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.run() }
+            defer { group.cancelAll() }
+            var iterator = ports.makeAsyncIterator()
+            let port = try #require(await iterator.next())
+            try await body(RedirectServer(port: port, log: log))
         }
     }
 }

@@ -2,7 +2,8 @@
 # The one command that tests Kiosk (README, and .ci/run on a clean clone): installs what it needs,
 # checks the code rules and the package's layout, measures the parser on the shared corpus, runs every Swift test (the
 # bulk in parallel, then the real-time suites one at a time: scripts/swift-tests.sh), guards the
-# memory per open event stream (kiosk-bench sse), fuzzes,
+# peak memory of the reader view on 10 MB pages (scripts/extract-memory-check.py) and per open
+# event stream (kiosk-bench sse), fuzzes,
 # then runs the browser tests against the real server in demo mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,9 @@ scripts/check-layout.py "$(swift build --show-bin-path)"
 
 echo "== corpus agreement: feeds (kiosk parse) and the reader view (kiosk extract)"
 scripts/corpus-check.sh "$(swift build --show-bin-path)/kiosk"
+
+echo "== peak memory of the reader view: pages up to the 10 MB limit, each under 100 MB (debug build)"
+scripts/extract-memory-check.py "$(swift build --show-bin-path)/kiosk" --limit-mb 100
 
 echo "== Swift tests: the parallel bulk, then the real-time suites alone (the store's contract also on PostgreSQL: a private server, stopped at the end)"
 scripts/swift-tests.sh

@@ -122,8 +122,9 @@ import Testing
     }
 
     /// A page just under the 10 MB limit (nested sections, links, line breaks, tables), all of it
-    /// article: read whole, and refused as too long for a reader view (a typed error that says
-    /// so), not a trap.
+    /// article: its tree would take more than the extractor allows, so it is refused while the
+    /// tree is built (a typed error that says so), not a trap; allowed the tree, it is read whole
+    /// and refused as too long for a reader view; allowed that too, it is an article.
     @Test(.timeLimit(.minutes(2))) func aLargePageFinishesWithATypedResult() throws {
         var body = ""
         var index = 0
@@ -137,17 +138,43 @@ import Testing
         let html = "<html><head><title>A long page of many parts</title></head><body>\(body)</body></html>"
         let bytes = Array(html.utf8)
         #expect(bytes.count <= ArticleLimits().maxBytes)
-        let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(bytes) }
+        #expect(throws: ArticleError.tooComplex(treeBytes: 32 * 1_048_576)) { try ArticleExtractor.extract(bytes) }
+        #expect(ArticleError.tooComplex(treeBytes: 32 * 1_048_576).description.hasPrefix("the page is too complex"))
+        let whole = ArticleLimits(maxTreeBytes: .max)
+        let result = Result { () throws(ArticleError) -> ReaderArticle in try ArticleExtractor.extract(bytes, limits: whole) }
         guard case .failure(.tooLong(let characters, let limit)) = result else {
             Issue.record("expected the article to be too long, got \(result)")
             return
         }
         #expect(characters > limit && limit == 1_000_000)
         #expect(ArticleError.tooLong(characters: characters, limit: limit).description.hasPrefix("the article is too long"))
-        // With a higher limit, the same page is an article.
-        let article = try ArticleExtractor.extract(bytes, limits: ArticleLimits(maxArticleCharacters: 20_000_000))
+        // With higher limits, the same page is an article.
+        let article = try ArticleExtractor.extract(
+            bytes, limits: ArticleLimits(maxArticleCharacters: 20_000_000, maxTreeBytes: .max))
         #expect(article.text.contains(Self.paragraphs[3]))
         #expect(article.wordCount > 1_000)
+    }
+
+    /// The tree's budget counts elements, runs of text and attributes as the page is built: the
+    /// same paragraphs fit where, each with a long attribute, they do not; real pages fit.
+    @Test func theTreesBudgetCountsElementsTextAndAttributes() throws {
+        let plain = (0..<200).map { "<p>Paragraph \($0), with words enough to read, and a comma.</p>" }.joined()
+        let marked = (0..<200).map {
+            "<p data-tracking=\"\(String(repeating: "x", count: 200))\">Paragraph \($0), with words enough to read, and a comma.</p>"
+        }.joined()
+        // 200 paragraphs and their text: 200 × (190 + 124) = 62,800 reckoned bytes, and the
+        // page around them; each long attribute adds 48 + 32 + 200.
+        let budget = ArticleLimits(maxTreeBytes: 80_000)
+        let article = try ArticleExtractor.extract(Self.page(article: plain), limits: budget)
+        #expect(article.text.contains("Paragraph 199"))
+        #expect(throws: ArticleError.tooComplex(treeBytes: 80_000)) {
+            try ArticleExtractor.extract(Self.page(article: marked), limits: budget)
+        }
+        #expect(throws: ArticleError.tooComplex(treeBytes: 10_000)) {
+            try ArticleExtractor.extract(Self.page(article: plain), limits: ArticleLimits(maxTreeBytes: 10_000))
+        }
+        // 4,000 paragraphs are far inside the default budget.
+        #expect(try ArticleExtractor.extract(Self.page(article: String(repeating: plain, count: 20))).wordCount > 1_000)
     }
 
     /// The limit counts the article's text, not the page's: a long article under it is whole.

@@ -47,6 +47,10 @@ public enum ArticleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An article longer than a reader view holds (and than is worth keeping with an entry,
     /// syncing to apps and saving on a phone): a book, or a page made to be hostile.
     case tooLong(characters: Int, limit: Int)
+    /// More elements, runs of text and attributes than the extractor builds a tree of
+    /// (`ArticleLimits.maxTreeBytes`): no article needs that many, only a table of data or a
+    /// page made to be hostile (as Readability's `maxElemsToParse`).
+    case tooComplex(treeBytes: Int)
 
     public var description: String {
         switch self {
@@ -56,6 +60,8 @@ public enum ArticleError: Error, Sendable, Hashable, CustomStringConvertible {
         case .notAnArticle: "the page is not an article"
         case .tooLong(let characters, let limit):
             "the article is too long for the reader view (\(characters / 1_000) thousand characters; at most \(limit / 1_000) thousand)"
+        case .tooComplex(let treeBytes):
+            "the page is too complex for the reader view (its parts would take over \(treeBytes / 1_048_576) MB)"
         }
     }
 }
@@ -70,10 +76,22 @@ public struct ArticleLimits: Sendable, Hashable {
     /// longest Wikipedia article); a longer one is an error, found before it is sanitized, turned
     /// into text and stored.
     public var maxArticleCharacters: Int
+    /// Most memory the page's tree may take, in bytes as the extractor reckons it while building
+    /// the tree (an element, a run of text and an attribute each cost what they hold at the
+    /// extraction's peak: the node, its counts, its place in its parent's list and in the passes'
+    /// lists, an attribute's strings). A page whose tree would take more is an error, found while
+    /// the tree is built: no article needs that many parts, only a page made to be hostile or a
+    /// table of data. With the page (10 MB at most) and the process, this keeps any page's
+    /// extraction under 100 MB; 10 MB of real pages reckon about 27 MB.
+    public var maxTreeBytes: Int
 
-    public init(maxBytes: Int = 10 * 1_048_576, maxDepth: Int = 256, maxArticleCharacters: Int = 1_000_000) {
+    public init(
+        maxBytes: Int = 10 * 1_048_576, maxDepth: Int = 256, maxArticleCharacters: Int = 1_000_000,
+        maxTreeBytes: Int = 32 * 1_048_576
+    ) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxArticleCharacters = maxArticleCharacters
+        self.maxTreeBytes = maxTreeBytes
     }
 }

@@ -7,11 +7,10 @@ import KioskCore
 /// attached to the deepest allowed ancestor instead (their content kept, the depth bounded).
 struct ArticleDocument {
     struct Node {
-        /// Lowercased element name; "#text" for text, "#document" for the root.
-        var name: String
+        /// An element's lowercased name, or a text node's text: a node has one or the other, so
+        /// one field holds both (16 bytes a node less, a fifth of the node array).
+        private var content: String
         var attributes: [HTMLTokenizer.Attribute]
-        /// A text node's text (references decoded; a script's or style's as written).
-        var text: String
         var children: [Int]
         /// 32-bit, with the counts below, so they fit where the padding of a 64-bit index was.
         private var parentIndex: Int32
@@ -26,12 +25,34 @@ struct ArticleDocument {
         var tag: ArticleTag
 
         init(name: String, tag: ArticleTag? = nil, attributes: [HTMLTokenizer.Attribute], text: String, parent: Int, children: [Int]) {
-            self.name = name
-            self.tag = tag ?? ArticleTag(name: name)
+            let tag = tag ?? ArticleTag(name: name)
+            self.tag = tag
+            content = tag == .text ? text : name
             self.attributes = attributes
-            self.text = text
             self.children = children
             parentIndex = Int32(truncatingIfNeeded: parent)
+        }
+
+        /// Lowercased element name; "#text" for text, "#document" for the root.
+        var name: String {
+            get {
+                switch tag {
+                case .text: "#text"
+                case .document: "#document"
+                default: content
+                }
+            }
+            set { if tag != .text { content = newValue } }
+        }
+
+        /// A text node's text (references decoded; a script's or style's as written); "" for an
+        /// element.
+        var text: String { tag == .text ? content : "" }
+
+        /// Adds to a text node's text, in place (through `text`, each addition would copy all of
+        /// it: quadratic for the line breaks of 100,000 flattened elements).
+        mutating func append(text more: String) {
+            if tag == .text { content += more }
         }
 
         var parent: Int {
@@ -58,12 +79,46 @@ struct ArticleDocument {
     /// The page from its bytes, valid UTF-8 (`TextDecoding.utf8Bytes`), read in place: no
     /// `String` of the page and no copy of it (a tenth of the time went to validating and
     /// copying the page twice more; on a 10 MB page, 10 MB less at the peak).
-    init(utf8: [UInt8], maxDepth: Int) {
-        self.init(tokenizer: HTMLTokenizer(utf8: utf8), maxDepth: maxDepth)
+    init(utf8: [UInt8], maxDepth: Int, maxTreeBytes: Int = .max) {
+        self.init(tokenizer: HTMLTokenizer(utf8: utf8), maxDepth: maxDepth, maxTreeBytes: maxTreeBytes)
     }
 
-    private init(tokenizer: consuming HTMLTokenizer, maxDepth: Int) {
+    /// Whether the page's tree would take more than it was allowed (it stops there, unfinished).
+    private(set) var isOverLimit = false
+
+    /// What an element, a run of text and an attribute cost at the extraction's peak, as
+    /// measured with heaptrack on element-dense pages: an element its node (48 bytes), its
+    /// counts (`ArticleStats`, 68), its list of children and its place in the passes' lists; a
+    /// run of text its node, counts and place in its parent's list (its text is the page's,
+    /// bounded by the page); an attribute its two strings, and the value's bytes when they do
+    /// not fit in the string itself.
+    static let elementCost = 190
+    static let textCost = 124
+    static let attributeCost = 48
+
+    private static func cost(of attributes: [HTMLTokenizer.Attribute]) -> Int {
+        var total = 0
+        for attribute in attributes {
+            total += attributeCost
+            let length = attribute.value.utf8.count
+            if length > 15 { total += 32 + length }
+        }
+        return total
+    }
+
+    private init(tokenizer: consuming HTMLTokenizer, maxDepth: Int, maxTreeBytes: Int = .max) {
         nodes = [Node(name: "#document", tag: .document, attributes: [], text: "", parent: -1, children: [])]
+        // Room for every node the page can make, asked for once: each tag starts with `<` and
+        // makes at most one element, with at most one text node before it (adjacent text is one
+        // node), and the paragraphs extraction adds for runs of line breaks and phrasing are
+        // fewer than the nodes they wrap. Grown by doubling instead, the array was copied at
+        // every step, the old and new copies both in memory at the last one (a third more at
+        // the peak of an element-dense page). Room never written to is never touched, so it
+        // costs address space only.
+        nodes.reserveCapacity(min(2 * Self.tagCount(in: tokenizer.bytes), 2 * (maxTreeBytes / Self.textCost)) + 16)
+        // What the nodes made so far cost (`counted` of them reckoned).
+        var treeBytes = 0
+        var counted = 0
         var stack = [Self.root]
         // Elements past the depth limit make no node; their end tags are matched here instead.
         var overflow: [String: Int] = [:]
@@ -72,6 +127,17 @@ struct ArticleDocument {
         // Whether a `head` may be open (so text and body tags must close it).
         var headOpen = false
         while let token = tokenizer.next() {
+            while counted < nodes.count {
+                // Read in place (a copy of the node would retain and release its strings and lists).
+                treeBytes +=
+                    nodes[counted].tag == .text
+                    ? Self.textCost : Self.elementCost + Self.cost(of: nodes[counted].attributes)
+                counted += 1
+            }
+            if treeBytes > maxTreeBytes {
+                isOverLimit = true
+                return
+            }
             switch token {
             case .text(let range):
                 buffer.removeAll(keepingCapacity: true)
@@ -128,6 +194,13 @@ struct ArticleDocument {
         }
     }
 
+    /// How many `<` the page holds: at least as many as its tags.
+    private static func tagCount(in bytes: [UInt8]) -> Int {
+        var count = 0
+        for byte in bytes where byte == UInt8(ascii: "<") { count += 1 }
+        return count
+    }
+
     /// A `style`, or a `script` other than JSON-LD, whose content nothing reads.
     private func isUnreadCode(_ index: Int) -> Bool {
         switch nodes[index].tag {
@@ -169,7 +242,7 @@ struct ArticleDocument {
         guard !text.isEmpty else { return }
         // Adjacent text (split by a skipped comment) is one node.
         if let last = nodes[parent].children.last, nodes[last].isText {
-            nodes[last].text += text
+            nodes[last].append(text: text)
             return
         }
         _ = append(Node(name: "#text", tag: .text, attributes: [], text: text, parent: parent, children: []))
@@ -279,15 +352,17 @@ struct ArticleDocument {
         return result
     }
 
-    /// Every element under `index` still in the tree, with its tag, in document order.
-    func elements(under index: Int) -> [(index: Int, tag: ArticleTag)] {
-        var result: [(index: Int, tag: ArticleTag)] = []
+    /// Every element under `index` still in the tree, with its tag, in document order. 32-bit
+    /// indices, as the node's own: 8 bytes an element where 16 were (on an element-dense 10 MB
+    /// page, 4 MB less at the peak).
+    func elements(under index: Int) -> [(index: Int32, tag: ArticleTag)] {
+        var result: [(index: Int32, tag: ArticleTag)] = []
         var pending: [Int] = []
         pushChildren(of: index, to: &pending)
         while let next = pending.popLast() {
             let tag = nodes[next].tag
             if tag == .text { continue }
-            result.append((next, tag))
+            result.append((Int32(truncatingIfNeeded: next), tag))
             pushChildren(of: next, to: &pending)
         }
         return result

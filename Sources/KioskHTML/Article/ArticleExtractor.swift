@@ -18,15 +18,18 @@ public enum ArticleExtractor {
         let charset = charsetHint ?? HTMLSniffer.declaredCharset(bytes)
         // The decoded text is handed over, so it is freed as soon as the tokenizer has its bytes.
         // A site rule's drops go before anything else reads the tree.
-        func parse() -> ArticleDocument {
-            var document = ArticleDocument(utf8: TextDecoding.utf8Bytes(bytes, charsetHint: charset), maxDepth: limits.maxDepth)
+        func parse() throws(ArticleError) -> ArticleDocument {
+            var document = ArticleDocument(
+                utf8: TextDecoding.utf8Bytes(bytes, charsetHint: charset), maxDepth: limits.maxDepth,
+                maxTreeBytes: limits.maxTreeBytes)
+            if document.isOverLimit { throw .tooComplex(treeBytes: limits.maxTreeBytes) }
             if let rule, !rule.drop.isEmpty { SiteRuleApplication.drop(rule.drop, from: &document) }
             return document
         }
         // The first attempt edits this tree in place; a relaxed retry (rare: under 500
         // characters found) parses the page again rather than every attempt holding an
         // untouched copy (on a 10 MB page, a copy is ten megabytes more at the peak).
-        var unused: ArticleDocument? = parse()
+        var unused: ArticleDocument? = try parse()
         guard let metadata = unused.map(ArticleMetadata.init) else { throw .emptyPage }
         guard let hasText = unused.map({ $0.hasText($0.first(.body) ?? ArticleDocument.root) }), hasText else {
             throw .emptyPage
@@ -47,11 +50,19 @@ public enum ArticleExtractor {
         // The page's own article, to judge the grabber's answer by.
         let declared = ruled ? nil : unused.flatMap(DeclaredArticle.find)
         let declaredLength = declared.flatMap { index in unused.map { $0.textLength(of: index) } } ?? 0
-        func grab(scope: Int?, whole: Bool = false) -> (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)? {
+        func unusedOrParsed() throws(ArticleError) -> ArticleDocument {
+            if let first = unused.take() { return first }
+            return try parse()
+        }
+        func grab(scope: Int?, whole: Bool = false) throws(ArticleError)
+            -> (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
+        {
             var found: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
             for flags in attempts {
+                // Handed over without a name of its own: a local still holding the tree would
+                // make the grabber's first edit copy all of it.
                 var grabber = ArticleGrabber(
-                    document: unused.take() ?? parse(), flags: flags, title: metadata.title, scope: scope, wholeScope: whole)
+                    document: try unusedOrParsed(), flags: flags, title: metadata.title, scope: scope, wholeScope: whole)
                 guard let grabbed = grabber.grab() else { continue }
                 let length = grabbed.nodes.reduce(0) { $0 + grabbed.document.textLength(of: $1) }
                 // A relaxed attempt finds more by keeping what the stricter ones left out as
@@ -65,10 +76,10 @@ public enum ArticleExtractor {
         }
         var judged = ruled
         if !ruled {
-            best = grab(scope: nil)
+            best = try grab(scope: nil)
             // Nothing the grabber would call an article: the page's own, when it marks one.
             if (best?.length ?? 0) == 0, let declared {
-                best = grab(scope: declared, whole: true)
+                best = try grab(scope: declared, whole: true)
                 judged = true
             }
         }
@@ -77,8 +88,8 @@ public enum ArticleExtractor {
         // page (signatories, a form, an author box); look again inside the article.
         if let declared, !judged {
             if DeclaredArticle.shareInside(declared, of: best.nodes, in: best.document, length: best.length) < 0.5 {
-                if let inside = grab(scope: declared), inside.length >= DeclaredArticle.minimumText { best = inside }
-            } else if best.length * 3 < declaredLength * 2, let whole = grab(scope: declared, whole: true),
+                if let inside = try grab(scope: declared), inside.length >= DeclaredArticle.minimumText { best = inside }
+            } else if best.length * 3 < declaredLength * 2, let whole = try grab(scope: declared, whole: true),
                 whole.length > best.length * 3 / 2
             {
                 // Under two thirds of the page's article (a letter's list of signatories and

@@ -77,12 +77,12 @@ struct ArticleGrabber {
 
     /// Removes what is never article, notes a byline, turns `div`s holding only text into
     /// paragraphs, and lists the elements whose text is scored.
-    private mutating func prepare() -> [Int] {
+    private mutating func prepare() -> NodeList {
         let body = searchRoot
         document.replaceBreakRuns(under: body)
         stats.recountAll(document)
         var replaceCursor: [Int: Int] = [:]
-        var toScore: [Int] = []
+        var toScore = NodeList()
         var titleRemoved = false
         var pending = Array(document.children(of: body).reversed())
         while let index = pending.popLast() {
@@ -424,25 +424,25 @@ struct ArticleGrabber {
     /// element already known, so a pass costs the article's length, not its length times its depth).
     private struct CleaningPasses {
         let root: Int
-        let elements: [(index: Int, tag: ArticleTag)]
+        let elements: [(index: Int32, tag: ArticleTag)]
         /// Per node, for the current pass: 0 not known yet, 1 in the tree, 2 out.
         private var known: [UInt8]
         private var path: [Int] = []
 
-        init(root: Int, elements: [(index: Int, tag: ArticleTag)], nodeCount: Int) {
+        init(root: Int, elements: [(index: Int32, tag: ArticleTag)], nodeCount: Int) {
             self.root = root
             self.elements = elements
             known = [UInt8](repeating: 0, count: nodeCount)
         }
 
         /// The listed elements tagged one of `tags` (nil: all) still in the tree, in document order.
-        mutating func attached(_ tags: ArticleTagSet?, in document: ArticleDocument) -> [Int] {
+        mutating func attached(_ tags: ArticleTagSet?, in document: ArticleDocument) -> NodeList {
             for position in known.indices { known[position] = 0 }
             // The walks stop at the article (what is above it is not the passes' to judge).
             if root < known.count { known[root] = 1 }
-            var result: [Int] = []
+            var result = NodeList()
             for element in elements where tags?.contains(element.tag) ?? true {
-                if isAttached(element.index, in: document) { result.append(element.index) }
+                if isAttached(Int(element.index), in: document) { result.append(Int(element.index)) }
             }
             return result
         }
@@ -471,7 +471,7 @@ struct ArticleGrabber {
 
     /// Leads elsewhere (`RelatedReading`): a heading over other articles goes with the list of
     /// links after it; a "Read more: …" line that is mostly its link goes.
-    private mutating func removeRelatedReading(_ elements: [Int]) {
+    private mutating func removeRelatedReading(_ elements: NodeList) {
         // Where the last heading was found among its parent's children: elements come in
         // document order, so each parent's children are searched once in all (100,000 sibling
         // "Related" headings would otherwise search them 100,000 times).
@@ -531,7 +531,7 @@ struct ArticleGrabber {
     /// Readability's `_cleanConditionally`: `elements` (those named `name`, in document order) whose content reads as
     /// anything but the article (more links than text, more images than paragraphs, inputs,
     /// embeds...) go, deepest first, data tables and code kept.
-    private mutating func cleanConditionally(_ elements: [Int], _ name: ArticleTag) {
+    private mutating func cleanConditionally(_ elements: NodeList, _ name: ArticleTag) {
         guard flags.cleanConditionally else { return }
         // Deepest first: an element is judged with what is left inside it.
         for index in elements.reversed() where !document.nodes[index].removed {

@@ -52,7 +52,12 @@ struct ArticleStats {
     /// biggest array there is).
     mutating func recountAll(_ document: ArticleDocument) {
         counts = []
-        counts = Array(repeating: Counts(), count: document.nodes.count)
+        // With room for the elements extraction adds (paragraphs for phrasing runs, the
+        // article's wrapper): appending to a full array copies it, and the old and new copies,
+        // both in memory for a moment, were the peak of an element-dense page. Room never
+        // written to is never touched, so it costs address space only.
+        counts.reserveCapacity(document.nodes.count + document.nodes.count / 2 + Self.headroom)
+        counts.append(contentsOf: repeatElement(Counts(), count: document.nodes.count))
         // Post-order without recursion: a node is summed once all its children are.
         var pending: [(index: Int, expanded: Bool)] = [(ArticleDocument.root, false)]
         while let (index, expanded) = pending.popLast() {
@@ -74,12 +79,19 @@ struct ArticleStats {
         }
     }
 
+    /// Room for counts beyond the tree's nodes (at least; an eighth more when it grows, so
+    /// growing stays linear).
+    private static let headroom = 1_024
+
     subscript(index: Int) -> Counts { index < counts.count ? counts[index] : Counts() }
 
     /// Counts `index` again from its children's counts (a new element, or one whose children
     /// changed).
     mutating func recount(_ index: Int, in document: ArticleDocument) {
         if counts.count < document.nodes.count {
+            if counts.capacity < document.nodes.count {
+                counts.reserveCapacity(document.nodes.count + max(Self.headroom, document.nodes.count / 8))
+            }
             counts.append(contentsOf: repeatElement(Counts(), count: document.nodes.count - counts.count))
         }
         var total = Counts()

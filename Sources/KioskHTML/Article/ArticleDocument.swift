@@ -85,6 +85,8 @@ struct ArticleDocument {
 
     /// Whether the page's tree would take more than it was allowed (it stops there, unfinished).
     private(set) var isOverLimit = false
+    /// What the nodes built so far cost, as reckoned below (the root an element).
+    private var treeBytes = elementCost
 
     /// What an element, a run of text and an attribute cost at the extraction's peak, as
     /// measured with heaptrack on element-dense pages: an element its node (48 bytes), its
@@ -116,9 +118,6 @@ struct ArticleDocument {
         // the peak of an element-dense page). Room never written to is never touched, so it
         // costs address space only.
         nodes.reserveCapacity(min(2 * Self.tagCount(in: tokenizer.bytes), 2 * (maxTreeBytes / Self.textCost)) + 16)
-        // What the nodes made so far cost (`counted` of them reckoned).
-        var treeBytes = 0
-        var counted = 0
         var stack = [Self.root]
         // Elements past the depth limit make no node; their end tags are matched here instead.
         var overflow: [String: Int] = [:]
@@ -127,13 +126,6 @@ struct ArticleDocument {
         // Whether a `head` may be open (so text and body tags must close it).
         var headOpen = false
         while let token = tokenizer.next() {
-            while counted < nodes.count {
-                // Read in place (a copy of the node would retain and release its strings and lists).
-                treeBytes +=
-                    nodes[counted].tag == .text
-                    ? Self.textCost : Self.elementCost + Self.cost(of: nodes[counted].attributes)
-                counted += 1
-            }
             if treeBytes > maxTreeBytes {
                 isOverLimit = true
                 return
@@ -232,6 +224,7 @@ struct ArticleDocument {
     // MARK: - Building
 
     private mutating func append(_ node: Node) -> Int {
+        treeBytes += node.tag == .text ? Self.textCost : Self.elementCost + Self.cost(of: node.attributes)
         nodes.append(node)
         let index = nodes.count - 1
         nodes[node.parent].children.append(index)

@@ -57,27 +57,7 @@ traf_rate=$(printf '%s\n' "$traf_out" | sed -nE 's/^best round: .* ms, ([0-9.]+)
 python3 -c "print('ratio (best rounds): kiosk %.1f pages/s / trafilatura %.1f pages/s = %.1fx' % ($kiosk_rate, $traf_rate, $kiosk_rate / $traf_rate))"
 
 echo "== peak memory: kiosk extract on a page of about 10 MB"
-python3 - "$corpus" "$out/large-page.html" <<'PY'
-import os, re, sys
-corpus, target = sys.argv[1], sys.argv[2]
-bodies = []
-for name in sorted(os.listdir(corpus)):
-    path = os.path.join(corpus, name, "source.html")
-    if os.path.isfile(path):
-        text = open(path, encoding="utf-8", errors="replace").read()
-        match = re.search(r"<body[^>]*>(.*)</body>", text, re.S | re.I)
-        bodies.append(match.group(1) if match else text)
-parts, size, i = ["<!doctype html><html><head><title>Many pages in one</title></head><body>"], 0, 0
-while size < 10_000_000:
-    body = "<div class=\"page\">" + bodies[i % len(bodies)] + "</div>"
-    if size + len(body.encode()) > 10_400_000:
-        i += 1
-        continue
-    parts.append(body); size += len(body.encode()); i += 1
-parts.append("</body></html>")
-open(target, "w", encoding="utf-8").write("".join(parts))
-print("%s: %.2f MB" % (target, os.path.getsize(target) / 1e6))
-PY
+scripts/extract-memory-check.py --write-real-page "$out/large-page.html" --shared "${SHARED_DIR:-../shared}"
 /usr/bin/time -v "$bin/kiosk" extract --json "$out/large-page.html" 2> "$out/time.txt" | python3 -c "
 import json, sys
 line = sys.stdin.readline()

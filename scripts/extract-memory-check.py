@@ -9,6 +9,7 @@ each, 10 MB of one text run, and (when ../shared/corpus is there) 10 MB of real 
 which must still be read as an article.
 
 Usage: scripts/extract-memory-check.py KIOSK_BINARY [--limit-mb 100] [--shared ../shared]
+       scripts/extract-memory-check.py --write-real-page FILE [--shared ../shared]
 """
 import argparse
 import json
@@ -28,9 +29,14 @@ def page(body: str) -> str:
     return f"<html><head><title>Hostile</title></head><body>{body}</body></html>"
 
 
+def section(index: int) -> str:
+    """One part of the element-dense page (`kiosk-bench hostile-pages`' "many parts"): 14 nodes."""
+    return (f"<section><h2>Part {index}</h2>{PARAGRAPH}<div>line<br><br>line<table><tr><td>a</td></tr></table>"
+            "</div></section>")
+
+
 def sections(count: int) -> str:
-    return "".join(f"<section><h2>Part {i}</h2>{PARAGRAPH}<div>line<br><br>line<table><tr><td>a</td></tr></table>"
-                   "</div></section>" for i in range(count))
+    return "".join(section(i) for i in range(count))
 
 
 def filled_with_words(body: str) -> str:
@@ -39,16 +45,16 @@ def filled_with_words(body: str) -> str:
 
 
 def dense() -> str:
-    parts, size, index = [], 0, 0
+    parts, size = [], 0
     while size < LIMIT_BYTES - 8_192:
-        part = sections(1).replace("Part 0", f"Part {index}")
-        parts.append(part)
-        size += len(part)
-        index += 1
+        parts.append(section(len(parts)))
+        size += len(parts[-1])
     return page("".join(parts))
 
 
 def joined_real_pages(corpus: Path) -> str | None:
+    """About 10 MB of the reader-view corpus's page bodies, one after another (also the page of
+    scripts/bench-extract-reference.sh, through --write-real-page)."""
     if not corpus.is_dir():
         return None
     bodies = []
@@ -106,7 +112,17 @@ def main() -> int:
     parser.add_argument("--limit-mb", type=float, default=100)
     parser.add_argument("--shared", default=os.environ.get("SHARED_DIR", "../shared"))
     parser.add_argument("--write-pages", metavar="DIRECTORY", help=argparse.SUPPRESS)
+    parser.add_argument("--write-real-page", metavar="FILE",
+                        help="only write the joined real pages to FILE (scripts/bench-extract-reference.sh)")
     args = parser.parse_args()
+
+    if args.write_real_page:
+        real = joined_real_pages(Path(args.shared) / "corpus" / "readability")
+        if real is None:
+            parser.error(f"{args.shared}/corpus/readability not found")
+        Path(args.write_real_page).write_text(real, encoding="utf-8")
+        print("%s: %.2f MB" % (args.write_real_page, os.path.getsize(args.write_real_page) / 1e6))
+        return 0
 
     if args.write_pages:
         manifest = []

@@ -319,6 +319,13 @@ def make_driver(size: str = "phone", *, scale: float = 1.0, profile: Path | None
     return driver
 
 
+def left_its_document(error: WebDriverException) -> bool:
+    """Whether `error` is Chromium's answer for an element read while a navigation replaces its
+    page ("Node with given id does not belong to the document"), where a stale reference would be
+    expected (seen beside CPU burners)."""
+    return "does not belong to the document" in str(error)
+
+
 def wait_until(driver: WebDriver, condition: Callable[[WebDriver], Any], message: str = "",
                timeout: float = WAIT, poll: float = 0.1) -> Any:
     """Polls `condition(driver)` until truthy; returns its value, fails with `message`.
@@ -334,7 +341,7 @@ def wait_until(driver: WebDriver, condition: Callable[[WebDriver], Any], message
         except WebDriverException as error:
             if isinstance(error, (NoSuchElementException, StaleElementReferenceException)):
                 raise
-            if "does not belong to the document" in str(error):
+            if left_its_document(error):
                 return False
             raise
 

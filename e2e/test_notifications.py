@@ -25,7 +25,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
 import conftest
-from harness import LIVE_WAIT, KioskServer, cdp, find, find_all, open_page, tap, text_of, token, wait_until
+from harness import LIVE_WAIT, KioskServer, cdp, find, find_all, left_its_document, open_page, tap, text_of, token, wait_until
 
 
 def b64(data: bytes) -> str:
@@ -289,9 +289,9 @@ def is_stale(element) -> bool:
     except StaleElementReferenceException:
         return True
     except WebDriverException as error:
-        # Mid-navigation Chromium may answer that the node is no longer in its document (seen
-        # beside CPU burners): gone too. Anything else is "not yet".
-        return "does not belong to the document" in str(error)
+        # Mid-navigation Chromium may answer that the node is no longer in its document: gone
+        # too. Anything else is "not yet".
+        return left_its_document(error)
 
 
 def add_webhook(driver, address: str) -> None:

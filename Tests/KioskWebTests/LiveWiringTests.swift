@@ -58,27 +58,40 @@ import Testing
 
     @Test func everyFetcherRefusesANameThatResolvesInward() async throws {
         try await Self.withLive { live in
-            do throws(FeedFinderError) {
-                _ = try await live.reader.find("http://inward.example:8123/feed.xml")
-                Issue.record("the feed fetcher fetched a name that resolves to loopback")
-            } catch {
-                guard case .addressRefused(let why) = error else {
-                    Issue.record("the feed fetcher failed otherwise: \(error)")
-                    return
-                }
-                #expect(why.contains("127.0.0.1"), "\(why)")
+            await Self.expectFeedRefused("http://inward.example:8123/feed.xml", by: live, saying: "127.0.0.1")
+            await Self.expectImageRefused(try #require(URL(string: "http://inward.example:8123/a.png")), by: live, saying: "127.0.0.1")
+        }
+    }
+
+    /// The feed fetcher refuses `address` (found or followed), for a reason that names `culprit`.
+    static func expectFeedRefused(
+        _ address: String, by live: WebDependencies, saying culprit: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        do throws(FeedFinderError) {
+            _ = try await live.reader.find(address)
+            Issue.record("the feed fetcher fetched \(address)", sourceLocation: sourceLocation)
+        } catch {
+            guard case .addressRefused(let why) = error else {
+                Issue.record("the feed fetcher failed otherwise: \(error)", sourceLocation: sourceLocation)
+                return
             }
-            let image = try #require(URL(string: "http://inward.example:8123/a.png"))
-            do throws(ImageError) {
-                _ = try await live.images.image(for: image)
-                Issue.record("the image fetcher fetched a name that resolves to loopback")
-            } catch {
-                guard case .fetch(.refused(let why)) = error else {
-                    Issue.record("the image fetcher failed otherwise: \(error)")
-                    return
-                }
-                #expect(why.contains("127.0.0.1"), "\(why)")
+            #expect(why.contains(culprit), "\(why)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The image fetcher refuses `image` (asked or followed), for a reason that names `culprit`.
+    static func expectImageRefused(
+        _ image: URL, by live: WebDependencies, saying culprit: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        do throws(ImageError) {
+            _ = try await live.images.image(for: image)
+            Issue.record("the image fetcher fetched \(image)", sourceLocation: sourceLocation)
+        } catch {
+            guard case .fetch(.refused(let why)) = error else {
+                Issue.record("the image fetcher failed otherwise: \(error)", sourceLocation: sourceLocation)
+                return
             }
+            #expect(why.contains(culprit), "\(why)", sourceLocation: sourceLocation)
         }
     }
 
@@ -112,27 +125,11 @@ import Testing
             // system's resolver: localhost); where it redirects is not.
             let trusted = "http://localhost:\(server.port)"
             try await Self.withLive(sources: trusted) { live in
-                do throws(FeedFinderError) {
-                    _ = try await live.reader.find("\(trusted)/away?to=http://inward.example:\(server.port)/secret.xml")
-                    Issue.record("the feed fetcher followed a redirect to a name that resolves to loopback")
-                } catch {
-                    guard case .addressRefused(let why) = error else {
-                        Issue.record("the feed fetcher failed otherwise: \(error)")
-                        return
-                    }
-                    #expect(why.contains("inward.example"), "\(why)")
-                }
-                let image = try #require(URL(string: "\(trusted)/away?to=http://inward.example:\(server.port)/secret.png"))
-                do throws(ImageError) {
-                    _ = try await live.images.image(for: image)
-                    Issue.record("the image fetcher followed a redirect to a name that resolves to loopback")
-                } catch {
-                    guard case .fetch(.refused(let why)) = error else {
-                        Issue.record("the image fetcher failed otherwise: \(error)")
-                        return
-                    }
-                    #expect(why.contains("inward.example"), "\(why)")
-                }
+                await Self.expectFeedRefused(
+                    "\(trusted)/away?to=http://inward.example:\(server.port)/secret.xml", by: live, saying: "inward.example")
+                await Self.expectImageRefused(
+                    try #require(URL(string: "\(trusted)/away?to=http://inward.example:\(server.port)/secret.png")), by: live,
+                    saying: "inward.example")
             }
             #expect(await server.log.count(of: "/away") >= 2, "the trusted source was asked")
             #expect(await server.log.count(of: "/secret.xml") == 0, "the inward address was never asked")

@@ -19,4 +19,18 @@ import Testing
         let html = try #require(decoded?["html"] as? String)
         #expect(html == article.html)
     }
+
+    @Test func onlyTheTwoSeparatorsAreEscapedAndTheirNeighboursKeptWhole() throws {
+        // Characters sharing the separators' first bytes (E2 80): †, …, ‘, and € (E2 82), the
+        // separators back to back and at the very end.
+        let text = "a†b…c‘d€e\u{2028}\u{2029}\u{2028}f\u{E2}\u{2029}"
+        var report = ExtractReport(error: "x")
+        report.text = text
+        let line = report.jsonLine()
+        #expect(!line.unicodeScalars.contains { $0 == "\u{2028}" || $0 == "\u{2029}" })
+        #expect(line.contains(#"e\u2028\u2029\u2028f"#))
+        let decoded = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(decoded?["text"] as? String == text)
+        #expect(ExtractReport.escapingLineSeparators(Array("€\u{E2}".utf8).dropLast(0)) == Array("€\u{E2}".utf8))
+    }
 }

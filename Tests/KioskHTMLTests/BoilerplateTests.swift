@@ -86,6 +86,63 @@ import Testing
     }
 }
 
+/// Parts of the page around the text that are found by their words: a box about the author, a
+/// row of teasers under a "Related" heading, an advertisement's label, a way back, a date line.
+@Suite struct PageFurnitureTests {
+    static let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }
+
+    @Test func aBoxAboutTheAuthorIsNotTheArticleItOutscores() throws {
+        // The article is shorter than the biography, which would score as an article.
+        let page = """
+            <!doctype html><html lang="de"><head><title>Anzahl zugelassener Parteien</title></head><body>
+            <article><header><h1>Anzahl zugelassener Parteien</h1></header>
+            <section class="content"><p><em>Weil es zu viele sind und viele auch nur in wenigen Bundesländern mit einer Landesliste antreten, haben wir uns auf die größten beschränkt.</em></p></section>
+            <div class="pb-xl"><h2>Autor:innen</h2><div class="columns"><a href="/autoren/te">Tim Ehlers</a>
+            <div class="content"><p>Geboren 1983, ist seit 2015 Redakteur bei KATAPULT und vor allem als Layouter, Grafiker und Lektor tätig. Er hat Germanistik, Kunstgeschichte und Deutsch als Fremdsprache an der Universität Greifswald studiert.</p>
+            <p>Sein wissenschaftliches Hauptinteresse liegt im Bereich der Sprachwissenschaft.</p></div></div></div>
+            </article></body></html>
+            """
+        let article = try ArticleExtractor.extract(Array(page.utf8), url: "https://magazin.example/parteien")
+        #expect(article.text.contains("haben wir uns auf die größten beschränkt."))
+        #expect(!article.text.contains("Geboren 1983"))
+    }
+
+    @Test func aRelatedHeadingTakesItsRowOfTeasersAndABoxOfLinksGoesWhole() throws {
+        // Teasers whose links hold only an image (their headlines are plain text), and a box
+        // that opens with its own heading.
+        let teasers = ["Respekt vor dem Klassiker", "Erinnerung an den Sohn des Gründers", "Ford GT erzielte 1,15 Millionen"]
+            .map { "<div class=\"teaser\"><article><div><h3>\($0)</h3></div><a href=\"/x\"><img src=\"/t.jpg\" alt=\"\"></a></article></div>" }
+        let article = """
+            \(Self.paragraphs.joined())
+            <h2>Weitere Beiträge zum Thema</h2><div class="row">\(teasers.joined())</div>
+            <ul class="links"><li><a href="/more">Mehr zum Thema</a><ul><li><a href="/a">Covid-19 oder Grippe?</a></li>
+            <li><a href="/b">Corona &amp; Asthma</a></li><li><a href="/c">Coronavirus: Wie lange ansteckend? Ein Überblick über die Fristen</a></li>
+            <li><a href="/d">Coronavirus: Häusliche Quarantäne, was gilt und was nicht, und wer sie anordnet</a></li></ul></li></ul>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/a")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        for lead in ["Weitere Beiträge", "Respekt vor dem Klassiker", "Ford GT", "Mehr zum Thema", "Covid-19 oder Grippe?"] {
+            #expect(!found.text.contains(lead), "\(lead) leads elsewhere")
+        }
+    }
+
+    @Test func labelsOfAdvertisementsAndWaysBackGoWithTheAdvertisement() throws {
+        let article = """
+            \(Self.paragraphs[0...1].joined())
+            <figure><a href="https://shop.example/"><img src="/ad.jpg" alt="Reklama"></a><figcaption>Reklama</figcaption></figure>
+            <center>- Anzeige -</center>
+            \(Self.paragraphs[2...].joined())
+            <p><a href="/news">zurück zur Listenansicht</a></p>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/a")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        for label in ["Reklama", "Anzeige", "zurück"] { #expect(!found.text.contains(label), "\(label)") }
+        #expect(!found.html.contains("shop.example"), "the advertisement goes with its label")
+        #expect(FurnitureLine.matches("Advertisement:"))
+        #expect(!FurnitureLine.matches("Advertising revenue fell by a third last year."))
+    }
+}
+
 /// The new judgements stay linear and modest on pages made to defeat them.
 @Suite struct BoilerplateBoundsTests {
     @Test func fiftyThousandRelatedHeadingsAreRemovedInOnePass() throws {

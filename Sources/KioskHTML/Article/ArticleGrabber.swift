@@ -113,6 +113,12 @@ struct ArticleGrabber {
                 }
             }
             if flags.stripUnlikelys {
+                if Self.authorBoxes.contains(tag), stats[index].text <= AuthorBox.longest,
+                    let first = document.firstText(under: index), AuthorBox.opensWithHeading(first)
+                {
+                    document.remove(index)
+                    continue
+                }
                 if let role = node.value(of: "role"), Self.unlikelyRoles.contains(role.lowercased()) {
                     document.remove(index)
                     continue
@@ -157,6 +163,8 @@ struct ArticleGrabber {
     static let tagsToScore = ArticleTagSet([.section, .h2, .h3, .h4, .h5, .h6, .p, .td, .pre])
     static let removedWhenEmpty = ArticleTagSet([.div, .section, .header, .h1, .h2, .h3, .h4, .h5, .h6])
     static let blockElements = ArticleTagSet([.blockquote, .dl, .div, .img, .ol, .p, .pre, .table, .ul, .figure])
+    /// What can be a box about the author.
+    static let authorBoxes = ArticleTagSet([.div, .section, .aside, .footer])
     static let unlikelyRoles: Set<String> = ["menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog"]
 
     // Readability's patterns: alternations of fragments, matched in any case.
@@ -405,7 +413,10 @@ struct ArticleGrabber {
             guard Self.sharePattern.matches(node.value(of: "class") ?? "", node.value(of: "id") ?? "") else { continue }
             if Int(stats[index].text) < Self.characterThreshold { remove(index) }
         }
-        removeRelatedReading(passes.attached(ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li]), in: document))
+        removeRelatedReading(
+            passes.attached(
+                ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li, .ul, .ol, .section, .center, .small, .figcaption]),
+                in: document))
         // Headings that read as anything but the article's (weighted negative).
         for index in passes.attached(ArticleTagSet([.h1, .h2]), in: document) where classWeight(index) < 0 {
             remove(index)
@@ -479,11 +490,29 @@ struct ArticleGrabber {
         for index in elements where !document.nodes[index].removed {
             let tag = document.nodes[index].tag
             let length = Int(stats[index].text)
-            guard length > 0, length <= 200 else { continue }
+            guard length > 0, length <= 5_000 else { continue }
+            // A box of links that opens with its own "Related" heading ("<li><a>Mehr zum
+            // Thema</a><ul>…</ul></li>"): the heading and its list go together.
+            if Self.relatedBoxes.contains(tag), linkDensity(index) >= 0.5, let first = document.firstText(under: index),
+                first.utf8.count <= RelatedReading.longestHeading, first.utf8.count < length,
+                RelatedReading.headingInitials.mayStart(first), RelatedReading.isHeading(first)
+            {
+                remove(index)
+                continue
+            }
+            guard length <= 200 else { continue }
             // Read only what could be a lead: a heading's few words, or a line with a colon
             // early in its first text (most paragraphs are neither, and reading each was a
             // tenth of the extraction).
             guard let first = document.firstText(under: index) else { continue }
+            if length <= FurnitureLine.longest, FurnitureLine.mayStart(first),
+                FurnitureLine.matches(document.normalizedText(of: index))
+            {
+                // An advertisement's caption: the advertisement goes with it.
+                let parent = document.nodes[index].parent
+                remove(tag == .figcaption && document.nodes[parent].tag == .figure ? parent : index)
+                continue
+            }
             let mayBeHeading = length <= RelatedReading.longestHeading && tag != .li
                 && RelatedReading.headingInitials.mayStart(first)
             guard mayBeHeading || (RelatedReading.mayOpenWithLabel(first) && RelatedReading.labelInitials.mayStart(first)) else { continue }
@@ -502,7 +531,9 @@ struct ArticleGrabber {
                 }
                 if following < children.count {
                     let next = children[following]
-                    if Self.linkLists.contains(document.nodes[next].tag), linkDensity(next) >= 0.5 { remove(next) }
+                    if Self.linkLists.contains(document.nodes[next].tag), linkDensity(next) >= 0.5 || isCardList(next) {
+                        remove(next)
+                    }
                 }
                 remove(index)
             } else if RelatedReading.isReadAlsoLine(text), linkDensity(index) >= 0.4 {
@@ -516,6 +547,20 @@ struct ArticleGrabber {
 
     /// What follows a "Related posts" heading and goes with it.
     static let linkLists = ArticleTagSet([.ul, .ol, .div, .section, .p, .dl])
+    /// What can hold a "Related" heading and its list together.
+    static let relatedBoxes = ArticleTagSet([.li, .ul, .ol, .div, .section])
+
+    /// Whether `index` is a row of teasers: at least two parts (under any wrappers of one
+    /// child), each a few lines with a link (a headline and an image linking to another
+    /// article, whose text need not be in the link).
+    private func isCardList(_ index: Int) -> Bool {
+        var cards = document.elementChildren(of: index)
+        while cards.count == 1, let only = cards.first { cards = document.elementChildren(of: only) }
+        guard cards.count >= 2 else { return false }
+        return cards.allSatisfy { card in
+            document.nodes[card].tag == .a || (stats[card].text <= 300 && document.first(.a, under: card) != nil)
+        }
+    }
 
     /// Takes `index` out of the tree and its counts out of its ancestors'.
     private mutating func remove(_ index: Int) {

@@ -21,10 +21,13 @@ enum RelatedReading {
         "weitere artikel", "weitere beiträge", "neueste artikel", "neueste beiträge", "aktuelle beiträge",
         "empfohlene beiträge", "empfohlene artikel", "beiträge zum thema", "artikel zum thema", "ähnliche beiträge",
         "ähnliche artikel", "verwandte artikel", "verwandte beiträge", "weiterführende links", "meistgelesen",
-        "meistgelesene artikel", "top-artikel",
+        "meistgelesene artikel", "top-artikel", "weitere beiträge zum thema", "weitere artikel zum thema",
+        "artikel und videos zum thema", "videos zum thema", "news zum thema", "interessante artikel",
+        "das thema könnte dich auch interessieren", "das könnte ihnen auch gefallen", "das könnte dir auch gefallen",
         // French
         "à lire aussi", "a lire aussi", "lire aussi", "à lire également", "sur le même sujet",
         "articles similaires", "articles liés", "articles récents", "dans la même rubrique", "vous aimerez aussi",
+        "audios et vidéos sur le sujet", "à voir aussi", "a voir aussi", "sur le même thème",
         // Spanish, Portuguese, Italian
         "lea también", "lee también", "lea más", "te puede interesar", "también te puede interesar",
         "noticias relacionadas", "artículos relacionados", "leia também", "leia mais", "veja também",
@@ -40,6 +43,10 @@ enum RelatedReading {
         "mehr dazu", "mehr zum thema", "auch interessant", "lire aussi", "à lire aussi", "a lire aussi", "voir aussi",
         "lea", "lea también", "lea más", "lee también", "leia também", "leia mais", "leggi anche", "czytaj także",
         "czytaj też", "czytaj również", "zobacz też", "zobacz także", "lees ook",
+        // The posts before and after this one
+        "previous post", "next post", "previous article", "next article", "vorheriger beitrag", "nächster beitrag",
+        "vorgängerbeitrag", "nachfolgebeitrag", "vorheriger artikel", "nächster artikel", "article précédent",
+        "article suivant", "artículo anterior", "artículo siguiente", "poprzedni artykuł", "następny artykuł",
     ]
 
     /// The first bytes of `headings` and `labels`, for a look at one byte before reading a line.

@@ -141,6 +141,56 @@ import Testing
         #expect(FurnitureLine.matches("Advertisement:"))
         #expect(!FurnitureLine.matches("Advertising revenue fell by a third last year."))
     }
+
+    @Test func aLineThatOnlyDatesTheArticleGoesAndADateInASentenceStays() throws {
+        let article = """
+            <p class="date"><time datetime="2020-10-07">7. oktober 2020</time></p>
+            \(Self.paragraphs[0...2].joined())
+            <p>On <time>16 March 2021</time> the council met again.</p>
+            \(Self.paragraphs[3...].joined())
+            <div>Von: Götz Warnke</div>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/a")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        #expect(!found.text.contains("7. oktober 2020"))
+        #expect(!found.text.contains("Götz Warnke"))
+        #expect(found.text.contains("On 16 March 2021 the council met again."))
+        for line in ["16 marca 2021", "3:59 PM", "23.10.2018", "opublikowano: 2021-04-29 17:13", "Aktualisiert am 3. März 2022 um 21:17 Uhr"] {
+            #expect(DateLine.matches(line), "\(line)")
+        }
+        for line in ["1", "1990", "Chapter 12", "May we all meet again in 2030.", "Von: der Redaktion, die das Wort hat."] {
+            #expect(!DateLine.matches(line), "\(line)")
+        }
+    }
+
+    @Test func theStandfirstAboveTheBodyIsTheArticlesFirstParagraph() throws {
+        let standfirst = "The lower town flooded overnight; the new wall held but for one stretch by the old mill."
+        let page = """
+            <!doctype html><html lang="en"><head><title>Floods in the lower town</title></head><body>
+            <nav><a href="/">Home</a></nav>
+            <article><header class="entry__header"><h1>Floods in the lower town</h1>
+            <p class="entry__subtitle">\(standfirst)</p></header>
+            <div class="entry__body">\(Self.paragraphs.joined())</div></article>
+            <aside><p class="lead">A standfirst of another story, in a teaser box far from this article.</p></aside>
+            </body></html>
+            """
+        let found = try ArticleExtractor.extract(Array(page.utf8), url: "https://courier.example/a")
+        #expect(found.text.hasPrefix(standfirst + "\n\n"))
+        #expect(found.html.contains(standfirst))
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        #expect(!found.text.contains("teaser box"))
+    }
+
+    @Test func aLeadImageIsNoStandfirst() throws {
+        let page = """
+            <!doctype html><html lang="en"><head><title>Floods in the lower town</title></head><body>
+            <article><h1>Floods in the lower town</h1>
+            <div class="lead-asset"><figure><img src="/river.jpg" alt=""><figcaption>The river at dawn, seen from the old bridge on Tuesday morning.</figcaption></figure></div>
+            <div class="body">\(Self.paragraphs.joined())</div></article></body></html>
+            """
+        let found = try ArticleExtractor.extract(Array(page.utf8), url: "https://courier.example/a")
+        #expect(found.text.hasPrefix(ArticleExtractorTests.paragraphs[0]))
+    }
 }
 
 /// The new judgements stay linear and modest on pages made to defeat them.
@@ -155,5 +205,17 @@ import Testing
             limits: ArticleLimits(maxTreeBytes: .max))
         #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
         #expect(!article.text.contains("Another story here"))
+    }
+
+    @Test func nestedStandfirstBoxesOfEmptyElementsAreEachLookedAtBriefly() throws {
+        // 200 nested "lead" boxes around 100,000 empty spans: each box is judged by a walk
+        // bounded to a few nodes, not by all that it holds.
+        let empties = String(repeating: "<span></span>", count: 100_000)
+        let boxes = String(repeating: "<div class=\"lead\">", count: 200) + empties + "A standfirst of a few words only."
+            + String(repeating: "</div>", count: 200)
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }.joined()
+        let article = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(article: boxes + paragraphs), url: "https://courier.example/a")
+        #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
     }
 }

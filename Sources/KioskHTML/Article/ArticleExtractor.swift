@@ -31,6 +31,7 @@ public enum ArticleExtractor {
         // untouched copy (on a 10 MB page, a copy is ten megabytes more at the peak).
         var unused: ArticleDocument? = try parse()
         guard let metadata = unused.map(ArticleMetadata.init) else { throw .emptyPage }
+        let standfirst = unused.flatMap(Standfirst.find)
         guard let hasText = unused.map({ $0.hasText($0.first(.body) ?? ArticleDocument.root) }), hasText else {
             throw .emptyPage
         }
@@ -101,12 +102,21 @@ public enum ArticleExtractor {
             throw .tooLong(characters: best.length, limit: limits.maxArticleCharacters)
         }
 
+        // Once the article is chosen (its length, which chose it, counted them).
+        DateLine.removeLines(under: best.nodes, from: &best.document)
         var markup: [UInt8] = []
         for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
-        let sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
+        var sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
         // Built once, for the answer kept (the judgement above reads the tree, not the text).
-        let text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
+        var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
+        if let standfirst, Standfirst.precedes(standfirst, article: best.nodes, in: best.document, text: text) {
+            var lead = Array("<p>".utf8)
+            HTMLEscaping.appendEscaped(standfirst.text, to: &lead)
+            lead += Array("</p>".utf8)
+            sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: lead) + sanitized
+            text = standfirst.text + "\n\n" + text
+        }
         let wordCount = ArticleDocument.wordCount(text)
         let title = metadata.title
         let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)

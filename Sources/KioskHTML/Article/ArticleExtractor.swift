@@ -36,14 +36,14 @@ public enum ArticleExtractor {
             throw .emptyPage
         }
 
-        var best: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
+        var best: Grabbed?
         // A site rule's keep names the article outright, when the page has it.
         if let rule, !rule.keep.isEmpty, let document = unused,
             case let kept = SiteRuleApplication.kept(rule.keep, in: document), !kept.isEmpty
         {
             let length = kept.reduce(0) { $0 + document.textLength(of: $1) }
             if length > 0 {
-                best = (kept, document, length, nil)
+                best = Grabbed(nodes: kept, document: document, length: length, byline: nil)
                 unused = nil
             }
         }
@@ -56,9 +56,9 @@ public enum ArticleExtractor {
             return try parse()
         }
         func grab(scope: Int?, whole: Bool = false) throws(ArticleError)
-            -> (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
+            -> Grabbed?
         {
-            var found: (nodes: [Int], document: ArticleDocument, length: Int, byline: String?)?
+            var found: Grabbed?
             for flags in attempts {
                 // Handed over without a name of its own: a local still holding the tree would
                 // make the grabber's first edit copy all of it.
@@ -69,7 +69,7 @@ public enum ArticleExtractor {
                 // A relaxed attempt finds more by keeping what the stricter ones left out as
                 // boilerplate (an author's box, a comment): it must find four times as much to win.
                 if found == nil || length > (found?.length ?? 0) * 4 {
-                    found = (grabbed.nodes, grabbed.document, length, grabber.byline)
+                    found = Grabbed(nodes: grabbed.nodes, document: grabbed.document, length: length, byline: grabber.byline)
                 }
                 if length >= ArticleGrabber.characterThreshold { break }
             }
@@ -125,6 +125,15 @@ public enum ArticleExtractor {
             siteName: metadata.siteName, language: metadata.language,
             image: metadata.image.map { URLResolution.resolve($0, against: url) }, excerpt: excerpt, html: sanitized,
             text: text, wordCount: wordCount)
+    }
+
+    /// An answer: the article's elements in the tree they live in, its text's length (which
+    /// answers are judged by) and the byline the grabber found on the way.
+    struct Grabbed {
+        var nodes: [Int]
+        var document: ArticleDocument
+        var length: Int
+        var byline: String?
     }
 
     /// Readability's order: all heuristics, then without stripping unlikely parts, then without

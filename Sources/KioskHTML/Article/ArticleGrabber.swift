@@ -89,7 +89,7 @@ struct ArticleGrabber {
             let node = document.nodes[index]
             let tag = node.tag
             if tag == .text { continue }
-            if Self.neverArticle.contains(tag) || isHidden(node) {
+            if Self.neverArticle.contains(tag) || node.isHidden {
                 document.remove(index)
                 continue
             }
@@ -191,24 +191,6 @@ struct ArticleGrabber {
         ], spaceSeparatedWords: ["hid"])
     static let bylinePattern = Keywords(fragments: ["byline", "author", "dateline", "writtenby", "p-author"])
     static let sharePattern = Keywords(fragments: [], wordsBetweenPunctuation: ["share", "sharedaddy"])
-
-    private func isHidden(_ node: ArticleDocument.Node) -> Bool {
-        if node.attributes.isEmpty { return false }
-        if node.value(of: "hidden") != nil { return true }
-        if node.value(of: "aria-hidden") == "true", !(node.value(of: "class") ?? "").contains("fallback-image") { return true }
-        if let style = node.value(of: "style") {
-            // ASCII lowercased, spaces out, as bytes (Foundation's replacing was a fiftieth of the
-            // time); no other character lowercases into these ASCII words.
-            var squeezed: [UInt8] = []
-            squeezed.reserveCapacity(style.utf8.count)
-            for byte in style.utf8 where byte != 0x20 { squeezed.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-            return containsBytes(squeezed, Self.displayNone) || containsBytes(squeezed, Self.visibilityHidden)
-        }
-        return false
-    }
-
-    private static let displayNone = Array("display:none".utf8)
-    private static let visibilityHidden = Array("visibility:hidden".utf8)
 
     private func isByline(_ node: ArticleDocument.Node, _ className: String, _ id: String) -> Bool {
         if node.value(of: "rel") == "author" { return true }

@@ -44,18 +44,13 @@ enum DeclaredArticle {
     }
 
     /// Whether `index` or an ancestor is an aside, a menu, a footer, something never shown as
-    /// text, or hidden (the `hidden` attribute, `aria-hidden`, or `display: none`).
+    /// text, or hidden (`Node.isHidden`, the grabber's answer too).
     static func isTuckedAway(_ index: Int, in document: ArticleDocument) -> Bool {
         var current = index
         while current > ArticleDocument.root {
             let node = document.nodes[current]
             if tuckedAway.contains(node.tag) || ArticleDocument.noText.contains(node.tag) { return true }
-            if !node.attributes.isEmpty,
-                node.value(of: "hidden") != nil || node.value(of: "aria-hidden") == "true"
-                    || (node.value(of: "style").map { $0.lowercased().replacingOccurrences(of: " ", with: "").contains("display:none") } ?? false)
-            {
-                return true
-            }
+            if node.isHidden { return true }
             current = node.parent
         }
         return false

@@ -142,6 +142,8 @@ import Testing
         #expect(!FurnitureLine.matches("Advertising revenue fell by a third last year."))
     }
 
+    static let dated = "<title>Floods in the lower town</title><meta property=\"article:published_time\" content=\"2020-10-07T08:00:00Z\">"
+
     @Test func aLineThatOnlyDatesTheArticleGoesAndADateInASentenceStays() throws {
         let article = """
             <p class="date"><time datetime="2020-10-07">7. oktober 2020</time></p>
@@ -150,17 +152,62 @@ import Testing
             \(Self.paragraphs[3...].joined())
             <div>Von: Götz Warnke</div>
             """
-        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/a")
+        let found = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(head: Self.dated, article: article), url: "https://courier.example/a")
         for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
         #expect(!found.text.contains("7. oktober 2020"))
         #expect(!found.text.contains("Götz Warnke"))
+        #expect(found.byline == "Götz Warnke", "the line's name, where the metadata names nobody")
         #expect(found.text.contains("On 16 March 2021 the council met again."))
+        // Without a date in the metadata, the line is the only date the reader has: it stays.
+        let undated = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/a")
+        #expect(undated.text.contains("7. oktober 2020"))
+        #expect(!undated.text.contains("Götz Warnke"))
         for line in ["16 marca 2021", "3:59 PM", "23.10.2018", "opublikowano: 2021-04-29 17:13", "Aktualisiert am 3. März 2022 um 21:17 Uhr"] {
             #expect(DateLine.matches(line), "\(line)")
         }
-        for line in ["1", "1990", "Chapter 12", "May we all meet again in 2030.", "Von: der Redaktion, die das Wort hat."] {
+        for line in [
+            "1", "1990", "Chapter 12", "May we all meet again in 2030.", "Von: der Redaktion, die das Wort hat.", "2:1",
+            "3:0 (1:0)", "1 250 000", "Di: 10–18 Uhr",
+        ] {
             #expect(!DateLine.matches(line), "\(line)")
         }
+    }
+
+    @Test func datesThatAreTheArticlesStructureStay() throws {
+        // A timeline's dates, and a table's, are the article's own.
+        let timeline = ["May 2020", "June 2020", "July 2020", "August 2020"].enumerated()
+            .map { "<p><b>\($0.element)</b></p>\(Self.paragraphs[$0.offset])" }.joined()
+        let table = "<table><tr><td><p>3. März 2021</p></td><td>Opening of the new wall, by the mayor and the council</td></tr></table>"
+        let found = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(head: Self.dated, article: timeline + Self.paragraphs[4] + table),
+            url: "https://courier.example/a")
+        for month in ["May 2020", "June 2020", "July 2020", "August 2020", "3. März 2021"] {
+            #expect(found.text.contains(month), "\(month)")
+        }
+    }
+
+    @Test func wordsOfFurnitureInAHeadingOrAListAreTheArticles() throws {
+        let article = """
+            \(Self.paragraphs[0...1].joined())<h3>Advertising</h3>\(Self.paragraphs[2])
+            <ul><li>Advertising</li><li>Subscriptions</li><li>Events</li></ul><h3>Back</h3>\(Self.paragraphs[3...].joined())
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/a")
+        #expect(found.text.contains("Advertising\n\n"))
+        #expect(found.text.components(separatedBy: "Advertising").count == 3)
+        #expect(found.text.contains("Back"))
+    }
+
+    @Test func aPostsOwnAuthorLineIsNoAuthorsBox() throws {
+        let brief = ArticleExtractorTests.paragraphs.joined(separator: " ")
+        let page = """
+            <!doctype html><html lang="de"><head><title>Hochwasser</title></head><body>
+            <div class="sidebar"><p>Newsletter: Jeden Morgen die wichtigsten Nachrichten aus der Region, kostenlos, mit einem Klick.</p></div>
+            <div class="post"><div class="meta"><strong>Autor:</strong> Max Muster</div><p>\(brief)</p></div>
+            </body></html>
+            """
+        let found = try ArticleExtractor.extract(Array(page.utf8), url: "https://courier.example/a")
+        #expect(found.text.contains(ArticleExtractorTests.paragraphs[0]))
     }
 
     @Test func theStandfirstAboveTheBodyIsTheArticlesFirstParagraph() throws {
@@ -179,6 +226,20 @@ import Testing
         #expect(found.html.contains(standfirst))
         for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
         #expect(!found.text.contains("teaser box"))
+    }
+
+    @Test func anotherStorysTeaserIsNoStandfirst() throws {
+        // A teaser's summary inside a link, above the article, and a box a site rule drops.
+        let page = """
+            <!doctype html><html lang="en"><head><title>Floods in the lower town</title></head><body>
+            <div class="top"><a href="/other"><p class="teaser-lead">A teaser's summary of another story, over forty characters long.</p></a></div>
+            <div class="promo"><p class="lead">A promoted story's standfirst, which a site rule for this host drops.</p></div>
+            <article><h1>Floods in the lower town</h1><div class="body">\(Self.paragraphs.joined())</div></article>
+            </body></html>
+            """
+        let rule = SiteRule(drop: [try ArticleSelector(".promo")])
+        let found = try ArticleExtractor.extract(Array(page.utf8), url: "https://courier.example/a", rule: rule)
+        #expect(found.text.hasPrefix(ArticleExtractorTests.paragraphs[0]))
     }
 
     @Test func aLeadImageIsNoStandfirst() throws {
@@ -205,6 +266,19 @@ import Testing
             limits: ArticleLimits(maxTreeBytes: .max))
         #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
         #expect(!article.text.contains("Another story here"))
+    }
+
+    @Test func manyStandfirstsDeepInStyledBoxesAreLookedAtFew() throws {
+        // 20,000 "lead" paragraphs, each a link, 120 styled boxes deep: a few are judged, not
+        // each by a walk up through every box's style.
+        let style = String(repeating: "color: red; ", count: 80)
+        let open = String(repeating: "<div style=\"\(style)\">", count: 120)
+        let leads = String(repeating: "<p class=\"lead\"><a href=\"#\">A lead of another story, linked, long enough.</a></p>", count: 20_000)
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }.joined()
+        let article = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(article: open + leads + String(repeating: "</div>", count: 120) + paragraphs),
+            url: "https://courier.example/a", limits: ArticleLimits(maxTreeBytes: .max))
+        #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
     }
 
     @Test func nestedStandfirstBoxesOfEmptyElementsAreEachLookedAtBriefly() throws {

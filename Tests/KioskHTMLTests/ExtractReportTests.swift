@@ -31,6 +31,9 @@ import Testing
         #expect(line.contains(#"e\u2028\u2029\u2028f"#))
         let decoded = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         #expect(decoded?["text"] as? String == text)
-        #expect(ExtractReport.escapingLineSeparators(Array("€\u{E2}".utf8).dropLast(0)) == Array("€\u{E2}".utf8))
+        // A lead byte or two at the very end are written out, not lost.
+        #expect(ExtractReport.escapingLineSeparators([0x41, 0xE2]) == [0x41, 0xE2])
+        #expect(ExtractReport.escapingLineSeparators([0x41, 0xE2, 0x80]) == [0x41, 0xE2, 0x80])
+        #expect(ExtractReport.escapingLineSeparators([0xE2, 0xE2, 0x80, 0xA8]) == [0xE2] + Array(#"\u2028"#.utf8))
     }
 }

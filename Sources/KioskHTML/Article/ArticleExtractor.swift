@@ -31,7 +31,7 @@ public enum ArticleExtractor {
         // untouched copy (on a 10 MB page, a copy is ten megabytes more at the peak).
         var unused: ArticleDocument? = try parse()
         guard let metadata = unused.map(ArticleMetadata.init) else { throw .emptyPage }
-        let standfirst = unused.flatMap(Standfirst.find)
+        let standfirsts = unused.map(Standfirst.find) ?? []
         guard let hasText = unused.map({ $0.hasText($0.first(.body) ?? ArticleDocument.root) }), hasText else {
             throw .emptyPage
         }
@@ -103,14 +103,14 @@ public enum ArticleExtractor {
         }
 
         // Once the article is chosen (its length, which chose it, counted them).
-        DateLine.removeLines(under: best.nodes, from: &best.document)
+        let lineAuthor = DateLine.removeLines(under: best.nodes, from: &best.document, keepDates: metadata.published == nil)
         var markup: [UInt8] = []
         for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
         var sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
         // Built once, for the answer kept (the judgement above reads the tree, not the text).
         var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
-        if let standfirst, Standfirst.precedes(standfirst, article: best.nodes, in: best.document, text: text) {
+        if let standfirst = Standfirst.chosen(standfirsts, article: best.nodes, in: best.document, text: text) {
             var lead = Array("<p>".utf8)
             HTMLEscaping.appendEscaped(standfirst.text, to: &lead)
             lead += Array("</p>".utf8)
@@ -121,7 +121,7 @@ public enum ArticleExtractor {
         let title = metadata.title
         let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)
         return ReaderArticle(
-            title: title, byline: metadata.byline ?? best.byline, published: metadata.published,
+            title: title, byline: metadata.byline ?? best.byline ?? lineAuthor, published: metadata.published,
             siteName: metadata.siteName, language: metadata.language,
             image: metadata.image.map { URLResolution.resolve($0, against: url) }, excerpt: excerpt, html: sanitized,
             text: text, wordCount: wordCount)

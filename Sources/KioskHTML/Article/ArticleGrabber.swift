@@ -113,8 +113,8 @@ struct ArticleGrabber {
                 }
             }
             if flags.stripUnlikelys {
-                if Self.authorBoxes.contains(tag), stats[index].text <= AuthorBox.longest,
-                    let first = document.firstText(under: index), AuthorBox.opensWithHeading(first)
+                if Self.authorBoxes.contains(tag), AuthorBox.isBox(index, in: document, length: Int(stats[index].text),
+                    parentLength: Int(stats[node.parent].text))
                 {
                     document.remove(index)
                     continue
@@ -476,8 +476,8 @@ struct ArticleGrabber {
             // A box of links that opens with its own "Related" heading ("<li><a>Mehr zum
             // Thema</a><ul>…</ul></li>"): the heading and its list go together.
             if Self.relatedBoxes.contains(tag), linkDensity(index) >= 0.5, let first = document.firstText(under: index),
-                first.utf8.count <= RelatedReading.longestHeading, first.utf8.count < length,
-                RelatedReading.headingInitials.mayStart(first), RelatedReading.isHeading(first)
+                first.utf8.count <= RelatedReading.longestHeading, RelatedReading.headingInitials.mayStart(first),
+                RelatedReading.isHeading(first), first.trimmingCharacters(in: .whitespacesAndNewlines).count < length
             {
                 remove(index)
                 continue
@@ -487,7 +487,7 @@ struct ArticleGrabber {
             // early in its first text (most paragraphs are neither, and reading each was a
             // tenth of the extraction).
             guard let first = document.firstText(under: index) else { continue }
-            if length <= FurnitureLine.longest, FurnitureLine.mayStart(first),
+            if length <= FurnitureLine.longest, FurnitureLine.tags.contains(tag), FurnitureLine.mayStart(first),
                 FurnitureLine.matches(document.normalizedText(of: index))
             {
                 // An advertisement's caption: the advertisement goes with it.

@@ -1,4 +1,5 @@
 import Foundation
+import KioskCore
 
 /// A box about the article's author (their name, photo and biography), known by the heading it
 /// opens with ("Über den Autor", "About the author", "Autor:innen"...). Themes give it names the
@@ -19,10 +20,46 @@ enum AuthorBox {
 
     static let initials = FirstBytes(Array(headings))
 
-    /// Whether an element's first text is such a heading.
-    static func opensWithHeading(_ first: String) -> Bool {
-        guard first.utf8.count <= 48, initials.mayStart(first) else { return false }
-        let trimmed = first.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " :\u{A0}\n\t\r"))
-        return headings.contains(trimmed)
+    /// What sets the heading apart as a block of its own.
+    static let headingBlocks = ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .div, .p, .header, .dt])
+
+    /// Whether `index` (with `length` characters of text, in a parent with `parentLength`) is
+    /// such a box: a short part of something larger (never all of its parent), opening with the
+    /// heading as a block of its own ("<h2>Autor:innen</h2>", not "<strong>Autor:</strong> Max
+    /// Muster", a post's own line).
+    static func isBox(_ index: Int, in document: ArticleDocument, length: Int, parentLength: Int) -> Bool {
+        guard length > 0, length <= longest, parentLength > length,
+            let first = document.firstText(under: index), first.utf8.count <= 48, initials.mayStart(first),
+            isHeading(first), let textNode = firstTextNode(under: index, in: document)
+        else { return false }
+        // The largest element around the heading's text that holds nothing else.
+        var heading: Int?
+        var current = document.nodes[textNode].parent
+        while current != index, current > ArticleDocument.root, isHeading(document.normalizedText(of: current)) {
+            heading = current
+            current = document.nodes[current].parent
+        }
+        return heading.map { headingBlocks.contains(document.nodes[$0].tag) } ?? false
+    }
+
+    /// The first text node with words under `index`, within its first 32 nodes.
+    private static func firstTextNode(under index: Int, in document: ArticleDocument) -> Int? {
+        var pending = [index]
+        var visited = 0
+        while let next = pending.popLast(), visited < 32 {
+            visited += 1
+            let node = document.nodes[next]
+            if node.removed || ArticleDocument.noText.contains(node.tag) { continue }
+            if node.isText {
+                if node.text.utf8.contains(where: { !ASCIIWhitespace.contains($0) }) { return next }
+            } else {
+                pending.append(contentsOf: node.children.reversed())
+            }
+        }
+        return nil
+    }
+
+    static func isHeading(_ text: String) -> Bool {
+        headings.contains(text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " :\u{A0}\n\t\r")))
     }
 }

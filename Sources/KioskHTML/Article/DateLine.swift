@@ -43,7 +43,7 @@ enum DateLine {
         "erstellt", "stand", "datum", "date", "publié le", "publié", "mis à jour", "publicado", "actualizado",
         "pubblicato", "aggiornato", "opublikowano", "aktualizacja", "data",
     ]
-    static let authorLabels = ["von", "by", "autor", "autorin", "author", "text", "texte", "par", "por", "di", "door"]
+    static let authorLabels = ["von", "by", "autor", "autorin", "author", "text", "texte", "par", "por", "door"]
 
     static let initials = FirstBytes(Array(names) + dateLabels + authorLabels + (0...9).map(String.init))
 
@@ -85,15 +85,23 @@ enum DateLine {
             }
         }
         guard numbers > 0, words <= 10 else { return false }
-        return named || numbers >= 3 || hasTime(lower)
+        // Three numbers are a date only joined as dates are ("23.10.2018", "2021-04-29"), not
+        // a number written in groups ("1 250 000").
+        let joinedAsDate = lower.utf8.contains { $0 == 0x2E || $0 == 0x2F || $0 == 0x2D }
+        return named || (numbers >= 3 && joinedAsDate) || hasTime(lower)
     }
 
-    /// Whether a digit, a colon and a digit follow each other ("15:49").
+    /// Whether an hour and two digits of minutes follow each other ("15:49", not a score's "2:1").
     private static func hasTime(_ lower: String) -> Bool {
         let bytes = Array(lower.utf8)
-        guard bytes.count >= 3 else { return false }
-        for position in 1..<(bytes.count - 1) where bytes[position] == 0x3A {
-            if (0x30...0x39).contains(bytes[position - 1]), (0x30...0x39).contains(bytes[position + 1]) { return true }
+        guard bytes.count >= 4 else { return false }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        for position in 1..<(bytes.count - 2) where bytes[position] == 0x3A {
+            if isDigit(bytes[position - 1]), isDigit(bytes[position + 1]), isDigit(bytes[position + 2]),
+                position + 3 == bytes.count || !isDigit(bytes[position + 3])
+            {
+                return true
+            }
         }
         return false
     }
@@ -104,18 +112,52 @@ extension DateLine {
     /// sentence's, and only a whole block is judged).
     static let lineTags = ArticleTagSet([.p, .div, .h5, .h6])
 
+    /// More lines than this and they are the article's own structure (a timeline, a programme
+    /// of events), not its dateline.
+    static let mostLines = 3
+
     /// Takes the lines that only date the article or name its author out of the article's tree
-    /// (the reader view shows both from the page's metadata).
-    static func removeLines(under nodes: [Int], from document: inout ArticleDocument) {
+    /// (the reader view shows both from the page's metadata), and gives the author's name when
+    /// a line named them, for a page whose metadata does not. Dates go only when the page's
+    /// metadata dates it (else the line is the only date the reader has); a table's cells and a
+    /// list's items are never lines of their own.
+    static func removeLines(under nodes: [Int], from document: inout ArticleDocument, keepDates: Bool) -> String? {
+        var lines: [(index: Int, kind: Kind)] = []
         for node in nodes {
             for element in document.elements(under: node) where lineTags.contains(element.tag) {
                 let index = Int(element.index)
                 guard !document.nodes[index].removed, document.isSmall(index, characters: longest, nodes: 16),
                     let first = document.firstText(under: index), initials.mayStart(first),
-                    matches(document.normalizedText(of: index))
+                    let kind = kind(of: document.normalizedText(of: index))
                 else { continue }
-                document.remove(index)
+                if case .date = kind, keepDates { continue }
+                if cellTags.contains(where: { document.hasAncestor(index, tagged: $0, depth: 4) }) { continue }
+                lines.append((index, kind))
+                if lines.count > mostLines { return nil }
             }
         }
+        var author: String?
+        for line in lines {
+            document.remove(line.index)
+            if author == nil, case .author(let name) = line.kind { author = name }
+        }
+        return author
+    }
+
+    static let cellTags: [ArticleTag] = [.td, .th, .li, .dd]
+
+    enum Kind {
+        case date
+        case author(String)
+    }
+
+    /// What `text` is, if it is such a line.
+    static func kind(of text: String) -> Kind? {
+        guard matches(text) else { return nil }
+        let lower = text.lowercased()
+        for label in authorLabels where lower.hasPrefix(label + ":") {
+            return .author(text.dropFirst(label.count + 1).trimmingCharacters(in: .whitespaces))
+        }
+        return .date
     }
 }

@@ -3,18 +3,22 @@ import Foundation
 /// A line that is only a label of the page's furniture, with no text of the article: an
 /// advertisement's label ("Anzeige", "- Advertisement -", "Reklama") or a way back to the list
 /// the article came from ("zurück zur Übersicht"). Recognized by its whole text, in the
-/// languages of the pages Kiosk reads.
+/// languages of the pages Kiosk reads, and only as a line of its own (`tags`): a heading or a
+/// list item saying "Advertisement" is the article's.
 enum FurnitureLine {
     /// Whole lines, lowercased, without the dashes, colons and brackets around them.
     static let lines: Set<String> = [
         // Advertising
-        "anzeige", "werbung", "advertisement", "advertisements", "advertising", "sponsored", "sponsored content",
-        "publicité", "publicidad", "pubblicità", "reklama", "reklame", "advertentie", "annonce", "ad", "ads",
-        // The way back
+        "anzeige", "werbung", "advertisement", "advertisements", "advertising", "sponsored content", "publicité",
+        "publicidad", "pubblicità", "reklama", "reklame", "advertentie",
+        // The way back (not a bare "back" or "retour", which a recipe or a list of films can say)
         "zurück", "zurück zur übersicht", "zurück zur listenansicht", "zurück zur liste", "zurück zur startseite",
-        "back", "back to top", "back to list", "back to overview", "nach oben", "retour", "retour à la liste",
-        "volver", "torna indietro", "powrót", "wróć",
+        "back to top", "back to list", "back to overview", "nach oben", "retour à la liste", "volver al inicio",
+        "torna indietro", "powrót do listy",
     ]
+
+    /// What holds such a line.
+    static let tags = ArticleTagSet([.p, .div, .center, .small, .figcaption])
 
     /// Longer than this (characters of raw text), no line is one.
     static let longest = 40

@@ -494,15 +494,21 @@ struct ArticleDocument {
     /// The first text node's text under `index` that is not all white space (nil: none, or not
     /// within the first 32 nodes: the walk is bounded, as it is asked of many small elements).
     func firstText(under index: Int) -> String? {
+        firstTextNode(under: index).map { nodes[$0].text }
+    }
+
+    /// The first text node under `index` (still in the tree) that is not all white space: nil
+    /// when there is none within the first `limit` nodes.
+    func firstTextNode(under index: Int, limit: Int = 32) -> Int? {
         var pending = [index]
         var visited = 0
         while let next = pending.popLast() {
             visited += 1
-            if visited > 32 { return nil }
+            if visited > limit { return nil }
             if nodes[next].removed { continue }
             let tag = nodes[next].tag
             if tag == .text {
-                if nodes[next].text.utf8.contains(where: { !ASCIIWhitespace.contains($0) }) { return nodes[next].text }
+                if nodes[next].text.utf8.contains(where: { !ASCIIWhitespace.contains($0) }) { return next }
             } else if !Self.noText.contains(tag) {
                 pending.append(contentsOf: nodes[next].children.reversed())
             }

@@ -104,19 +104,18 @@ public enum ArticleExtractor {
 
         // Once the article is chosen (its length, which chose it, counted them).
         let lineAuthor = DateLine.removeLines(under: best.nodes, from: &best.document, keepDates: metadata.published == nil)
-        var markup: [UInt8] = []
-        for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
-        var sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
         // Built once, for the answer kept (the judgement above reads the tree, not the text).
         var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }
+        var markup: [UInt8] = []
         if let standfirst = Standfirst.chosen(standfirsts, article: best.nodes, in: best.document, text: text) {
-            var lead = Array("<p>".utf8)
-            HTMLEscaping.appendEscaped(standfirst.text, to: &lead)
-            lead += Array("</p>".utf8)
-            sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: lead) + sanitized
+            markup += Array("<p>".utf8)
+            HTMLEscaping.appendEscaped(standfirst.text, to: &markup)
+            markup += Array("</p>".utf8)
             text = standfirst.text + "\n\n" + text
         }
+        for node in best.nodes { ArticleSerializer.write(node, of: best.document, to: &markup) }
+        let sanitized = HTMLSanitizer(baseURL: url).sanitize(utf8: markup)
         let wordCount = ArticleDocument.wordCount(text)
         let title = metadata.title
         let excerpt = metadata.excerpt ?? ArticleSerializer.firstParagraph(of: best.nodes, in: best.document)

@@ -29,8 +29,8 @@ enum AuthorBox {
     /// Muster", a post's own line).
     static func isBox(_ index: Int, in document: ArticleDocument, length: Int, parentLength: Int) -> Bool {
         guard length > 0, length <= longest, parentLength > length,
-            let first = document.firstText(under: index), first.utf8.count <= 48, initials.mayStart(first),
-            isHeading(first), let textNode = firstTextNode(under: index, in: document)
+            let textNode = document.firstTextNode(under: index), case let first = document.nodes[textNode].text,
+            first.utf8.count <= 48, initials.mayStart(first), isHeading(first)
         else { return false }
         // The largest element around the heading's text that holds nothing else.
         var heading: Int?
@@ -40,23 +40,6 @@ enum AuthorBox {
             current = document.nodes[current].parent
         }
         return heading.map { headingBlocks.contains(document.nodes[$0].tag) } ?? false
-    }
-
-    /// The first text node with words under `index`, within its first 32 nodes.
-    private static func firstTextNode(under index: Int, in document: ArticleDocument) -> Int? {
-        var pending = [index]
-        var visited = 0
-        while let next = pending.popLast(), visited < 32 {
-            visited += 1
-            let node = document.nodes[next]
-            if node.removed || ArticleDocument.noText.contains(node.tag) { continue }
-            if node.isText {
-                if node.text.utf8.contains(where: { !ASCIIWhitespace.contains($0) }) { return next }
-            } else {
-                pending.append(contentsOf: node.children.reversed())
-            }
-        }
-        return nil
     }
 
     static func isHeading(_ text: String) -> Bool {

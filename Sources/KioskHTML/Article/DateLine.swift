@@ -47,22 +47,31 @@ enum DateLine {
 
     static let initials = FirstBytes(Array(names) + dateLabels + authorLabels + (0...9).map(String.init))
 
-    static func matches(_ text: String) -> Bool {
-        guard text.count <= longest else { return false }
+    static func matches(_ text: String) -> Bool { kind(of: text) != nil }
+
+    enum Kind {
+        case date
+        case author(String)
+    }
+
+    /// What `text` is, if it is such a line.
+    static func kind(of text: String) -> Kind? {
+        guard text.count <= longest else { return nil }
         let lower = text.lowercased()
-        if isDate(lower) { return true }
+        if isDate(lower) { return .date }
         // "Published: 2021-04-29", "Aktualisiert am 3. März", "Von: Götz Warnke"
         for label in dateLabels where lower.hasPrefix(label) {
             let rest = lower.dropFirst(label.count)
             if let first = rest.first, first.isLetter { continue }
-            return isDate(String(rest))
+            return isDate(String(rest)) ? .date : nil
         }
         for label in authorLabels where lower.hasPrefix(label + ":") {
             // A name: two to four words, none of them a sentence's.
             let words = lower.dropFirst(label.count + 1).split(whereSeparator: { $0 == " " || $0 == "\u{A0}" })
-            return (1...4).contains(words.count) && !lower.hasSuffix(".")
+            guard (1...4).contains(words.count), !lower.hasSuffix(".") else { return nil }
+            return .author(text.dropFirst(label.count + 1).trimmingCharacters(in: .whitespaces))
         }
-        return false
+        return nil
     }
 
     /// Whether every word of `lower` is a number, a month or weekday, or a joiner, and it reads
@@ -145,19 +154,4 @@ extension DateLine {
     }
 
     static let cellTags: [ArticleTag] = [.td, .th, .li, .dd]
-
-    enum Kind {
-        case date
-        case author(String)
-    }
-
-    /// What `text` is, if it is such a line.
-    static func kind(of text: String) -> Kind? {
-        guard matches(text) else { return nil }
-        let lower = text.lowercased()
-        for label in authorLabels where lower.hasPrefix(label + ":") {
-            return .author(text.dropFirst(label.count + 1).trimmingCharacters(in: .whitespaces))
-        }
-        return .date
-    }
 }

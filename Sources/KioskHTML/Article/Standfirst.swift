@@ -94,7 +94,7 @@ enum Standfirst {
     /// levels above its place and at most `depthUnderMeeting` levels under that meeting point,
     /// and not already its opening words.
     static func precedes(_ found: Found, article nodes: [Int], in document: ArticleDocument, text: String) -> Bool {
-        guard let wrapper = nodes.first, let first = firstText(under: wrapper, in: document), found.index < first
+        guard let wrapper = nodes.first, let first = document.firstTextNode(under: wrapper, limit: .max), found.index < first
         else { return false }
         let above = [wrapper] + document.ancestors(of: wrapper)
         var current = found.index
@@ -122,21 +122,5 @@ enum Standfirst {
         var wanted: [UInt8] = []
         Array(standfirst.utf8).withUnsafeBufferPointer { ArticleDocument.appendCollapsed($0, to: &wanted) }
         return containsBytes(opening, wanted)
-    }
-
-    /// The first text node with words still in the tree under `index` (nodes are numbered in
-    /// the page's order; the wrappers the grabber adds hold no text of their own).
-    private static func firstText(under index: Int, in document: ArticleDocument) -> Int? {
-        var pending = [index]
-        while let next = pending.popLast() {
-            let node = document.nodes[next]
-            if node.removed || ArticleDocument.noText.contains(node.tag) { continue }
-            if node.isText {
-                if node.text.utf8.contains(where: { !ASCIIWhitespace.contains($0) }) { return next }
-                continue
-            }
-            pending.append(contentsOf: node.children.reversed())
-        }
-        return nil
     }
 }

@@ -18,6 +18,14 @@ struct ParseReport: Encodable {
         var updated: Int?
         var author: String?
         var enclosures: [String]
+        // Beyond feedcompare's fields (which it ignores); absent when the feed says nothing.
+        var media: [String]?
+        var duration: Int?
+        var episode: Int?
+        var season: Int?
+        var explicit: Bool?
+        var chapters: String?
+        var transcripts: [String]?
     }
 
     var file: String
@@ -38,7 +46,10 @@ struct ParseReport: Encodable {
                 EntryFields(
                     id: entry.id, title: entry.title, link: entry.link, published: entry.published.map(Self.seconds),
                     updated: entry.updated.map(Self.seconds), author: entry.authors.first.flatMap(Self.author),
-                    enclosures: entry.enclosures.map(\.url))
+                    enclosures: entry.enclosures.map(\.url), media: entry.media?.map(\.url),
+                    duration: entry.episode?.duration, episode: entry.episode?.number, season: entry.episode?.season,
+                    explicit: entry.episode?.explicit, chapters: entry.episode?.chapters?.url,
+                    transcripts: entry.episode.flatMap { $0.transcripts.isEmpty ? nil : $0.transcripts.map(\.url) })
             }
         case .failure(let failure):
             error = failure.description

@@ -30,6 +30,27 @@ import Testing
         }
     }
 
+    /// A podcast's episode keeps its files, Media RSS formats and episode facts through either
+    /// store, and retention's reading of the row (`storedEntry`) sees them too.
+    @Test(arguments: StoreKind.allCases)
+    func episodesKeepTheirMediaAndFacts(_ kind: StoreKind) async throws {
+        let episode = Entry(
+            id: "ep-1", title: "Episode 1", published: Date(timeIntervalSince1970: 1_700_000_000),
+            enclosures: [Enclosure(url: "https://pod.example/ep1.mp3", type: "audio/mpeg", length: 1234, duration: 1830)],
+            media: [Enclosure(url: "https://pod.example/ep1.webm", type: "video/webm", medium: "video")],
+            episode: Episode(
+                duration: 1830, number: 1, season: 2, explicit: false,
+                chapters: MediaLink(url: "https://pod.example/ep1.json", type: "application/json+chapters"),
+                transcripts: [MediaLink(url: "https://pod.example/ep1.vtt", type: "text/vtt", language: "en", rel: "captions")]))
+        try await withStore(kind) { store in
+            try await store.saveSourceState(SourceState(entries: [episode, Fixtures.entry("plain")]), for: "pod")
+            #expect(try await store.entries(for: "pod") == [episode, Fixtures.entry("plain")])
+            let loaded = try await store.loadSourceStates()
+            #expect(loaded["pod"]?.entries?.first == episode)
+            #expect(loaded["pod"]?.entries?.last?.episode == nil)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func everyKindOfSourceErrorRoundTrips(_ kind: StoreKind) async throws {
         let errors: [SourceError] = [

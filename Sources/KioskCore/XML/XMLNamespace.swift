@@ -12,6 +12,8 @@ enum XMLNamespace: Sendable, Hashable {
     case media
     case itunes
     case feedburner
+    /// Podcasting 2.0 (`podcast:chapters`, `podcast:transcript`...).
+    case podcast
     case xhtml
     case xml
     /// A namespace we know nothing of.
@@ -53,13 +55,15 @@ enum XMLNamespace: Sendable, Hashable {
         "http://search.yahoo.com/mrss": .media,
         "http://www.itunes.com/dtds/podcast-1.0.dtd": .itunes,
         "http://rssnamespace.org/feedburner/ext/1.0": .feedburner,
+        "https://podcastindex.org/namespace/1.0": .podcast,
+        "https://github.com/podcastindex-org/podcast-namespace/blob/main/docs/1.0.md": .podcast,
         "http://www.w3.org/1999/xhtml": .xhtml,
         "http://www.w3.org/xml/1998/namespace": .xml,
     ]
 
     private static let byPrefix: [String: XMLNamespace] = [
         "atom": .atom, "atom03": .atom, "atom10": .atom, "rdf": .rdf, "dc": .dc, "dcterms": .dcterms,
-        "content": .content, "media": .media, "itunes": .itunes, "feedburner": .feedburner,
+        "content": .content, "media": .media, "itunes": .itunes, "feedburner": .feedburner, "podcast": .podcast,
         "xhtml": .xhtml, "xml": .xml, "rss": .core,
     ]
 }

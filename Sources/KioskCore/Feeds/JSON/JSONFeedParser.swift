@@ -141,7 +141,7 @@ private struct RawItem {
     var image: String?
     var bannerImage: String?
     var tags: [String] = []
-    var attachments: [(url: String, type: String?, length: Int?)] = []
+    var attachments: [Enclosure] = []
     /// 1.1's `authors`, when present (an array).
     var authors: [Author]?
     /// 1.0's `author`.
@@ -187,7 +187,7 @@ private struct RawItem {
         return NSNumber(value: number.value).stringValue
     }
 
-    private static func attachment(_ reader: inout JSONReader) throws(JSONReaderError) -> (url: String, type: String?, length: Int?)? {
+    private static func attachment(_ reader: inout JSONReader) throws(JSONReaderError) -> Enclosure? {
         guard try reader.nextKind() == .object else {
             try reader.skipValue()
             return nil
@@ -195,10 +195,18 @@ private struct RawItem {
         var url: String?
         var type: String?
         var length: Int?
+        var duration: Int?
         try reader.readObject { (reader, name) throws(JSONReaderError) in
             switch name {
             case "url": url = try text(&reader)
             case "mime_type": type = try text(&reader)
+            case "duration_in_seconds":
+                guard try reader.nextKind() == .number else {
+                    try reader.skipValue()
+                    return
+                }
+                let value = try reader.readNumber().value
+                duration = value.isFinite && value >= 0 && value <= Double(MediaDuration.longest) ? Int(value) : nil
             case "size_in_bytes":
                 length = nil
                 guard try reader.nextKind() == .number else {
@@ -211,7 +219,7 @@ private struct RawItem {
             default: try reader.skipValue()
             }
         }
-        return url.map { ($0, type, length) }
+        return url.map { Enclosure(url: $0, type: type, length: length, duration: duration) }
     }
 
     private static func author(_ reader: inout JSONReader) throws(JSONReaderError) -> Author? {
@@ -233,7 +241,7 @@ private struct RawItem {
 
     /// The entry, its link and attachments' URLs as written (see ``resolve(_:against:)``).
     var entry: Entry {
-        let enclosures = attachments.map { Enclosure(url: $0.url, type: $0.type, length: $0.length) }
+        let enclosures = Array(attachments.prefix(MutableEntry.maxEnclosures))
         let authorList: [Author] = authors ?? (author.flatMap { $0 }.map { [$0] } ?? [])
         return Entry(
             id: id,

@@ -262,7 +262,7 @@ struct XMLFeedBuilder: XMLEventHandler {
             }
         case (.core, "enclosure"):
             if let url = Self.attribute("url", attributes, bytes), !url.isEmpty {
-                entry?.enclosures.append(
+                entry?.add(
                     Enclosure(
                         url: URLResolution.resolve(url, against: element.base),
                         type: Self.attribute("type", attributes, bytes),
@@ -275,10 +275,36 @@ struct XMLFeedBuilder: XMLEventHandler {
         case (.media, "content"):
             let medium = Self.attribute("medium", attributes, bytes)?.lowercased()
             let type = Self.attribute("type", attributes, bytes)?.lowercased()
-            if medium == "image" || type?.hasPrefix("image/") == true,
-                let url = Self.attribute("url", attributes, bytes), entry?.image == nil
-            {
-                entry?.image = URLResolution.resolve(url, against: element.base)
+            guard let url = Self.attribute("url", attributes, bytes), !url.isEmpty else { break }
+            let resolved = URLResolution.resolve(url, against: element.base)
+            if medium == "image" || type?.hasPrefix("image/") == true {
+                if entry?.image == nil { entry?.image = resolved }
+            } else {
+                // Audio and video (a `media:group` lists the same episode in several formats).
+                let enclosure = Enclosure(
+                    url: resolved, type: type, length: Self.attribute("filesize", attributes, bytes).flatMap(MediaDuration.count),
+                    medium: medium, duration: Self.attribute("duration", attributes, bytes).flatMap(MediaDuration.count))
+                if enclosure.kind != nil { entry?.add(media: enclosure) }
+            }
+        case (.itunes, "duration"):
+            if scope == .entry { begin(.duration, element, mode: .plain) }
+        case (.itunes, "episode"):
+            if scope == .entry { begin(.episodeNumber, element, mode: .plain) }
+        case (.itunes, "season"):
+            if scope == .entry { begin(.season, element, mode: .plain) }
+        case (.itunes, "explicit"):
+            if scope == .entry { begin(.explicit, element, mode: .plain) }
+        case (.podcast, "chapters"):
+            if scope == .entry, entry?.chapters == nil, let url = Self.attribute("url", attributes, bytes), !url.isEmpty {
+                entry?.chapters = MediaLink(
+                    url: URLResolution.resolve(url, against: element.base), type: Self.attribute("type", attributes, bytes))
+            }
+        case (.podcast, "transcript"):
+            if scope == .entry, let url = Self.attribute("url", attributes, bytes), !url.isEmpty {
+                entry?.add(
+                    transcript: MediaLink(
+                        url: URLResolution.resolve(url, against: element.base), type: Self.attribute("type", attributes, bytes),
+                        language: Self.attribute("language", attributes, bytes), rel: Self.attribute("rel", attributes, bytes)))
             }
         case (.itunes, "image"):
             if let href = Self.attribute("href", attributes, bytes) {
@@ -310,7 +336,7 @@ struct XMLFeedBuilder: XMLEventHandler {
         case ("alternate", .feed) where isPage:
             feed.link = url
         case ("enclosure", .entry):
-            entry?.enclosures.append(
+            entry?.add(
                 Enclosure(
                     url: url, type: Self.attribute("type", attributes, bytes),
                     length: Self.attribute("length", attributes, bytes).flatMap { Int($0) }))
@@ -458,6 +484,14 @@ struct XMLFeedBuilder: XMLEventHandler {
             if !trimmed.isEmpty { feed.icon = URLResolution.resolve(trimmed, against: capture.base) }
         case .origLink:
             if scope == .entry, !trimmed.isEmpty { entry?.origLink = trimmed }
+        case .duration:
+            if scope == .entry { entry?.duration = MediaDuration.seconds(trimmed) }
+        case .episodeNumber:
+            if scope == .entry { entry?.episodeNumber = MediaDuration.count(trimmed) }
+        case .season:
+            if scope == .entry { entry?.season = MediaDuration.count(trimmed) }
+        case .explicit:
+            if scope == .entry { entry?.explicit = MediaDuration.explicit(trimmed) }
         }
     }
 
@@ -595,6 +629,7 @@ extension XMLFeedBuilder {
 
     enum Target {
         case title, link, id, summary, content, published, updated, language, category, imageURL, icon, origLink, ttl
+        case duration, episodeNumber, season, explicit
         case author(Bool)
         case personName, personEmail, personURI
     }

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import KioskCore
+
+/// Podcast and video feeds as publishers write them: iTunes and Podcasting 2.0 tags, Media RSS
+/// groups, JSON Feed attachments, and the durations people get wrong.
+@Suite struct PodcastFeedTests {
+    private func entries(_ xml: String) throws -> [Entry] {
+        try FeedParser.parse(Array(xml.utf8)).entries
+    }
+
+    private let namespaces = """
+        xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0" \
+        xmlns:media="http://search.yahoo.com/mrss/"
+        """
+
+    @Test func iTunesAndPodcastingTwoTagsAreRead() throws {
+        let entry = try #require(
+            try entries(
+                """
+                <rss version="2.0" xml:base="https://pod.example/" \(namespaces)><channel><link>https://pod.example/</link>
+                <item><title>Ep 12</title><guid>ep12</guid>
+                  <enclosure url="/media/ep12.mp3" type="audio/mpeg" length="1200345"/>
+                  <itunes:duration>1:02:03</itunes:duration><itunes:episode>12</itunes:episode>
+                  <itunes:season>2</itunes:season><itunes:explicit>yes</itunes:explicit>
+                  <itunes:image href="https://pod.example/ep12.jpg"/>
+                  <podcast:chapters url="chapters/ep12.json" type="application/json+chapters"/>
+                  <podcast:transcript url="https://pod.example/ep12.vtt" type="text/vtt" language="en" rel="captions"/>
+                  <podcast:transcript url="https://pod.example/ep12.srt" type="application/x-subrip"/>
+                </item></channel></rss>
+                """
+            ).first)
+        #expect(entry.enclosures == [Enclosure(url: "https://pod.example/media/ep12.mp3", type: "audio/mpeg", length: 1_200_345)])
+        #expect(entry.playableMedia?.kind == .audio)
+        #expect(entry.image == "https://pod.example/ep12.jpg")
+        let episode = try #require(entry.episode)
+        #expect(episode.duration == 3723)
+        #expect(episode.number == 12)
+        #expect(episode.season == 2)
+        #expect(episode.explicit == true)
+        #expect(episode.chapters == MediaLink(url: "https://pod.example/chapters/ep12.json", type: "application/json+chapters"))
+        #expect(
+            episode.transcripts == [
+                MediaLink(url: "https://pod.example/ep12.vtt", type: "text/vtt", language: "en", rel: "captions"),
+                MediaLink(url: "https://pod.example/ep12.srt", type: "application/x-subrip"),
+            ])
+    }
+
+    @Test(arguments: [
+        ("1830", 1830), ("1830.5", 1830), (" 30:30 ", 1830), ("1:30:30", 5430), ("01:02:03.250", 3723), ("0", 0),
+        ("62:03", 3723),
+    ])
+    func durationsAreRead(text: String, seconds: Int) {
+        #expect(MediaDuration.seconds(text) == seconds)
+    }
+
+    @Test(arguments: ["1:2:3:4", "-5", "", "30 min", "12:75", "1:60:00", "abc", "1.2.3", ":30", "30:", "99999999999", "5:-3"])
+    func badDurationsAreNoDuration(text: String) {
+        #expect(MediaDuration.seconds(text) == nil)
+    }
+
+    @Test func badTagsAreLeftOutAndAnEntryWithoutThemHasNoEpisode() throws {
+        let parsed = try entries(
+            """
+            <rss version="2.0" \(namespaces)><channel>
+            <item><title>A</title><itunes:duration>-5</itunes:duration><itunes:episode>two</itunes:episode>
+              <itunes:explicit>maybe</itunes:explicit><podcast:transcript/></item>
+            <item><title>B</title><enclosure url="https://pod.example/b.mp3" type="audio/mpeg" length="x"/></item>
+            </channel></rss>
+            """)
+        #expect(parsed.map(\.episode) == [nil, nil])
+        #expect(parsed[1].enclosures == [Enclosure(url: "https://pod.example/b.mp3", type: "audio/mpeg")])
+    }
+
+    @Test func severalEnclosuresAreKeptOnceEachAndCapped() throws {
+        let many = (0..<100).map { "<enclosure url=\"https://pod.example/\($0).mp3\" type=\"audio/mpeg\"/>" }.joined()
+        let entry = try #require(
+            try entries(
+                """
+                <rss version="2.0"><channel><item><title>A</title>
+                <enclosure url="https://pod.example/0.mp3" type="audio/mpeg"/>\(many)</item></channel></rss>
+                """
+            ).first)
+        #expect(entry.enclosures.count == MutableEntry.maxEnclosures)
+        #expect(Set(entry.enclosures.map(\.url)).count == entry.enclosures.count)
+    }
+
+    @Test func mediaGroupFormatsAreKeptApartFromEnclosuresAndImagesStayImages() throws {
+        let entry = try #require(
+            try entries(
+                """
+                <rss version="2.0" \(namespaces)><channel><item><title>Video</title>
+                  <enclosure url="https://v.example/a.mp4" type="video/mp4"/>
+                  <media:group>
+                    <media:content url="https://v.example/a.mp4" type="video/mp4"/>
+                    <media:content url="https://v.example/a.webm" type="video/webm" duration="185" fileSize="9000"/>
+                    <media:content url="https://v.example/a.swf" type="application/x-shockwave-flash"/>
+                    <media:content url="https://v.example/still.jpg" medium="image"/>
+                    <media:thumbnail url="https://v.example/thumb.jpg"/>
+                  </media:group>
+                </item></channel></rss>
+                """
+            ).first)
+        #expect(entry.enclosures.map(\.url) == ["https://v.example/a.mp4"])
+        #expect(entry.media == [Enclosure(url: "https://v.example/a.webm", type: "video/webm", length: 9000, duration: 185)])
+        #expect(entry.image == "https://v.example/still.jpg")
+        #expect(entry.playableMedia?.url == "https://v.example/a.mp4")
+        #expect(entry.playableMedia?.kind == .video)
+    }
+
+    @Test func atomEnclosureLinksAndJSONFeedAttachmentsCarryTheirFacts() throws {
+        let atom = try #require(
+            try entries(
+                """
+                <feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://a.example/feed/">
+                <entry><id>1</id><title>A</title><link rel="enclosure" href="../ep.m4a"/></entry></feed>
+                """
+            ).first)
+        #expect(atom.enclosures == [Enclosure(url: "https://a.example/ep.m4a", type: nil)])
+        #expect(atom.playableMedia?.kind == .audio)  // by its extension: the type was left out
+
+        let json = """
+            {"version": "https://jsonfeed.org/version/1.1", "title": "J", "home_page_url": "https://j.example/",
+             "items": [{"id": "1", "content_text": "x", "attachments": [
+               {"url": "ep1.mp3", "mime_type": "audio/mpeg", "duration_in_seconds": 1830.7},
+               {"url": "ep1.pdf", "mime_type": "application/pdf", "duration_in_seconds": -4}]}]}
+            """
+        let entry = try #require(try FeedParser.parse(Array(json.utf8)).entries.first)
+        #expect(entry.enclosures.map(\.url) == ["https://j.example/ep1.mp3", "https://j.example/ep1.pdf"])
+        #expect(entry.enclosures.map(\.duration) == [1830, nil])
+        #expect(entry.enclosures.map(\.kind) == [.audio, nil])
+    }
+
+    @Test func anEntryWithoutMediaEncodesAsBefore() throws {
+        // Stored rows are the entry's JSON; one without media must not gain keys (an unchanged
+        // entry is told from a changed one by its text).
+        let entry = Entry(id: "1", title: "T", enclosures: [Enclosure(url: "https://x.example/a.jpg", type: "image/jpeg")])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(entry), as: UTF8.self)
+        #expect(!text.contains("episode") && !text.contains("media") && !text.contains("duration"))
+        let old = #"{"authors":[],"categories":[],"enclosures":[{"url":"https:\/\/x.example\/a.mp3"}],"id":"1"}"#
+        let decoded = try JSONDecoder().decode(Entry.self, from: Data(old.utf8))
+        #expect(decoded.playableMedia?.kind == .audio)
+        #expect(decoded.episode == nil && decoded.media == nil)
+    }
+}

@@ -17,6 +17,7 @@ struct DemoResponder: HTTPResponder {
     let images: ImageEndpoint
     let controlEndpoint: ControlEndpoint
     let push = DemoPushService()
+    let podcasts: DemoPodcasts
 
     init(configuration: DemoConfiguration, control: DemoControl, address: ServerAddress, resources: DemoResources, start: Date)
         throws(DemoError)
@@ -32,6 +33,7 @@ struct DemoResponder: HTTPResponder {
         jokes = JokeEndpoint(teller: JokeTeller(), resources: resources)
         images = ImageEndpoint(cache: ImageCache())
         controlEndpoint = ControlEndpoint(control: control)
+        podcasts = try DemoPodcasts.load()
     }
 
     func respond(to request: Request, context: DemoRequestContext) async throws -> Response {
@@ -41,6 +43,11 @@ struct DemoResponder: HTTPResponder {
         }
         if let article = DemoArticlePath(path: path) { return FaultInjector.plain(await articlePage(article)) }
         if path.hasPrefix(SitePages.prefix) { return FaultInjector.plain(SitePages.reply(for: path) ?? .notFound) }
+        if path.hasPrefix(DemoPodcasts.prefix) {
+            let base = await address.wait().absoluteString.trimmingSuffix("/")
+            let response = FaultInjector.plain(podcasts.reply(path: path, headers: request.headers, base: base))
+            return request.method == .head ? response.createHeadResponse() : response
+        }
         if path.hasPrefix(DemoPushService.prefix) {
             return FaultInjector.plain(await push.respond(to: request, base: await address.wait()))
         }

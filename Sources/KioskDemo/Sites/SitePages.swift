@@ -16,6 +16,10 @@ enum SitePages {
                     ("Reuters: Entertainment News", "/reuters/entertainment.xml?via=site"),
                     ("Reuters: Environment", "/reuters/environment.xml?via=site"),
                 ])
+        case "/sites/podcast/":
+            html(
+                title: "Kiosk Demo Podcast (sample)",
+                links: [("Kiosk Demo Podcast", DemoPodcasts.audioFeed), ("Kiosk Demo Video", DemoPodcasts.videoFeed)])
         case "/sites/business/":
             html(title: "Business desk (sample)", links: [("Business", "/reuters/business.xml?via=desk")])
         case "/sites/quiet/":

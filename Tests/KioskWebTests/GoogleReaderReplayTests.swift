@@ -428,6 +428,49 @@ import Testing
     /// it holds, and looks for the new stream in the answer. A feed the account already has (a
     /// News feed, which cannot be unsubscribed) changed nothing, so the list answered 304 and
     /// NetNewsWire reported the feed as not found: the add must give the list a new validator.
+    /// FreshRSS sends an item's files as `enclosure` (`href`, `type`, `length`); Reeder and other
+    /// clients that play podcasts list them from there, and newsboat's Atom gets `rel="enclosure"`.
+    @Test func anEpisodeReachesClientsWithItsEnclosure() async throws {
+        struct Contents: Decodable {
+            struct Item: Decodable {
+                struct File: Decodable, Equatable {
+                    var href: String
+                    var type: String?
+                    var length: Int?
+                }
+                var title: String
+                var enclosure: [File]?
+            }
+            var items: [Item]
+        }
+        try await withKioskApp { kiosk in
+            let episode = Entry(
+                id: "ep-1", title: "Episode 1", published: Date(timeIntervalSince1970: 1_700_000_100), summary: "Notes",
+                enclosures: [Enclosure(url: "media/ep1.mp3", type: "audio/mpeg", length: 1234)],
+                media: [Enclosure(url: "https://v.example/ep1.webm", medium: "video")])
+            let plain = Entry(id: "plain", title: "Plain", published: Date(timeIntervalSince1970: 1_700_000_000), summary: "x")
+            try await kiosk.store.saveSourceState(SourceState(entries: [episode, plain]), for: .business)
+            _ = try await kiosk.dependencies.accounts.add(name: "listener", password: "sync-password", isAdmin: false)
+            try await kiosk.run { client, _ in
+                let nnw = try await NetNewsWire.signedIn(client, form: "Email=listener&Passwd=sync-password")
+                let contents = try await nnw.decode(
+                    Contents.self, .get, "/reader/api/0/stream/contents/feed%2Fbusiness?n=10&output=json")
+                let feedURL = kiosk.sampleBase.appendingPathComponent("reuters/business.xml")
+                let resolved = try #require(URL(string: "media/ep1.mp3", relativeTo: feedURL)).absoluteString
+                let item = try #require(contents.items.first { $0.title == "Episode 1" })
+                #expect(
+                    item.enclosure == [
+                        .init(href: resolved, type: "audio/mpeg", length: 1234),
+                        .init(href: "https://v.example/ep1.webm", type: "video", length: nil),
+                    ])
+                #expect(contents.items.first { $0.title == "Plain" }?.enclosure == nil)
+
+                let atom = String(buffer: try await nnw.call(.get, "/reader/atom/feed%2Fbusiness?n=10").body)
+                #expect(atom.contains(#"<link rel="enclosure" href="https://v.example/ep1.webm" type="video"/>"#), "\(atom.prefix(600))")
+            }
+        }
+    }
+
     @Test func addingAFeedTheAccountAlreadyHasGivesTheListANewValidator() async throws {
         try await withKioskApp { kiosk in
             _ = try await kiosk.dependencies.accounts.add(name: "again", password: "sync-password", isAdmin: false)

@@ -32,6 +32,13 @@ enum AtomWriter {
         out += "<title type=\"text\">\(XMLText.escaped(stored.syncTitle))</title>"
         out += "<published>\(iso(published))</published><updated>\(iso(entry.updated ?? published))</updated>"
         if let link = entry.link { out += #"<link rel="alternate" type="text/html" href="\#(XMLText.escaped(link))"/>"# }
+        // Podcast clients (newsboat's podboat) download what `rel="enclosure"` names.
+        for file in ContentsPage.Enclosure.list(of: entry, feedURL: nil) ?? [] {
+            out += #"<link rel="enclosure" href="\#(XMLText.escaped(file.href))""#
+            if let type = file.type { out += #" type="\#(XMLText.escaped(type))""# }
+            if let length = file.length { out += #" length="\#(length)""# }
+            out += "/>"
+        }
         if let author = stored.syncAuthor {
             out += "<author><name>\(XMLText.escaped(author))</name></author>"
         }

@@ -2,6 +2,9 @@
 // require (every item's `summary`, `categories` and `origin`; `crawlTimeMsec` and
 // `timestampUsec` as strings; `id` and `updated` at the top of a contents answer).
 
+import Foundation
+import KioskCore
+
 struct UserInfo: Encodable {
     var userId: String
     var userName: String
@@ -91,10 +94,32 @@ struct ContentsPage: Encodable {
         var summary: Summary
         var categories: [String]
         var origin: Origin
+        /// The entry's files (podcast audio, video, images), as FreshRSS sends them, so clients
+        /// that play enclosures (Reeder...) list them; absent when there are none.
+        var enclosure: [Enclosure]?
+    }
+    /// One file: its address, MIME type (or Media RSS's medium) and size in bytes when known.
+    struct Enclosure: Encodable, Equatable {
+        var href: String
+        var type: String?
+        var length: Int?
     }
     var id: String
     var title: String?
     var updated: Int64
     var items: [Item]
     var continuation: String?
+}
+
+extension ContentsPage.Enclosure {
+    /// An entry's enclosures and Media RSS files, absolute (a feed may write them relative to
+    /// itself), http(s) only; nil when there are none.
+    static func list(of entry: Entry, feedURL: String?) -> [ContentsPage.Enclosure]? {
+        let files = (entry.enclosures + (entry.media ?? [])).compactMap { file -> ContentsPage.Enclosure? in
+            let url = URLResolution.resolve(file.url, against: feedURL)
+            guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+            return ContentsPage.Enclosure(href: url, type: file.type ?? file.medium ?? file.kind?.rawValue, length: file.length)
+        }
+        return files.isEmpty ? nil : files
+    }
 }

@@ -234,7 +234,8 @@ extension GoogleReaderAPI {
                 summary: .init(content: stored.syncHTML(base: site, articles: articles)), categories: categories,
                 origin: .init(
                     streamId: StreamID.feed(stored.source).text, title: subscription?.displayName ?? stored.source.rawValue,
-                    htmlUrl: site))
+                    htmlUrl: site),
+                enclosure: ContentsPage.Enclosure.list(of: entry, feedURL: subscription?.url.absoluteString))
         }
     }
 

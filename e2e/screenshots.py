@@ -38,11 +38,13 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
     article = first_href(driver, server, "/discover", "discover", "#articles a.article-link")
     album = first_href(driver, server, "/albums", "albums", "#albums li.album a[href^='/albums/']")
     entry = first_href(driver, server, "/reader/feed/business", "reader-list", "#reader-list a.entry-link")
+    episode = first_href(driver, server, "/reader/folder/Podcasts", "reader-list", "#reader-list a.entry-link")
     return [
         ("reader", "/reader", "reader"),
         ("reader-folder", "/reader/folder/News", "reader-list"),
         ("reader-entry", entry, "reader-entry"),
         ("reader-article", entry + "/article", "reader-entry"),
+        ("reader-episode", episode, "reader-entry"),
         ("reader-add", "/reader/add", "reader-add"),
         ("reader-settings", "/reader/feed/business/settings", "reader-settings"),
         ("reader-opml", "/reader/opml", "reader-opml"),
@@ -68,6 +70,7 @@ READER_OPML = """<?xml version="1.0"?><opml version="2.0"><head><title>Mine</tit
 <outline text="Tech"><outline text="Wire: business" xmlUrl="{demo}/reuters/business.xml?shot=1"/>
 <outline text="Wire: culture" xmlUrl="{demo}/reuters/entertainment.xml?shot=1"/></outline>
 <outline text="Planet"><outline text="Climate desk" xmlUrl="{demo}/reuters/environment.xml?shot=1"/></outline>
+<outline text="Podcasts"><outline text="Kiosk Demo Podcast" xmlUrl="{demo}/podcasts/kiosk-demo.xml"/></outline>
 </body></opml>"""
 
 
@@ -104,6 +107,11 @@ def settle(driver: WebDriver, page: str) -> None:
             harness.wait_live(driver, timeout=10)
         except AssertionError:
             pass
+    if driver.find_elements("css selector", "#player-play"):
+        # An episode playing: the Pause button and the time left (the clock differs between runs).
+        driver.find_element("css selector", "#player-play").click()
+        wait_until(driver, lambda d: js(d, "return document.getElementById('player-media').currentTime > 2"),
+                   "the episode did not play", timeout=15)
     if page == "jokes":
         buttons = find_all(driver, "#joke-button")
         if buttons:

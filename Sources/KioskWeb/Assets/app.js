@@ -5,6 +5,7 @@
 import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 import { setupNotifications } from "./notifications.js";
+import { setupPlayer } from "./player.js";
 import { setupRuleForm } from "./rules.js";
 
 const root = document.documentElement;
@@ -641,6 +642,7 @@ function start() {
   setupDiscover();
   setupJokes();
   setupReader();
+  setupPlayer();
   setupRuleForm(localizeDates);
   setupNotifications();
   reportOpened();

@@ -7,7 +7,8 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v8";
+const SHELL = "kiosk-shell-v9";
+// v9: player.js (the episode player) joined the shell.
 // v8: notification-actions.js (a notification's Mark read).
 // v7: notifications.js (Notify me on this device) joined the shell.
 // v6: rules.js (the rule form's preview) joined the shell.
@@ -29,6 +30,7 @@ const SHELL_FILES = [
   "/static/notifications.js",
   "/static/notification-actions.js",
   "/static/offline.js",
+  "/static/player.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/manifest.webmanifest",

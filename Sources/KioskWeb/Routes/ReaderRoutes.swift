@@ -212,7 +212,12 @@ struct ReaderRoutes: Sendable {
             folders: try await reader.folders(user: context.user),
             unread: counts.all, sequence: await live.snapshot().sequence,
             labels: try await reader.labels(of: [entry.id], user: context.user)[entry.id] ?? [],
-            knownLabels: counts.labels.keys.sorted()
+            knownLabels: counts.labels.keys.sorted(),
+            player: EpisodePlayer(
+                entry: entry.entry, feedURL: subscription.url, feedID: source.rawValue,
+                title: EntryDrawing(style: drawings.drawing(of: source), entry: entry.entry).title,
+                feedName: subscription.displayName,
+                artwork: signer.path(for: entry.entry.image))
         ).page.response(for: context)
     }
 

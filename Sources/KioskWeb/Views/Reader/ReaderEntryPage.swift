@@ -21,6 +21,8 @@ struct ReaderEntryPage: Sendable {
     /// The entry's labels, and every label the user has (offered when adding one).
     var labels: [String] = []
     var knownLabels: [String] = []
+    /// The episode's player, when the entry has audio or video.
+    var player: EpisodePlayer?
 
     var page: Page {
         let title = EntryDrawing(style: drawing, entry: entry.entry).title
@@ -50,6 +52,7 @@ struct ReaderEntryPage: Sendable {
                         if !authors.isEmpty { el("span") { authors.joined(separator: ", ") } }
                         DateText.node(entry.sortDate)
                     }
+                    if let player { player.node }
                     el("div", .class("reader-actions")) {
                         el("form", .class("inline-form"), Attribute("method", "post"), Attribute("action", "/reader/read")) {
                             void("input", .type("hidden"), .name("ids"), .value(String(entry.id)))

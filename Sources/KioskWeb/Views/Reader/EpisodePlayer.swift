@@ -1,0 +1,98 @@
+import Foundation
+import KioskCore
+
+/// The player an entry with audio or video shows above its text: the file straight from the
+/// publisher (as podcast apps play it), a big Play button, skips back 15 s and ahead 30 s, a speed kept per feed, a
+/// sleep timer, and what the feed says of the episode. `player.js` drives the buttons and the
+/// lock screen (Media Session); without script the browser's own controls still play it.
+struct EpisodePlayer {
+    var file: Enclosure
+    /// The file's address, absolute and http(s).
+    var url: String
+    var kind: MediaKind
+    var episode: Episode?
+    var feedID: String
+    var title: String
+    var feedName: String
+    /// The episode's artwork through the image proxy, when it has one.
+    var artwork: String?
+
+    static let speeds = ["0.8", "1", "1.2", "1.5", "1.75", "2", "2.5", "3"]
+    static let sleepMinutes = [5, 15, 30, 45, 60]
+
+    /// The player for an entry, or nil when it has nothing a browser can play. A relative address
+    /// is read against the feed's own URL (where it was fetched from), as feed readers do.
+    init?(entry: Entry, feedURL: URL, feedID: String, title: String, feedName: String, artwork: String?) {
+        guard let file = entry.playableMedia, let kind = file.kind,
+            let url = SafeLink.http(URLResolution.resolve(file.url, against: feedURL.absoluteString))
+        else { return nil }
+        self.file = file
+        self.url = url
+        self.kind = kind
+        self.episode = entry.episode
+        self.feedID = feedID
+        self.title = title
+        self.feedName = feedName
+        self.artwork = artwork
+    }
+
+    var node: Node {
+        el("section", .class("player player-\(kind.rawValue)"), .id("player"), .aria("label", "Player"),
+            .data("feed", feedID), .data("title", title), .data("artist", feedName), artwork.map { .data("artwork", $0) }) {
+            el(kind.rawValue, .id("player-media"), .src(url), Attribute("controls", nil), Attribute("preload", "metadata"),
+                kind == .video ? artwork.map { Attribute("poster", $0) } : nil,
+                kind == .video ? Attribute("playsinline", nil) : nil) {
+                el("a", .href(url)) { "Download the \(kind.rawValue)" }
+            }
+            el("div", .class("player-controls")) {
+                el("button", .type("button"), .class("button primary player-play"), .id("player-play"),
+                    .aria("pressed", "false")) { "Play" }
+                el("button", .type("button"), .class("button player-skip"), .id("player-back"), .data("skip", "-15"),
+                    .aria("label", "Back 15 seconds")) { "−15 s" }
+                el("button", .type("button"), .class("button player-skip"), .id("player-ahead"), .data("skip", "30"),
+                    .aria("label", "Ahead 30 seconds")) { "+30 s" }
+                el("label", .class("player-setting")) {
+                    "Speed "
+                    el("select", .id("player-speed"), .name("speed")) {
+                        for speed in Self.speeds {
+                            el("option", .value(speed), .flag("selected", speed == "1")) { "\(speed)×" }
+                        }
+                    }
+                }
+                el("label", .class("player-setting")) {
+                    "Sleep "
+                    el("select", .id("player-sleep"), .name("sleep")) {
+                        el("option", .value("0")) { "Off" }
+                        for minutes in Self.sleepMinutes {
+                            el("option", .value(String(minutes))) { "\(minutes) min" }
+                        }
+                    }
+                }
+            }
+            let facts = Self.facts(of: episode, file: file)
+            if !facts.isEmpty {
+                el("p", .class("player-facts muted"), .id("player-facts")) { facts.joined(separator: " · ") }
+            }
+            el("p", .class("player-status muted"), .id("player-status"), .aria("live", "polite")) {}
+        }
+    }
+
+    /// "Season 2 · Episode 12 · 1:02:03 · Explicit": what the feed says, in a listener's words.
+    static func facts(of episode: Episode?, file: Enclosure) -> [String] {
+        var facts: [String] = []
+        if let season = episode?.season { facts.append("Season \(season)") }
+        if let number = episode?.number { facts.append("Episode \(number)") }
+        if let seconds = episode?.duration ?? file.duration { facts.append(clock(seconds)) }
+        if episode?.explicit == true { facts.append("Explicit") }
+        return facts
+    }
+
+    /// 3723 → "1:02:03", 95 → "1:35".
+    static func clock(_ seconds: Int) -> String {
+        let hours = seconds / 3600
+        let minutes = seconds / 60 % 60
+        let rest = seconds % 60
+        let two = { (value: Int) in value < 10 ? "0\(value)" : String(value) }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(minutes):\(two(rest))"
+    }
+}

@@ -1,0 +1,134 @@
+"""Podcasts and video in the reader: the demo podcast and video feeds (`/sites/podcast/` on the
+sample server) are added like any feed; an episode's page shows a player that plays the real
+file, skips back 15 s and ahead 30 s, keeps the speed per feed on the device, says what the feed
+says of the episode, and plays a file the feed wrote relative to itself; the sample server
+answers byte ranges so a player can seek."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import LIVE_WAIT, WAIT, count, find, find_all, http, js, open_page, tap, text_of, wait_until
+from test_accessibility import describe, violations
+
+SIZES = ["phone", "tablet"]
+
+
+def subscribe(driver, server, title):
+    """Opens the feed titled `title` from the demo podcast site, subscribing first if needed."""
+    open_page(driver, server, "/reader", "reader")
+    feeds = js(driver, "return [...document.querySelectorAll('main a.feed')].map(a => [a.innerText, a.href])")
+    known = [href for text, href in feeds if text.startswith(title)]
+    if known:
+        driver.get(known[0])
+    else:
+        open_page(driver, server, "/reader/add", "reader-add")
+        field = find(driver, "#address")
+        field.clear()
+        field.send_keys(f"{server.demo_url}/sites/podcast/")
+        tap(driver, find(driver, "#find-feeds"))
+        wait_until(driver, lambda d: count(d, "#candidates article.candidate") == 2, "the podcast site offered no feeds",
+                   30)
+        candidate = next(c for c in find_all(driver, "#candidates article.candidate")
+                         if c.find_element("css selector", ".candidate-title").text == title)
+        tap(driver, candidate.find_element("css selector", "button.subscribe"))
+    wait_until(driver, lambda d: "/reader/feed/" in d.current_url, f"subscribing to {title} did not open it")
+    wait_until(driver, lambda d: count(d, "#reader-list > li.reader-entry") > 0, f"{title} never showed entries",
+               LIVE_WAIT)
+
+
+def open_entry(driver, title):
+    def link(d):
+        for row in find_all(d, "#reader-list > li.reader-entry"):
+            if title in row.find_element("css selector", ".entry-title").text:
+                return row.find_element("css selector", "a.entry-link").get_attribute("href")
+        return None
+    href = wait_until(driver, link, f"no entry titled {title!r}")
+    driver.get(href)
+    wait_until(driver, lambda d: d.find_element("css selector", "body").get_attribute("data-page") == "reader-entry",
+               "the entry page did not open")
+
+
+def media(driver, script, *args):
+    return js(driver, "const m = document.getElementById('player-media'); " + script, *args)
+
+
+def start_playing(driver):
+    tap(driver, find(driver, "#player-play"))
+    wait_until(driver, lambda d: media(d, "return !m.paused && m.currentTime > 0.5"), "the episode never played", WAIT)
+    assert text_of(driver, "#player-play") == "Pause"
+    assert find(driver, "#player-play").get_attribute("aria-pressed") == "true"
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_an_episode_plays_skips_and_keeps_its_speed(browser, fresh_kiosk, size):
+    driver = browser(size)
+    subscribe(driver, fresh_kiosk, "Kiosk Demo Podcast")
+    open_entry(driver, "Episode 1")
+
+    assert media(driver, "return m.tagName") == "AUDIO"
+    assert media(driver, "return m.currentSrc || m.src").endswith("/podcasts/media/episode-1.mp3")
+    assert text_of(driver, "#player-facts") == "Season 1 · Episode 1 · 0:19"
+    # The player comes before the text, as wide as the page's column.
+    assert js(driver, "return document.getElementById('player').compareDocumentPosition("
+                      "document.getElementById('entry-description')) & Node.DOCUMENT_POSITION_FOLLOWING") != 0
+
+    found = violations(driver)
+    assert not found, "the player's page has accessibility violations:\n" + describe(found)
+
+    start_playing(driver)
+    assert media(driver, "return m.duration") == pytest.approx(19.3, abs=0.6)
+
+    media(driver, "m.pause(); m.currentTime = 5;")
+    tap(driver, find(driver, "#player-ahead"))
+    wait_until(driver, lambda d: media(d, "return m.currentTime") >= media(d, "return m.duration") - 0.3,
+               "+30 s did not go to the end of a 19 s episode")
+    tap(driver, find(driver, "#player-back"))
+    assert media(driver, "return m.currentTime") == pytest.approx(media(driver, "return m.duration") - 15, abs=0.5)
+    tap(driver, find(driver, "#player-back"))
+    assert media(driver, "return m.currentTime") == pytest.approx(0, abs=0.3)  # not before the start
+
+    js(driver, "const s = document.getElementById('player-speed'); s.value = '1.5';"
+               "s.dispatchEvent(new Event('change', {bubbles: true}))")
+    assert media(driver, "return m.playbackRate") == 1.5
+    driver.refresh()
+    wait_until(driver, lambda d: media(d, "return m.playbackRate") == 1.5, "the feed's speed was not kept")
+    assert js(driver, "return document.getElementById('player-speed').value") == "1.5"
+
+    # Episode 2's file is written relative to the feed; it plays from the sample server.
+    driver.back()
+    open_entry(driver, "Episode 2")
+    assert media(driver, "return m.src") == f"{fresh_kiosk.demo_url}/podcasts/media/episode-2.opus"
+    assert media(driver, "return m.playbackRate") == 1.5  # the same feed's speed
+    start_playing(driver)
+
+
+def test_a_video_plays_in_the_page(phone, fresh_kiosk):
+    subscribe(phone, fresh_kiosk, "Kiosk Demo Video")
+    open_entry(phone, "Clip 1")
+    assert media(phone, "return m.tagName") == "VIDEO"
+    assert media(phone, "return m.getAttribute('poster') || ''").startswith("/img?")
+    start_playing(phone)
+    assert media(phone, "return m.videoWidth") == 320
+    width = js(phone, "return document.getElementById('player-media').getBoundingClientRect().width")
+    assert 300 <= width <= 390, width
+
+
+def test_episodes_without_a_player_show_none_and_media_is_served_in_ranges(phone, fresh_kiosk):
+    # A News entry has no media: no player.
+    open_page(phone, fresh_kiosk, "/reader/feed/business", "reader-list")
+    wait_until(phone, lambda d: count(d, "#reader-list > li.reader-entry") > 0, "Business has no entries", LIVE_WAIT)
+    phone.get(find_all(phone, "#reader-list > li.reader-entry a.entry-link")[0].get_attribute("href"))
+    wait_until(phone, lambda d: count(d, "#entry-description") == 1, "the entry page did not open")
+    assert count(phone, "#player") == 0
+
+    url = f"{fresh_kiosk.demo_url}/podcasts/media/episode-1.mp3"
+    whole = http("GET", url)
+    assert whole.status == 200 and whole.headers.get("Accept-Ranges") == "bytes"
+    size = len(whole.body)
+    for asked, first, last in (("bytes=0-99", 0, 99), ("bytes=1000-1999", 1000, 1999), ("bytes=-500", size - 500, size - 1)):
+        part = http("GET", url, headers={"Range": asked})
+        assert part.status == 206, asked
+        assert part.headers.get("Content-Range") == f"bytes {first}-{last}/{size}", asked
+        assert part.body == whole.body[first:last + 1], asked
+    assert http("GET", url, headers={"Range": f"bytes={size}-"}).status == 416

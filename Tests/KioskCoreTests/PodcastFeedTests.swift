@@ -72,8 +72,8 @@ import Testing
         #expect(parsed[1].enclosures == [Enclosure(url: "https://pod.example/b.mp3", type: "audio/mpeg")])
     }
 
-    @Test func severalEnclosuresAreKeptOnceEachAndCapped() throws {
-        let many = (0..<100).map { "<enclosure url=\"https://pod.example/\($0).mp3\" type=\"audio/mpeg\"/>" }.joined()
+    @Test func severalEnclosuresAreKeptRepeatsIncludedAndCapped() throws {
+        let many = (0..<300).map { "<enclosure url=\"https://pod.example/\($0).mp3\" type=\"audio/mpeg\"/>" }.joined()
         let entry = try #require(
             try entries(
                 """
@@ -82,7 +82,8 @@ import Testing
                 """
             ).first)
         #expect(entry.enclosures.count == MutableEntry.maxEnclosures)
-        #expect(Set(entry.enclosures.map(\.url)).count == entry.enclosures.count)
+        // feedparser keeps a repeated enclosure; so does Kiosk (the player plays the first).
+        #expect(entry.enclosures.prefix(2).map(\.url) == ["https://pod.example/0.mp3", "https://pod.example/0.mp3"])
     }
 
     @Test func mediaGroupFormatsAreKeptApartFromEnclosuresAndImagesStayImages() throws {

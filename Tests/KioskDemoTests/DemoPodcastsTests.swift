@@ -54,6 +54,9 @@ import Testing
         ("bytes=0-1,5-6", .whole),
         ("items=0-5", .whole),
         ("bytes=x-y", .whole),
+        ("bytes=--5", .whole),
+        ("bytes=+0-+9", .whole),
+        ("bytes=1 0-20", .whole),
     ])
     func rangesAreRead(header: String, reading: ByteRange.Reading) {
         #expect(ByteRange.read(header, length: 1000) == reading)

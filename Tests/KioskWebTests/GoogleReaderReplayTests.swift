@@ -461,12 +461,13 @@ import Testing
                 #expect(
                     item.enclosure == [
                         .init(href: resolved, type: "audio/mpeg", length: 1234),
-                        .init(href: "https://v.example/ep1.webm", type: "video", length: nil),
+                        .init(href: "https://v.example/ep1.webm", type: "video/*", length: nil),
                     ])
                 #expect(contents.items.first { $0.title == "Plain" }?.enclosure == nil)
 
                 let atom = String(buffer: try await nnw.call(.get, "/reader/atom/feed%2Fbusiness?n=10").body)
-                #expect(atom.contains(#"<link rel="enclosure" href="https://v.example/ep1.webm" type="video"/>"#), "\(atom.prefix(600))")
+                #expect(atom.contains(#"<link rel="enclosure" href="\#(resolved)" type="audio/mpeg" length="1234"/>"#), "\(atom.prefix(900))")
+                #expect(atom.contains(#"<link rel="enclosure" href="https://v.example/ep1.webm" type="video/*"/>"#))
             }
         }
     }

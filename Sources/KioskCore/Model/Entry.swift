@@ -110,9 +110,9 @@ public enum MediaKind: String, Sendable, Hashable, Codable {
     case audio
     case video
 
-    /// By the path's extension (`.mp3`, `.m4a`, `.mp4`...), ignoring the query.
+    /// By the path's extension (`.mp3`, `.m4a`, `.mp4`...), ignoring the query and fragment.
     init?(fileExtensionOf url: String) {
-        let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+        let path = url.split(whereSeparator: { $0 == "?" || $0 == "#" }).first.map(String.init) ?? url
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
         switch path[path.index(after: dot)...].lowercased() {
         case "mp3", "m4a", "aac", "oga", "ogg", "opus", "wav", "flac", "m4b": self = .audio

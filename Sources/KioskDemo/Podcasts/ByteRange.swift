@@ -22,6 +22,9 @@ struct ByteRange: Equatable {
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .whole }
         let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
         let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        // Digits only (`1*DIGIT`): no signs, no spaces inside.
+        let isNumber = { (text: String) in text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && text.utf8.count <= 18 }
+        guard isNumber(first), isNumber(last) else { return .whole }
         switch (Int(first), Int(last)) {
         case (nil, let suffix?) where first.isEmpty:
             guard suffix > 0 else { return .unsatisfiable }

@@ -11,7 +11,7 @@ enum AtomWriter {
 
     static func feed(
         id: String, title: String, siteURL: String?, updated: Date, entries: [StoredEntry], names: [SourceID: String],
-        articles: [Int64: StoredArticle] = [:]
+        feedURLs: [SourceID: String] = [:], articles: [Int64: StoredArticle] = [:]
     ) -> String {
         var out = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n"
         out += #"<feed xmlns="http://www.w3.org/2005/Atom">"#
@@ -19,12 +19,16 @@ enum AtomWriter {
         out += "<title>\(XMLText.escaped(title))</title>"
         if let siteURL { out += #"<link rel="alternate" href="\#(XMLText.escaped(siteURL))"/>"# }
         out += "<updated>\(iso(updated))</updated>"
-        for stored in entries { out += entry(stored, feedName: names[stored.source], articles: articles) }
+        for stored in entries {
+            out += entry(stored, feedName: names[stored.source], feedURL: feedURLs[stored.source], articles: articles)
+        }
         out += "</feed>\n"
         return out
     }
 
-    private static func entry(_ stored: StoredEntry, feedName: String?, articles: [Int64: StoredArticle]) -> String {
+    private static func entry(_ stored: StoredEntry, feedName: String?, feedURL: String?, articles: [Int64: StoredArticle])
+        -> String
+    {
         let entry = stored.entry
         let published = stored.syncPublished
         var out = "<entry>"
@@ -33,7 +37,7 @@ enum AtomWriter {
         out += "<published>\(iso(published))</published><updated>\(iso(entry.updated ?? published))</updated>"
         if let link = entry.link { out += #"<link rel="alternate" type="text/html" href="\#(XMLText.escaped(link))"/>"# }
         // Podcast clients (newsboat's podboat) download what `rel="enclosure"` names.
-        for file in ContentsPage.Enclosure.list(of: entry, feedURL: nil) ?? [] {
+        for file in ContentsPage.Enclosure.list(of: entry, feedURL: feedURL) ?? [] {
             out += #"<link rel="enclosure" href="\#(XMLText.escaped(file.href))""#
             if let type = file.type { out += #" type="\#(XMLText.escaped(type))""# }
             if let length = file.length { out += #" length="\#(length)""# }

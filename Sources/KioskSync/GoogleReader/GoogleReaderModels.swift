@@ -98,7 +98,8 @@ struct ContentsPage: Encodable {
         /// that play enclosures (Reeder...) list them; absent when there are none.
         var enclosure: [Enclosure]?
     }
-    /// One file: its address, MIME type (or Media RSS's medium) and size in bytes when known.
+    /// One file: its address, MIME type (`audio/*` or `video/*` when the feed gave none but the
+    /// file is one) and size in bytes when known.
     struct Enclosure: Encodable, Equatable {
         var href: String
         var type: String?
@@ -118,7 +119,7 @@ extension ContentsPage.Enclosure {
         let files = (entry.enclosures + (entry.media ?? [])).compactMap { file -> ContentsPage.Enclosure? in
             let url = URLResolution.resolve(file.url, against: feedURL)
             guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
-            return ContentsPage.Enclosure(href: url, type: file.type ?? file.medium ?? file.kind?.rawValue, length: file.length)
+            return ContentsPage.Enclosure(href: url, type: file.type ?? file.kind.map { "\($0.rawValue)/*" }, length: file.length)
         }
         return files.isEmpty ? nil : files
     }

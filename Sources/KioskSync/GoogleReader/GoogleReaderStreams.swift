@@ -156,6 +156,7 @@ extension GoogleReaderAPI {
         let xml = AtomWriter.feed(
             id: stream, title: title, siteURL: siteURL, updated: services.now(), entries: entries,
             names: Dictionary(subscriptions.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first }),
+            feedURLs: Dictionary(subscriptions.map { ($0.id, $0.url.absoluteString) }, uniquingKeysWith: { first, _ in first }),
             articles: articles)
         let tag = "\"" + String(StableHash.fnv1a64(xml), radix: 16) + "\""
         var headers: HTTPFields = [

@@ -25,13 +25,13 @@ struct MutableEntry {
     var transcripts: [MediaLink] = []
 
     /// Files kept per entry: a podcast lists one or a few formats, a hostile feed thousands.
-    static let maxEnclosures = 32
+    static let maxEnclosures = 256
     /// Transcripts kept per entry (one per language and format is plenty).
     static let maxTranscripts = 8
 
-    /// Adds a file unless the entry already lists its URL or has as many as it keeps.
+    /// Adds a file, repeats included, as feedparser keeps them, up to as many as it keeps.
     mutating func add(_ enclosure: Enclosure) {
-        guard enclosures.count < Self.maxEnclosures, !enclosures.contains(where: { $0.url == enclosure.url }) else { return }
+        guard enclosures.count < Self.maxEnclosures else { return }
         enclosures.append(enclosure)
     }
 

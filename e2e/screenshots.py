@@ -45,6 +45,8 @@ def screens(driver: WebDriver, server: KioskServer) -> list[tuple[str, str, str]
         ("reader-entry", entry, "reader-entry"),
         ("reader-article", entry + "/article", "reader-entry"),
         ("reader-episode", episode, "reader-entry"),
+        # The same episode playing on in the dock, over Reader's list (see main()).
+        ("reader-dock", episode, "reader-entry"),
         ("reader-add", "/reader/add", "reader-add"),
         ("reader-settings", "/reader/feed/business/settings", "reader-settings"),
         ("reader-opml", "/reader/opml", "reader-opml"),
@@ -150,6 +152,11 @@ def main() -> int:
                             driver.find_element("css selector", "#find-feeds").click()
                             wait_until(driver, lambda d: find_all(d, "#candidates article"), "no candidates", timeout=20)
                         settle(driver, page)
+                        if name == "reader-dock":
+                            driver.find_element("css selector", 'nav.tabs a[data-tab="reader"]').click()
+                            wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "reader"
+                                       and js(d, "return !!document.getElementById('dock')"), "no dock over Reader")
+                            time.sleep(0.5)
                         target = out / f"{device}-{name}.png"
                         driver.save_screenshot(str(target))
                         print(target)

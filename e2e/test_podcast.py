@@ -132,3 +132,89 @@ def test_episodes_without_a_player_show_none_and_media_is_served_in_ranges(phone
         assert part.headers.get("Content-Range") == f"bytes {first}-{last}/{size}", asked
         assert part.body == whole.body[first:last + 1], asked
     assert http("GET", url, headers={"Range": f"bytes={size}-"}).status == 416
+
+
+SCREENS = [("news", "news"), ("reader", "reader"), ("facts", "facts"), ("jokes", "jokes"), ("home", "home")]
+
+
+def playing_state(driver):
+    return js(driver, """
+        const m = document.querySelector('#player-media');
+        return m ? {time: m.currentTime, paused: m.paused, ended: m.ended, kept: m.__e2e === 'kept',
+                    docked: !!m.closest('#dock'), same: window.__e2eDocument === 1} : null;""")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_playback_goes_on_across_screens_and_back(browser, fresh_kiosk, size):
+    driver = browser(size)
+    subscribe(driver, fresh_kiosk, "Kiosk Demo Podcast")
+    open_entry(driver, "Episode 1")
+    js(driver, "const s = document.getElementById('player-speed'); s.value = '0.8';"
+               "s.dispatchEvent(new Event('change', {bubbles: true}))")
+    start_playing(driver)
+    js(driver, "window.__e2eDocument = 1; document.getElementById('player-media').__e2e = 'kept'")
+    entry_url = driver.current_url
+
+    last = playing_state(driver)["time"]
+    advanced = 0
+    for tab, page in SCREENS:
+        tap(driver, find(driver, f'nav.tabs a[data-tab="{tab}"]'))
+        wait_until(driver, lambda d: d.find_element("css selector", "body").get_attribute("data-page") == page,
+                   f"the {tab} tab did not open")
+        state = playing_state(driver)
+        assert state and state["same"], f"{tab}: the document was replaced (the episode stopped)"
+        assert state["kept"] and state["docked"], f"{tab}: the episode is not the one in the dock: {state}"
+        assert state["ended"] or not state["paused"], f"{tab}: the episode paused: {state}"
+        assert state["time"] >= last - 0.05, f"{tab}: the episode went back from {last} to {state['time']}"
+        advanced += state["time"] > last
+        last = state["time"]
+        assert js(driver, "return document.querySelector('#dock .dock-title').textContent") == "Episode 1: A short tour"
+        # The dock sits above the tab bar on a phone, in the sidebar on a tablet, over nothing it hides.
+        dock = js(driver, "const r = document.getElementById('dock').getBoundingClientRect();"
+                          "return [r.left, r.right, r.top, r.bottom, innerWidth, innerHeight]")
+        assert 0 <= dock[0] and dock[1] <= dock[4] and dock[3] <= dock[5], dock
+        if size == "phone":
+            tabs_top = js(driver, "return document.querySelector('nav.tabs').getBoundingClientRect().top")
+            assert dock[3] <= tabs_top, (dock, tabs_top)
+        else:
+            assert dock[1] <= 220, dock
+    assert advanced >= 3, "the episode did not keep playing while screens changed"
+
+    # Back goes to the screen before, in place; the episode plays on.
+    driver.back()
+    wait_until(driver, lambda d: d.find_element("css selector", "body").get_attribute("data-page") == "jokes",
+               "Back did not show Jokes again")
+    state = playing_state(driver)
+    assert state["same"] and state["kept"] and state["time"] >= last - 0.05, state
+
+    # The dock's title goes back to the episode: the same element, in its player again.
+    tap(driver, find(driver, "#dock .dock-title"))
+    wait_until(driver, lambda d: d.current_url == entry_url, "the dock's title did not open the episode")
+    wait_until(driver, lambda d: count(d, "#dock") == 0, "the dock stayed over the episode's own page")
+    state = playing_state(driver)
+    assert state["same"] and state["kept"] and not state["docked"], state
+    assert js(driver, "return document.querySelector('#player #player-media').__e2e") == "kept"
+
+    # Stopped, the episode leaves the dock; links load pages as always.
+    tap(driver, find(driver, 'nav.tabs a[data-tab="home"]'))
+    wait_until(driver, lambda d: count(d, "#dock") == 1, "no dock on Home")
+    tap(driver, find(driver, "#dock-stop"))
+    assert count(driver, "#dock") == 0
+    tap(driver, find(driver, 'nav.tabs a[data-tab="news"]'))
+    wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "news" and
+               js(d, "return window.__e2eDocument === undefined"), "with nothing playing, News was not a new page")
+
+
+def test_an_episode_that_cannot_play_leaves_navigation_alone(phone, fresh_kiosk):
+    subscribe(phone, fresh_kiosk, "Kiosk Demo Podcast")
+    open_entry(phone, "Episode 1")
+    # The publisher's file is gone.
+    media(phone, "m.src = arguments[0]", f"{fresh_kiosk.demo_url}/podcasts/media/gone.mp3")
+    tap(phone, find(phone, "#player-play"))
+    wait_until(phone, lambda d: media(d, "return !!m.error"), "a missing file raised no error")
+    wait_until(phone, lambda d: "cannot be played" in text_of(d, "#player-status"), "the failure was not said")
+    js(phone, "window.__e2eDocument = 1")
+    tap(phone, find(phone, 'nav.tabs a[data-tab="news"]'))
+    wait_until(phone, lambda d: js(d, "return document.body.dataset.page") == "news" and
+               js(d, "return window.__e2eDocument === undefined"), "a failed episode kept links in place")
+    assert count(phone, "#dock") == 0

@@ -5,6 +5,7 @@
 import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 import { setupNotifications } from "./notifications.js";
+import { setupSoftNavigation } from "./navigation.js";
 import { setupPlayer } from "./player.js";
 import { setupRuleForm } from "./rules.js";
 
@@ -29,7 +30,11 @@ function localizeDates(scope = document) {
 // ---------------------------------------------------------------------------------------------
 // Home: the clock ticks every second, on the second.
 
+let clockTimer = null;
+
 function startClock() {
+  clearTimeout(clockTimer);
+  clockTimer = null;
   const clock = $("#clock");
   if (!clock) return;
   const format = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "medium" });
@@ -37,7 +42,7 @@ function startClock() {
     const now = new Date();
     clock.textContent = format.format(now);
     clock.setAttribute("datetime", now.toISOString());
-    setTimeout(tick, 1000 - (now.getTime() % 1000) + 5);
+    clockTimer = setTimeout(tick, 1000 - (now.getTime() % 1000) + 5);
   };
   tick();
 }
@@ -346,7 +351,13 @@ async function refreshMain(url) {
   }
 }
 
+let pullAction = null; // what a pull does on this screen (set per page; null: nothing)
+let pullListening = false;
+
 function setupPullToRefresh(action) {
+  pullAction = action;
+  if (pullListening) return;
+  pullListening = true;
   // Looked up each time: a refresh of Facts redraws the screen, indicator included.
   const indicatorNow = () => $(".pull-indicator");
   let startY = null;
@@ -354,7 +365,7 @@ function setupPullToRefresh(action) {
   window.addEventListener(
     "touchstart",
     (event) => {
-      startY = window.scrollY <= 0 && event.touches.length === 1 ? event.touches[0].clientY : null;
+      startY = pullAction && window.scrollY <= 0 && event.touches.length === 1 ? event.touches[0].clientY : null;
       pulled = 0;
     },
     { passive: true },
@@ -377,7 +388,7 @@ function setupPullToRefresh(action) {
       // The spinner stays until the refresh has landed (a slow source can take seconds).
       const shown = $(".pull-indicator");
       if (shown) shown.classList.add("is-refreshing");
-      Promise.resolve(action()).finally(() => $(".pull-indicator")?.classList.remove("is-refreshing"));
+      Promise.resolve(pullAction?.()).finally(() => $(".pull-indicator")?.classList.remove("is-refreshing"));
     }
     startY = null;
     pulled = 0;
@@ -479,6 +490,16 @@ function setupDiscover() {
     load(query, 1, false);
   };
 
+  // Leaving the screen in place (navigation.js) drops a search still waiting and one in flight.
+  document.addEventListener(
+    "kiosk:leaving",
+    () => {
+      if (pending) clearTimeout(pending);
+      pending = null;
+      if (controller) controller.abort();
+    },
+    { once: true },
+  );
   input.addEventListener("input", () => {
     // A newer keystroke cancels the pending search and the request of an older one.
     if (pending) clearTimeout(pending);
@@ -624,6 +645,23 @@ function protectForms() {
   );
 }
 
+/** What every screen sets up when it is shown: on the first load, and again after an in-page
+ * navigation (navigation.js) replaced the screen while an episode plays. */
+function setupPage() {
+  pullAction = null;
+  setupScreen();
+  startClock();
+  setupDiscover();
+  setupJokes();
+  setupReader();
+  setupPlayer();
+  setupRuleForm(localizeDates);
+  setupNotifications();
+  reportOpened();
+  if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
+  setupOffline(csrfToken());
+}
+
 function start() {
   protectForms();
   // The sign-in page is all there is until the reader signs in: nothing live, no counts, and
@@ -637,21 +675,12 @@ function start() {
     showOfflineReader();
     return;
   }
-  setupScreen();
-  startClock();
-  setupDiscover();
-  setupJokes();
-  setupReader();
-  setupPlayer();
-  setupRuleForm(localizeDates);
-  setupNotifications();
-  reportOpened();
-  if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
+  setupPage();
+  setupSoftNavigation(setupPage);
   connectLive();
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch((error) => console.warn("kiosk: no offline support", error));
   }
-  setupOffline(csrfToken());
 }
 
 start();

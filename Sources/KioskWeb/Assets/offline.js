@@ -166,6 +166,8 @@ async function flush(account, token) {
   return sent;
 }
 
+let refreshTimer = null; // one refresh loop per document, however many screens it shows
+
 /// On every page of the app while online: send what was queued offline, then keep a fresh copy.
 export async function setupOffline(token) {
   if (!("caches" in window) || !navigator.onLine) return;
@@ -195,7 +197,9 @@ export async function setupOffline(token) {
     const bundle = (await refresh(waiting)) || (await cachedBundle());
     if (!bundle) return;
     showSaved(bundle.entries.length);
-    if (onReader) setInterval(() => refresh(false).then((fresh) => fresh && showSaved(fresh.entries.length)), REFRESH_EVERY);
+    if (onReader && !refreshTimer) {
+      refreshTimer = setInterval(() => refresh(false).then((fresh) => fresh && showSaved(fresh.entries.length)), REFRESH_EVERY);
+    }
   } catch (error) {
     console.warn("kiosk: offline copy not refreshed", error);
   }

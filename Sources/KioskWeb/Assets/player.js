@@ -1,8 +1,25 @@
-// The episode player (EpisodePlayer.swift draws it): skips, a speed kept per feed on this device,
-// a sleep timer, and the lock screen's and headphones' controls through the Media Session API.
-// Without this script the media element's own controls still play the episode.
+// The episode player (EpisodePlayer.swift draws it): Play, skips, a speed kept per feed on this
+// device, a sleep timer, and the lock screen's and headphones' controls (Media Session). Once an
+// episode has started it is this document's "session": leaving its page for another screen of
+// Kiosk (navigation.js swaps the screen in place) moves the same media element into the dock, a
+// mini-player at the bottom of a phone's screen or of a tablet's sidebar, where it goes on
+// playing until stopped; coming back to the episode's page puts it back in its player. Without
+// this script the media element's own controls still play the episode.
 
 const SPEEDS_KEY = "kiosk-player-speed"; // { feedID: "1.5" }
+
+/** The episode this document is playing: its media element and what the dock says of it. */
+let session = null; // { media, feed, title, artist, artwork, href, stopped }
+let sleepTimer = null;
+
+export function isListening() {
+  return (
+    !!session &&
+    !session.stopped &&
+    !session.media.error &&
+    (!session.media.paused || session.media.currentTime > 0)
+  );
+}
 
 function savedSpeeds() {
   try {
@@ -20,7 +37,7 @@ function saveSpeed(feed, speed) {
   try {
     localStorage.setItem(SPEEDS_KEY, JSON.stringify(speeds));
   } catch {
-    // Private browsing or a full store: the speed holds for this page only.
+    // Private browsing or a full store: the speed holds for this document only.
   }
 }
 
@@ -37,15 +54,78 @@ function skip(media, seconds) {
   media.currentTime = Math.min(Math.max(0, media.currentTime + seconds), end);
 }
 
-function setupMediaSession(player, media) {
+function toggle(media) {
+  if (media.paused) media.play().catch(() => {});
+  else media.pause();
+}
+
+function applySpeed(media, value) {
+  const rate = Number(value);
+  if (!Number.isFinite(rate) || rate <= 0) return;
+  media.playbackRate = rate;
+  media.defaultPlaybackRate = rate;
+}
+
+// ---- The session: one media element, whichever page or dock holds it ---------------------------
+
+function begin(player, media) {
+  if (session && session.media !== media) stop();
+  if (session?.media === media) return;
+  session = {
+    media,
+    feed: player.dataset.feed || "",
+    title: player.dataset.title || "",
+    artist: player.dataset.artist || "",
+    artwork: player.dataset.artwork || "",
+    href: location.pathname,
+    stopped: false,
+    sleep: null, // { minutes, until } while the sleep timer runs
+  };
+  media.addEventListener("play", () => drawDock());
+  media.addEventListener("pause", () => drawDock());
+  media.addEventListener("ended", () => drawDock());
+  media.addEventListener("timeupdate", () => drawDock());
+  // A file that cannot be played is no episode to keep: no dock, links load pages again.
+  media.addEventListener("error", () => {
+    if (session?.media === media) stop();
+  });
+  setupMediaSession(media);
+}
+
+function stop() {
+  if (!session) return;
+  session.stopped = true;
+  session.media.pause();
+  clearTimeout(sleepTimer);
+  sleepTimer = null;
+  document.getElementById("dock")?.remove();
+  document.body.classList.remove("has-dock");
+  if ("mediaSession" in navigator) {
+    // The lock screen and headphones let go of it too.
+    for (const action of MEDIA_ACTIONS) {
+      try {
+        navigator.mediaSession.setActionHandler(action, null);
+      } catch {
+        // An action this browser does not know.
+      }
+    }
+    navigator.mediaSession.metadata = null;
+    navigator.mediaSession.playbackState = "none";
+  }
+  session = null;
+}
+
+const MEDIA_ACTIONS = ["play", "pause", "seekbackward", "seekforward", "seekto", "stop"];
+
+function setupMediaSession(media) {
   if (!("mediaSession" in navigator)) return;
-  const artwork = player.dataset.artwork ? [{ src: player.dataset.artwork, sizes: "512x512" }] : [];
   const describe = () => {
+    if (!session || session.media !== media) return;
     navigator.mediaSession.metadata = new MediaMetadata({
-      title: player.dataset.title || "",
-      artist: player.dataset.artist || "",
-      album: player.dataset.artist || "",
-      artwork,
+      title: session.title,
+      artist: session.artist,
+      album: session.artist,
+      artwork: session.artwork ? [{ src: session.artwork, sizes: "512x512" }] : [],
     });
   };
   const handlers = {
@@ -56,6 +136,7 @@ function setupMediaSession(player, media) {
     seekto: (details) => {
       media.currentTime = details.seekTime;
     },
+    stop: () => stop(),
   };
   for (const [action, handler] of Object.entries(handlers)) {
     try {
@@ -65,12 +146,113 @@ function setupMediaSession(player, media) {
     }
   }
   media.addEventListener("play", describe);
+  describe();
 }
+
+// ---- The dock: the mini-player while the episode's page is not shown ---------------------------
+
+function button(id, text, label, onClick, primary = false) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.id = id;
+  element.className = primary ? "button primary dock-button" : "button dock-button";
+  element.textContent = text;
+  if (label) element.setAttribute("aria-label", label);
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function dock() {
+  if (!session) return;
+  let element = document.getElementById("dock");
+  if (!element) {
+    element = document.createElement("section");
+    element.id = "dock";
+    element.className = "dock";
+    element.setAttribute("aria-label", "Now playing");
+    const holder = document.createElement("div");
+    holder.className = "dock-media";
+    const title = document.createElement("a");
+    title.className = "dock-title";
+    title.id = "dock-title";
+    const artist = document.createElement("span");
+    artist.className = "dock-artist";
+    const words = document.createElement("div");
+    words.className = "dock-words";
+    words.append(title, artist);
+    const progress = document.createElement("progress");
+    progress.className = "dock-progress";
+    progress.id = "dock-progress";
+    progress.setAttribute("aria-label", "Played");
+    const controls = document.createElement("div");
+    controls.className = "dock-controls";
+    controls.append(
+      button("dock-back", "−15", "Back 15 seconds", () => session && skip(session.media, -15)),
+      button("dock-play", "Pause", null, () => session && toggle(session.media), true),
+      button("dock-stop", "✕", "Stop", () => stop()),
+    );
+    element.append(holder, words, controls, progress);
+    document.body.append(element);
+  }
+  const holder = element.querySelector(".dock-media");
+  if (session.media.parentElement !== holder) {
+    session.media.controls = false;
+    holder.replaceChildren(session.media); // the same element: it plays on
+  }
+  element.classList.toggle("dock-video", session.media.tagName === "VIDEO");
+  const title = element.querySelector(".dock-title");
+  title.textContent = session.title;
+  title.setAttribute("href", session.href);
+  element.querySelector(".dock-artist").textContent = session.artist;
+  document.body.classList.add("has-dock");
+  drawDock();
+}
+
+function drawDock() {
+  const element = document.getElementById("dock");
+  if (!element || !session) return;
+  const media = session.media;
+  const play = element.querySelector("#dock-play");
+  play.textContent = media.paused ? "Play" : "Pause";
+  play.setAttribute("aria-pressed", media.paused ? "false" : "true");
+  const progress = element.querySelector("#dock-progress");
+  if (Number.isFinite(media.duration) && media.duration > 0) {
+    progress.max = media.duration;
+    progress.value = media.currentTime;
+    progress.setAttribute("aria-valuetext", `${clock(media.currentTime)} of ${clock(media.duration)}`);
+  }
+}
+
+function undock(into) {
+  document.getElementById("dock")?.remove();
+  document.body.classList.remove("has-dock");
+  if (session && session.media !== into) {
+    session.media.controls = true;
+    into.replaceWith(session.media);
+  }
+}
+
+// Leaving a screen (navigation.js): the episode goes on in the dock.
+document.addEventListener("kiosk:leaving", () => {
+  if (isListening()) dock();
+});
+
+// ---- The player on an episode's page ------------------------------------------------------------
 
 export function setupPlayer() {
   const player = document.getElementById("player");
-  const media = document.getElementById("player-media");
-  if (!player || !media) return;
+  let media = document.getElementById("player-media");
+  if (!player || !media) {
+    if (isListening()) dock();
+    return;
+  }
+  // The episode playing in the dock is this page's: it comes back into its player.
+  if (isListening() && sameFile(session.media, media)) {
+    undock(media);
+    media = session.media;
+  } else if (isListening()) {
+    dock();
+  }
   const feed = player.dataset.feed || "";
   const status = document.getElementById("player-status");
   const say = (text) => {
@@ -79,58 +261,66 @@ export function setupPlayer() {
 
   const play = document.getElementById("player-play");
   play?.addEventListener("click", () => {
+    begin(player, media);
     if (media.paused) media.play().catch(() => say("This episode cannot be played here."));
     else media.pause();
   });
   const showPlaying = () => {
-    if (!play) return;
+    if (!play || !play.isConnected) return;
     play.textContent = media.paused ? "Play" : "Pause";
     play.setAttribute("aria-pressed", media.paused ? "false" : "true");
   };
-  media.addEventListener("play", showPlaying);
+  media.addEventListener("play", () => {
+    begin(player, media); // the native controls and the lock screen start it too
+    showPlaying();
+  });
   media.addEventListener("pause", showPlaying);
+  showPlaying();
 
-  for (const button of player.querySelectorAll("button[data-skip]")) {
-    button.addEventListener("click", () => skip(media, Number(button.dataset.skip)));
+  for (const control of player.querySelectorAll("button[data-skip]")) {
+    control.addEventListener("click", () => skip(media, Number(control.dataset.skip)));
   }
 
   const speed = document.getElementById("player-speed");
-  const applySpeed = (value) => {
-    const rate = Number(value);
-    if (!Number.isFinite(rate) || rate <= 0) return;
-    media.playbackRate = rate;
-    media.defaultPlaybackRate = rate;
-  };
   const kept = savedSpeeds()[feed];
-  if (speed && kept && [...speed.options].some((option) => option.value === kept)) {
-    speed.value = kept;
-    applySpeed(kept);
-  }
+  if (speed && kept && [...speed.options].some((option) => option.value === kept)) speed.value = kept;
+  if (speed && (kept || media === session?.media)) applySpeed(media, speed.value);
   speed?.addEventListener("change", () => {
-    applySpeed(speed.value);
+    applySpeed(media, speed.value);
     saveSpeed(feed, speed.value);
   });
   // A new source (or the browser) resets the rate; the chosen one holds.
-  media.addEventListener("loadedmetadata", () => speed && applySpeed(speed.value));
+  media.addEventListener("loadedmetadata", () => speed && speed.isConnected && applySpeed(media, speed.value));
 
   const sleep = document.getElementById("player-sleep");
-  let sleepTimer = null;
   sleep?.addEventListener("change", () => {
     clearTimeout(sleepTimer);
     sleepTimer = null;
+    if (session?.media === media) session.sleep = null;
     const minutes = Number(sleep.value);
     if (!minutes) {
       say("");
       return;
     }
+    begin(player, media);
     const until = new Date(Date.now() + minutes * 60_000);
-    say(`Stops at ${until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`);
+    session.sleep = { minutes: sleep.value, until };
+    say(stopsAt(until));
     sleepTimer = setTimeout(() => {
       media.pause();
-      sleep.value = "0";
-      say("Stopped by the sleep timer");
+      sleepTimer = null;
+      if (session) session.sleep = null;
+      const shown = document.getElementById("player-sleep");
+      if (shown) shown.value = "0";
+      const status = document.getElementById("player-status");
+      if (status) status.textContent = "Stopped by the sleep timer";
     }, minutes * 60_000);
   });
+  // Back on the episode's page with a sleep timer running: it shows, and "Off" cancels it.
+  if (sleep && session?.media === media && session.sleep) {
+    sleep.value = session.sleep.minutes;
+    say(stopsAt(session.sleep.until));
+  }
 
   media.addEventListener("error", () => {
     say("This episode cannot be played here. The link below downloads it.");
@@ -138,10 +328,18 @@ export function setupPlayer() {
   });
   media.addEventListener("ended", () => say("Finished"));
   media.addEventListener("timeupdate", () => {
+    if (!player.isConnected) return;
     player.dataset.position = String(Math.floor(media.currentTime));
     if (Number.isFinite(media.duration) && !sleepTimer && !media.paused) {
       say(`${clock(media.duration - media.currentTime)} left`);
     }
   });
-  setupMediaSession(player, media);
+}
+
+function stopsAt(until) {
+  return `Stops at ${until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}`;
+}
+
+function sameFile(a, b) {
+  return (a.currentSrc || a.src) === (b.currentSrc || b.src) || a.getAttribute("src") === b.getAttribute("src");
 }

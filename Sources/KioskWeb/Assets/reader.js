@@ -453,12 +453,19 @@ async function redrawHome() {
 
 // ---------------------------------------------------------------------------------------------
 
-export function setupReader() {
-  const page = document.body.dataset.page || "";
-  if ("setAppBadge" in navigator || page.startsWith("reader")) refreshCounts();
-  if (!page.startsWith("reader")) return;
-  document.addEventListener("keydown", onKey);
+const onReaderPage = () => (document.body.dataset.page || "").startsWith("reader");
+let listening = false;
+
+/** The document's own listeners, once (a screen replaced in place keeps them): keys, stars and
+ * labels, each only on the reader's screens. */
+function listenOnce() {
+  if (listening) return;
+  listening = true;
+  document.addEventListener("keydown", (event) => {
+    if (onReaderPage()) onKey(event);
+  });
   document.addEventListener("click", (event) => {
+    if (!onReaderPage()) return;
     const star = event.target.closest?.("button[data-star]");
     if (star) {
       event.preventDefault();
@@ -468,8 +475,15 @@ export function setupReader() {
     const ask = event.target.closest?.("button[data-label-ask]");
     if (ask) askLabel(null, ask.closest("li.reader-entry"));
   });
-  setupMarkAll();
   setupLabels();
+}
+
+export function setupReader() {
+  const page = document.body.dataset.page || "";
+  if ("setAppBadge" in navigator || page.startsWith("reader")) refreshCounts();
+  if (!page.startsWith("reader")) return;
+  listenOnce();
+  setupMarkAll();
   $("#shortcuts-button")?.addEventListener("click", () => $("#shortcuts")?.showModal?.());
   const article = $("#reader-entry");
   if (article) {

@@ -8,7 +8,8 @@
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
 const SHELL = "kiosk-shell-v9";
-// v9: player.js (the episode player) joined the shell.
+// v9: player.js (the episode player) and navigation.js (screens swapped in place while it plays)
+// joined the shell.
 // v8: notification-actions.js (a notification's Mark read).
 // v7: notifications.js (Notify me on this device) joined the shell.
 // v6: rules.js (the rule form's preview) joined the shell.
@@ -31,6 +32,7 @@ const SHELL_FILES = [
   "/static/notification-actions.js",
   "/static/offline.js",
   "/static/player.js",
+  "/static/navigation.js",
   "/static/icons/icon-192.png",
   "/static/icons/icon-512.png",
   "/manifest.webmanifest",

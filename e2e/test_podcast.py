@@ -218,3 +218,19 @@ def test_an_episode_that_cannot_play_leaves_navigation_alone(phone, fresh_kiosk)
     wait_until(phone, lambda d: js(d, "return document.body.dataset.page") == "news" and
                js(d, "return window.__e2eDocument === undefined"), "a failed episode kept links in place")
     assert count(phone, "#dock") == 0
+
+
+def test_chapters_list_jumps_and_follows_playback(phone, fresh_kiosk):
+    subscribe(phone, fresh_kiosk, "Kiosk Demo Podcast")
+    open_entry(phone, "Episode 1")
+    wait_until(phone, lambda d: count(d, "#chapter-list button.chapter") == 3, "the chapters never showed")
+    titles = js(phone, "return [...document.querySelectorAll('#chapter-list .chapter')].map(b => b.innerText.replace(/\\s+/g, ' ').trim())")
+    assert titles == ["0:00 Welcome", "0:11 Skips and speed", "0:17 Goodbye"], titles
+    tap(phone, find_all(phone, "#chapter-list button.chapter")[1])
+    wait_until(phone, lambda d: media(d, "return !m.paused && m.currentTime >= 11"), "the chapter did not play from 0:11")
+    wait_until(phone, lambda d: js(d, "return document.querySelector('#chapter-list [aria-current=true] .chapter-title')"
+                                      "?.textContent") == "Skips and speed", "the playing chapter is not marked")
+    # Episode 2 links no chapters: no list.
+    phone.back()
+    open_entry(phone, "Episode 2")
+    assert count(phone, "#chapters") == 0

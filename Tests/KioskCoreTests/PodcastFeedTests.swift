@@ -146,3 +146,41 @@ import Testing
         #expect(decoded.episode == nil && decoded.media == nil)
     }
 }
+
+/// Podcasting 2.0's JSON chapters, as a listener sees them.
+@Suite struct PodcastChaptersTests {
+    private func parse(_ json: String) throws(ChaptersError) -> [Chapter] {
+        try PodcastChapters.parse(Array(json.utf8))
+    }
+
+    @Test func chaptersAreReadInOrderWithoutSilentMarkers() throws {
+        let chapters = try parse(
+            """
+            {"version": "1.2.0", "chapters": [
+              {"startTime": 95.5, "title": "  Second  ", "img": "https://x.example/2.jpg"},
+              {"startTime": 0, "title": "First"},
+              {"startTime": 40, "title": "Hidden marker", "toc": false},
+              {"startTime": -3, "title": "Before the start"},
+              {"startTime": 50},
+              {"title": "No time"},
+              {"startTime": 60, "title": "\(String(repeating: "x", count: 500))"}
+            ]}
+            """)
+        #expect(chapters.map(\.title.count) == [5, 200, 6])
+        #expect(chapters.map(\.start) == [0, 60, 95.5])
+        #expect(chapters.last?.title == "Second")
+    }
+
+    @Test func whatIsNotChaptersSaysSo() {
+        #expect(throws: ChaptersError.notChapters) { try parse("<html>not json</html>") }
+        #expect(throws: ChaptersError.notChapters) { try parse(#"{"version": "1.2.0"}"#) }
+        #expect(throws: ChaptersError.notChapters) { try parse(#"{"chapters": "none"}"#) }
+        let huge = Array(repeating: UInt8(ascii: " "), count: PodcastChapters.maxBytes + 1)
+        #expect(throws: ChaptersError.tooLarge(limit: PodcastChapters.maxBytes)) { try PodcastChapters.parse(huge) }
+    }
+
+    @Test func manyChaptersAreCapped() throws {
+        let items = (0..<2000).map { #"{"startTime": \#($0), "title": "c\#($0)"}"# }.joined(separator: ",")
+        #expect(try parse(#"{"chapters": [\#(items)]}"#).count == PodcastChapters.maxChapters)
+    }
+}

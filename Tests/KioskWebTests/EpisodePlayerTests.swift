@@ -53,6 +53,41 @@ import Testing
         }
     }
 
+    private static func withChapters(id: String, _ link: MediaLink) -> Entry {
+        var entry = episode
+        entry.id = id
+        entry.episode?.chapters = link
+        return entry
+    }
+
+    @Test func anEpisodesChaptersAreFetchedThroughKioskForItsPlayer() async throws {
+        try await withKioskApp { kiosk in
+            let chapters = kiosk.sampleBase.appendingPathComponent("podcasts/episode-1.chapters.json").absoluteString
+            let missing = kiosk.sampleBase.appendingPathComponent("podcasts/nothing.json").absoluteString
+            let withChapters = Self.withChapters(id: "ep-chapters", MediaLink(url: chapters, type: "application/json+chapters"))
+            let broken = Self.withChapters(id: "ep-broken", MediaLink(url: missing))
+            try await kiosk.store.saveSourceState(SourceState(entries: [withChapters, broken, Self.episode]), for: .business)
+            try await kiosk.run { client, _ in
+                let path = "/reader/entry/business/\(EntryIdentity.key(of: withChapters))"
+                #expect(try await client.text(path).contains(#"data-src="\#(path)/chapters""#))
+                let answer = try await client.get(path + "/chapters")
+                #expect(answer.status == .ok)
+                let json = try #require(try JSONSerialization.jsonObject(with: answer.data) as? [String: Any])
+                let titles = (json["chapters"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+                #expect(titles == ["Welcome", "Skips and speed", "Goodbye"])
+
+                let failed = try await client.get("/reader/entry/business/\(EntryIdentity.key(of: broken))/chapters")
+                #expect(failed.status == .badGateway)
+                #expect(String(decoding: failed.data, as: UTF8.self).contains("No chapters"))
+
+                // An episode without chapters has no list and no such address.
+                let plain = "/reader/entry/business/\(EntryIdentity.key(of: Self.episode))"
+                #expect(!(try await client.text(plain)).contains(#"id="chapters""#))
+                #expect(try await client.get(plain + "/chapters").status == .notFound)
+            }
+        }
+    }
+
     @Test func pagesMayPlayMediaFromPublishersButNothingElse() {
         let policy = SecurityHeadersMiddleware.contentSecurityPolicy
         #expect(policy.contains("media-src 'self' https: http:"))

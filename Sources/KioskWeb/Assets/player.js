@@ -327,6 +327,7 @@ export function setupPlayer() {
     player.classList.add("player-failed");
   });
   media.addEventListener("ended", () => say("Finished"));
+  setupChapters(player, media);
   media.addEventListener("timeupdate", () => {
     if (!player.isConnected) return;
     player.dataset.position = String(Math.floor(media.currentTime));
@@ -334,6 +335,61 @@ export function setupPlayer() {
       say(`${clock(media.duration - media.currentTime)} left`);
     }
   });
+}
+
+// ---- Chapters: fetched for the page's player, a list that seeks and follows playback ------------
+
+async function setupChapters(player, media) {
+  const section = document.getElementById("chapters");
+  const list = document.getElementById("chapter-list");
+  if (!section || !list || !section.dataset.src) return;
+  let chapters = [];
+  try {
+    const response = await fetch(section.dataset.src, { headers: { Accept: "application/json" } });
+    const data = await response.json();
+    chapters = Array.isArray(data.chapters) ? data.chapters : [];
+  } catch {
+    return; // No chapters shown: the player works without them.
+  }
+  if (!chapters.length || !section.isConnected) return;
+  const items = chapters.map((chapter) => {
+    const item = document.createElement("li");
+    const jump = document.createElement("button");
+    jump.type = "button";
+    jump.className = "chapter";
+    jump.dataset.start = String(chapter.start);
+    const time = document.createElement("span");
+    time.className = "chapter-time";
+    time.textContent = clock(chapter.start);
+    const title = document.createElement("span");
+    title.className = "chapter-title";
+    title.textContent = chapter.title; // text, never markup: the title is the publisher's
+    jump.append(time, title);
+    jump.addEventListener("click", () => {
+      begin(player, media);
+      media.currentTime = Number(chapter.start);
+      if (media.paused) media.play().catch(() => {});
+    });
+    item.append(jump);
+    return item;
+  });
+  list.replaceChildren(...items);
+  section.hidden = false;
+  const mark = () => {
+    if (!list.isConnected) return;
+    let current = -1;
+    chapters.forEach((chapter, index) => {
+      if (media.currentTime + 0.25 >= chapter.start) current = index;
+    });
+    items.forEach((item, index) => {
+      const jump = item.firstChild;
+      if (index === current) jump.setAttribute("aria-current", "true");
+      else jump.removeAttribute("aria-current");
+    });
+  };
+  media.addEventListener("timeupdate", mark);
+  media.addEventListener("seeked", mark);
+  mark();
 }
 
 function stopsAt(until) {

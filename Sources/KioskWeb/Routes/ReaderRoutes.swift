@@ -19,6 +19,7 @@ struct ReaderRoutes: Sendable {
     let signer: ImageSigner
     let live: LiveBroadcaster
     let dueArticleWait: Duration
+    var chapters: ChapterService?
     static let pageSize = 50
 
     private var searches: SavedSearches { SavedSearches(store: store) }
@@ -73,6 +74,7 @@ struct ReaderRoutes: Sendable {
         }
         // The reader view: the entry's page fetched (once, then kept) and shown in place.
         router.get("reader/entry/:source/:key/article") { _, context in try await entry(context, withArticle: true) }
+        router.get("reader/entry/:source/:key/chapters") { _, context in try await episodeChapters(context) }
         router.get("reader/add") { request, context in
             AddFeedPage(address: request.uri.queryParameters.get("address") ?? "", folders: try await reader.folders(user: context.user)).page.response(for: context)
         }
@@ -175,6 +177,30 @@ struct ReaderRoutes: Sendable {
         return FullArticleSuggestion(sample: sample)
     }
 
+    /// `/reader/entry/<source>/<key>/chapters`: the episode's chapters as JSON for its player,
+    /// `{"chapters": [{"start": 0, "title": "..."}]}`, or `{"error": "..."}` (502) saying why not.
+    private func episodeChapters(_ context: KioskRequestContext) async throws -> Response {
+        let source = SourceID(try Self.parameter("source", context))
+        let key = try Self.parameter("key", context)
+        guard let subscription = try await reader.subscription(source, user: context.user),
+            let entry = try await store.storedEntry(source: source, key: key, user: context.user),
+            let link = entry.entry.episode?.chapters?.url, let chapters
+        else { throw HTTPError(.notFound) }
+        let address = URLResolution.resolve(link, against: subscription.url.absoluteString)
+        switch await chapters.chapters(at: address) {
+        case .success(let list):
+            return try JSONResponse(ChapterList(chapters: list)).response
+        case .failure(let failure):
+            return try JSONResponse(ChapterList(chapters: [], error: "No chapters: \(failure.message)."), status: .badGateway)
+                .response
+        }
+    }
+
+    private struct ChapterList: Encodable, Sendable {
+        var chapters: [Chapter]
+        var error: String?
+    }
+
     /// `/reader/entry/<source>/<key>`, with the full article in place when `withArticle`.
     private func entry(_ context: KioskRequestContext, withArticle: Bool, summary: Bool = false) async throws -> Response {
         let source = SourceID(try Self.parameter("source", context))
@@ -215,6 +241,7 @@ struct ReaderRoutes: Sendable {
             knownLabels: counts.labels.keys.sorted(),
             player: EpisodePlayer(
                 entry: entry.entry, feedURL: subscription.url, feedID: source.rawValue,
+                chaptersPath: entry.entry.episode?.chapters == nil ? nil : path + "/chapters",
                 title: EntryDrawing(style: drawings.drawing(of: source), entry: entry.entry).title,
                 feedName: subscription.displayName,
                 artwork: signer.path(for: entry.entry.image))

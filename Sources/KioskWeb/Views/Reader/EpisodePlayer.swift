@@ -16,13 +16,18 @@ struct EpisodePlayer {
     var feedName: String
     /// The episode's artwork through the image proxy, when it has one.
     var artwork: String?
+    /// Where the player asks for the episode's chapters, when the feed links some.
+    var chaptersPath: String?
 
     static let speeds = ["0.8", "1", "1.2", "1.5", "1.75", "2", "2.5", "3"]
     static let sleepMinutes = [5, 15, 30, 45, 60]
 
     /// The player for an entry, or nil when it has nothing a browser can play. A relative address
     /// is read against the feed's own URL (where it was fetched from), as feed readers do.
-    init?(entry: Entry, feedURL: URL, feedID: String, title: String, feedName: String, artwork: String?) {
+    init?(
+        entry: Entry, feedURL: URL, feedID: String, chaptersPath: String? = nil, title: String, feedName: String,
+        artwork: String?
+    ) {
         guard let file = entry.playableMedia, let kind = file.kind,
             let url = SafeLink.http(URLResolution.resolve(file.url, against: feedURL.absoluteString))
         else { return nil }
@@ -34,6 +39,7 @@ struct EpisodePlayer {
         self.title = title
         self.feedName = feedName
         self.artwork = artwork
+        self.chaptersPath = chaptersPath
     }
 
     var node: Node {
@@ -74,6 +80,14 @@ struct EpisodePlayer {
                 el("p", .class("player-facts muted"), .id("player-facts")) { facts.joined(separator: " · ") }
             }
             el("p", .class("player-status muted"), .id("player-status"), .aria("live", "polite")) {}
+            if let chaptersPath {
+                // Filled by player.js from `data-src` (fetched on the server, through the guard).
+                el("section", .class("player-chapters"), .id("chapters"), .data("src", chaptersPath),
+                    .aria("labelledby", "chapters-heading"), Attribute("hidden", nil)) {
+                    el("h2", .id("chapters-heading"), .class("player-chapters-heading")) { "Chapters" }
+                    el("ol", .id("chapter-list"), .class("chapter-list")) {}
+                }
+            }
         }
     }
 

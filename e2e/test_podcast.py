@@ -234,3 +234,16 @@ def test_chapters_list_jumps_and_follows_playback(phone, fresh_kiosk):
     phone.back()
     open_entry(phone, "Episode 2")
     assert count(phone, "#chapters") == 0
+
+
+def test_the_transcript_follows_playback(tablet, fresh_kiosk):
+    subscribe(tablet, fresh_kiosk, "Kiosk Demo Podcast")
+    open_entry(tablet, "Episode 1")
+    wait_until(tablet, lambda d: count(d, "#transcript-lines .transcript-line") == 5, "the transcript never showed")
+    start_playing(tablet)
+    wait_until(tablet, lambda d: text_of(d, "#transcript-lines [aria-current=true]").startswith("Welcome"),
+               "the first line is not marked while it is said")
+    tap(tablet, find_all(tablet, "#transcript-lines .transcript-line")[3])
+    wait_until(tablet, lambda d: media(d, "return m.currentTime") >= 11, "a line did not seek to its time")
+    wait_until(tablet, lambda d: text_of(d, "#transcript-lines [aria-current=true]").startswith("Chapter two"),
+               "the marked line did not follow")

@@ -184,3 +184,73 @@ import Testing
         #expect(try parse(#"{"chapters": [\#(items)]}"#).count == PodcastChapters.maxChapters)
     }
 }
+
+/// Timed transcripts: WebVTT, SRT and Podcasting 2.0's JSON, as a player follows them.
+@Suite struct PodcastTranscriptTests {
+    private func parse(_ text: String, _ format: PodcastTranscript.Format) throws(TranscriptError) -> [TranscriptCue] {
+        try PodcastTranscript.parse(Array(text.utf8), format: format)
+    }
+
+    @Test func webVTTCuesAreReadWithTheirWordsOnly() throws {
+        let cues = try parse(
+            """
+            WEBVTT - a test
+
+            NOTE a comment --> not a cue
+
+            intro
+            00:00.000 --> 00:03.500 align:start
+            <v Ann>Welcome</v> to &amp; <i>the</i> show.
+
+            00:00:03.500 --> 00:00:06.000
+            Second line,
+            in two parts.
+
+            00:00:09.000 --> 00:00:07.000
+            Ends before it starts.
+            """, .webVTT)
+        #expect(cues == [
+            TranscriptCue(start: 0, end: 3.5, text: "Welcome to & the show."),
+            TranscriptCue(start: 3.5, end: 6, text: "Second line, in two parts."),
+        ])
+    }
+
+    @Test func subRipAndJSONAreRead() throws {
+        let srt = try parse("1\r\n00:00:01,000 --> 00:00:02,500\r\nHello\r\n\r\n2\r\n00:01:00,000 --> 00:01:02,000\r\nAgain\r\n", .subRip)
+        #expect(srt.map(\.start) == [1, 60])
+        #expect(srt.map(\.text) == ["Hello", "Again"])
+        let json = try parse(
+            #"{"version": "1.0.0", "segments": [{"speaker": "A", "startTime": 2.5, "endTime": 4, "body": " Hi "},"#
+                + #"{"startTime": 1, "body": "First"}, {"startTime": -1, "body": "x"}, {"startTime": 5}]}"#, .json)
+        #expect(json == [TranscriptCue(start: 1, end: 1, text: "First"), TranscriptCue(start: 2.5, end: 4, text: "Hi")])
+    }
+
+    @Test func formatsAreKnownByTheirType() {
+        #expect(PodcastTranscript.Format(type: "text/vtt; charset=utf-8") == .webVTT)
+        #expect(PodcastTranscript.Format(type: "application/x-subrip") == .subRip)
+        #expect(PodcastTranscript.Format(type: "application/json") == .json)
+        #expect(PodcastTranscript.Format(type: "text/plain") == nil)
+        #expect(PodcastTranscript.Format(type: "text/html") == nil)
+        #expect(PodcastTranscript.Format(type: nil) == nil)
+    }
+
+    @Test(arguments: ["00:01.5", "1:02:03.25", "00:00:00,001"])
+    func timestampsAreRead(text: String) {
+        #expect(PodcastTranscript.seconds(text) != nil)
+    }
+
+    @Test(arguments: ["", "1", "00:61.0", "-1:00", "aa:bb", "1:2:3:4", "00:00:1e9"])
+    func badTimestampsAreNot(text: String) {
+        #expect(PodcastTranscript.seconds(text) == nil)
+    }
+
+    @Test func whatIsNoTranscriptSaysSo() {
+        #expect(throws: TranscriptError.self) { try parse("Just words, no timing.", .webVTT) }
+        #expect(throws: TranscriptError.self) { try parse("WEBVTT\n\nno cues here\n", .webVTT) }
+        #expect(throws: TranscriptError.self) { try parse("{}", .json) }
+        let huge = Array(repeating: UInt8(ascii: "a"), count: PodcastTranscript.maxBytes + 1)
+        #expect(throws: TranscriptError.tooLarge(limit: PodcastTranscript.maxBytes)) {
+            try PodcastTranscript.parse(huge, format: .subRip)
+        }
+    }
+}

@@ -88,6 +88,33 @@ import Testing
         }
     }
 
+    @Test func anEpisodesTimedTranscriptIsFetchedThroughKiosk() async throws {
+        try await withKioskApp { kiosk in
+            let vtt = kiosk.sampleBase.appendingPathComponent("podcasts/episode-1.vtt").absoluteString
+            var entry = Self.episode
+            entry.id = "ep-transcript"
+            entry.episode?.transcripts = [
+                MediaLink(url: "https://pod.example/ep1.txt", type: "text/plain"),
+                MediaLink(url: vtt, type: "text/vtt", language: "en"),
+            ]
+            let withTranscript = entry
+            try await kiosk.store.saveSourceState(SourceState(entries: [withTranscript, Self.episode]), for: .business)
+            try await kiosk.run { client, _ in
+                let path = "/reader/entry/business/\(EntryIdentity.key(of: withTranscript))"
+                #expect(try await client.text(path).contains(#"data-src="\#(path)/transcript""#))
+                let answer = try await client.get(path + "/transcript")
+                #expect(answer.status == .ok)
+                let json = try #require(try JSONSerialization.jsonObject(with: answer.data) as? [String: Any])
+                let cues = try #require(json["cues"] as? [[String: Any]])
+                #expect(cues.count == 5)
+                #expect(cues.first?["text"] as? String == "Welcome to the Kiosk demo podcast.")
+                // Untimed transcripts only: nothing to follow.
+                let plain = "/reader/entry/business/\(EntryIdentity.key(of: Self.episode))"
+                #expect(try await client.get(plain + "/transcript").status == .notFound)
+            }
+        }
+    }
+
     @Test func pagesMayPlayMediaFromPublishersButNothingElse() {
         let policy = SecurityHeadersMiddleware.contentSecurityPolicy
         #expect(policy.contains("media-src 'self' https: http:"))

@@ -131,8 +131,9 @@ extension WebDependencies {
         dependencies.metrics = parts.metrics
         dependencies.drawings = drawings
         dependencies.articlePasses = articlePasses
-        // Chapters files are fetched as pages and images are: the strict guard, the sources trusted.
-        dependencies.chapters = ChapterService(fetcher: parts.imageFetcher ?? fetcher)
+        // Chapters and transcripts are fetched as pages and images are: the strict guard, the
+        // sources trusted.
+        dependencies.episodeFiles = EpisodeFiles(fetcher: parts.imageFetcher ?? fetcher)
         return dependencies
     }
 

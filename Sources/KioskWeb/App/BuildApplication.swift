@@ -75,7 +75,7 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     NewsRoutes(news: d.news, store: d.store, signer: d.signer, articles: d.articles, live: live).register(on: router)
     ReaderRoutes(
         reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live,
-        dueArticleWait: config.dueArticleWait, chapters: d.chapters
+        dueArticleWait: config.dueArticleWait, episodeFiles: d.episodeFiles
     ).register(on: router)
     ReaderActionRoutes(reader: d.reader, rules: Rules(store: d.store), articlePasses: d.articlePasses).register(on: router)
     SavedSearchRoutes(searches: SavedSearches(store: d.store), changes: d.readerChanges).register(on: router)

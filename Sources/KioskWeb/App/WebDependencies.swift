@@ -48,8 +48,8 @@ public struct WebDependencies: Sendable {
     public var articles: ArticleService
     /// Asks "Show full articles" for a pass now (a feed was just set to it).
     public var articlePasses = ArticlePrefetcher.Wake()
-    /// Episodes' chapters, fetched when a player asks (nil: none are shown).
-    public var chapters: ChapterService?
+    /// Episodes' chapters and transcripts, fetched when a player asks (nil: none are shown).
+    public var episodeFiles: EpisodeFiles?
 
     /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
     init(

@@ -328,6 +328,7 @@ export function setupPlayer() {
   });
   media.addEventListener("ended", () => say("Finished"));
   setupChapters(player, media);
+  setupTranscript(player, media);
   media.addEventListener("timeupdate", () => {
     if (!player.isConnected) return;
     player.dataset.position = String(Math.floor(media.currentTime));
@@ -390,6 +391,55 @@ async function setupChapters(player, media) {
   media.addEventListener("timeupdate", mark);
   media.addEventListener("seeked", mark);
   mark();
+}
+
+// ---- The transcript: its lines under the player, the one being said marked and kept in view -----
+
+async function setupTranscript(player, media) {
+  const section = document.getElementById("transcript");
+  const box = document.getElementById("transcript-lines");
+  if (!section || !box || !section.dataset.src) return;
+  let cues = [];
+  try {
+    const response = await fetch(section.dataset.src, { headers: { Accept: "application/json" } });
+    const data = await response.json();
+    cues = Array.isArray(data.cues) ? data.cues : [];
+  } catch {
+    return; // No transcript shown: the player works without it.
+  }
+  if (!cues.length || !section.isConnected) return;
+  const lines = cues.map((cue) => {
+    const line = document.createElement("p");
+    line.className = "transcript-line";
+    line.dataset.start = String(cue.start);
+    line.textContent = cue.text; // text, never markup: the words are the publisher's
+    line.addEventListener("click", () => {
+      begin(player, media);
+      media.currentTime = Number(cue.start);
+    });
+    return line;
+  });
+  box.replaceChildren(...lines);
+  section.hidden = false;
+  let shown = -1;
+  const follow = () => {
+    if (!box.isConnected) return;
+    let current = -1;
+    cues.forEach((cue, index) => {
+      if (media.currentTime + 0.1 >= cue.start) current = index;
+    });
+    if (current === shown) return;
+    if (shown >= 0) lines[shown].removeAttribute("aria-current");
+    shown = current;
+    if (current < 0) return;
+    lines[current].setAttribute("aria-current", "true");
+    // Within its own box: the page itself does not move under the reader.
+    const line = lines[current];
+    box.scrollTop = Math.max(0, line.offsetTop - box.clientHeight / 3);
+  };
+  media.addEventListener("timeupdate", follow);
+  media.addEventListener("seeked", follow);
+  follow();
 }
 
 function stopsAt(until) {

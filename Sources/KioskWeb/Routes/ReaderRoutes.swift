@@ -19,7 +19,7 @@ struct ReaderRoutes: Sendable {
     let signer: ImageSigner
     let live: LiveBroadcaster
     let dueArticleWait: Duration
-    var chapters: ChapterService?
+    var episodeFiles: EpisodeFiles?
     static let pageSize = 50
 
     private var searches: SavedSearches { SavedSearches(store: store) }
@@ -75,6 +75,7 @@ struct ReaderRoutes: Sendable {
         // The reader view: the entry's page fetched (once, then kept) and shown in place.
         router.get("reader/entry/:source/:key/article") { _, context in try await entry(context, withArticle: true) }
         router.get("reader/entry/:source/:key/chapters") { _, context in try await episodeChapters(context) }
+        router.get("reader/entry/:source/:key/transcript") { _, context in try await episodeTranscript(context) }
         router.get("reader/add") { request, context in
             AddFeedPage(address: request.uri.queryParameters.get("address") ?? "", folders: try await reader.folders(user: context.user)).page.response(for: context)
         }
@@ -184,10 +185,10 @@ struct ReaderRoutes: Sendable {
         let key = try Self.parameter("key", context)
         guard let subscription = try await reader.subscription(source, user: context.user),
             let entry = try await store.storedEntry(source: source, key: key, user: context.user),
-            let link = entry.entry.episode?.chapters?.url, let chapters
+            let link = entry.entry.episode?.chapters?.url, let episodeFiles
         else { throw HTTPError(.notFound) }
         let address = URLResolution.resolve(link, against: subscription.url.absoluteString)
-        switch await chapters.chapters(at: address) {
+        switch await episodeFiles.chapters(at: address) {
         case .success(let list):
             return try JSONResponse(ChapterList(chapters: list)).response
         case .failure(let failure):
@@ -198,6 +199,30 @@ struct ReaderRoutes: Sendable {
 
     private struct ChapterList: Encodable, Sendable {
         var chapters: [Chapter]
+        var error: String?
+    }
+
+    /// `/reader/entry/<source>/<key>/transcript`: the episode's first timed transcript (WebVTT,
+    /// SRT or JSON) as `{"cues": [{"start", "end", "text"}]}`, or `{"error": "..."}` (502).
+    private func episodeTranscript(_ context: KioskRequestContext) async throws -> Response {
+        let source = SourceID(try Self.parameter("source", context))
+        let key = try Self.parameter("key", context)
+        guard let subscription = try await reader.subscription(source, user: context.user),
+            let entry = try await store.storedEntry(source: source, key: key, user: context.user),
+            let (link, format) = EpisodePlayer.timedTranscript(of: entry.entry), let episodeFiles
+        else { throw HTTPError(.notFound) }
+        let address = URLResolution.resolve(link.url, against: subscription.url.absoluteString)
+        switch await episodeFiles.transcript(at: address, format: format) {
+        case .success(let cues):
+            return try JSONResponse(CueList(cues: cues)).response
+        case .failure(let failure):
+            return try JSONResponse(CueList(cues: [], error: "No transcript: \(failure.message)."), status: .badGateway)
+                .response
+        }
+    }
+
+    private struct CueList: Encodable, Sendable {
+        var cues: [TranscriptCue]
         var error: String?
     }
 
@@ -242,6 +267,7 @@ struct ReaderRoutes: Sendable {
             player: EpisodePlayer(
                 entry: entry.entry, feedURL: subscription.url, feedID: source.rawValue,
                 chaptersPath: entry.entry.episode?.chapters == nil ? nil : path + "/chapters",
+                transcriptPath: EpisodePlayer.timedTranscript(of: entry.entry) == nil ? nil : path + "/transcript",
                 title: EntryDrawing(style: drawings.drawing(of: source), entry: entry.entry).title,
                 feedName: subscription.displayName,
                 artwork: signer.path(for: entry.entry.image))

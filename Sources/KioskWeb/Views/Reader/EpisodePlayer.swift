@@ -18,6 +18,8 @@ struct EpisodePlayer {
     var artwork: String?
     /// Where the player asks for the episode's chapters, when the feed links some.
     var chaptersPath: String?
+    /// Where the player asks for the episode's timed transcript, when the feed links one.
+    var transcriptPath: String?
 
     static let speeds = ["0.8", "1", "1.2", "1.5", "1.75", "2", "2.5", "3"]
     static let sleepMinutes = [5, 15, 30, 45, 60]
@@ -25,8 +27,8 @@ struct EpisodePlayer {
     /// The player for an entry, or nil when it has nothing a browser can play. A relative address
     /// is read against the feed's own URL (where it was fetched from), as feed readers do.
     init?(
-        entry: Entry, feedURL: URL, feedID: String, chaptersPath: String? = nil, title: String, feedName: String,
-        artwork: String?
+        entry: Entry, feedURL: URL, feedID: String, chaptersPath: String? = nil, transcriptPath: String? = nil,
+        title: String, feedName: String, artwork: String?
     ) {
         guard let file = entry.playableMedia, let kind = file.kind,
             let url = SafeLink.http(URLResolution.resolve(file.url, against: feedURL.absoluteString))
@@ -40,6 +42,16 @@ struct EpisodePlayer {
         self.feedName = feedName
         self.artwork = artwork
         self.chaptersPath = chaptersPath
+        self.transcriptPath = transcriptPath
+    }
+
+    /// The transcript a player can follow: the first the feed lists in a timed format (captions
+    /// before the others, as podcast apps pick), with that format.
+    static func timedTranscript(of entry: Entry) -> (MediaLink, PodcastTranscript.Format)? {
+        let timed = (entry.episode?.transcripts ?? []).compactMap { link in
+            PodcastTranscript.Format(type: link.type).map { (link, $0) }
+        }
+        return timed.first { $0.0.rel == "captions" } ?? timed.first
     }
 
     var node: Node {
@@ -86,6 +98,14 @@ struct EpisodePlayer {
                     .aria("labelledby", "chapters-heading"), Attribute("hidden", nil)) {
                     el("h2", .id("chapters-heading"), .class("player-chapters-heading")) { "Chapters" }
                     el("ol", .id("chapter-list"), .class("chapter-list")) {}
+                }
+            }
+            if let transcriptPath {
+                // Filled by player.js; the line being said is marked and kept in view.
+                el("section", .class("player-transcript"), .id("transcript"), .data("src", transcriptPath),
+                    .aria("labelledby", "transcript-heading"), Attribute("hidden", nil)) {
+                    el("h2", .id("transcript-heading"), .class("player-chapters-heading")) { "Transcript" }
+                    el("div", .id("transcript-lines"), .class("transcript-lines"), Attribute("tabindex", "0")) {}
                 }
             }
         }

@@ -1,0 +1,93 @@
+import Foundation
+import KioskCore
+import KioskModel
+import KioskSources
+
+/// An episode's Podcasting 2.0 files, its chapters and its transcript, fetched through the
+/// guarded fetcher (the destination guard of feeds, images and articles) when a player asks for
+/// them, read by ``PodcastChapters`` and ``PodcastTranscript``, and kept in memory for the next
+/// listener: such a file does not change once published.
+public actor EpisodeFiles {
+    /// Files kept of each kind; past that the oldest half is forgotten.
+    static let kept = 256
+
+    private let fetcher: any Fetching
+    private let timeout: Duration
+    private var chapters = Kept<[Chapter]>()
+    private var transcripts = Kept<[TranscriptCue]>()
+
+    public init(fetcher: any Fetching, timeout: Duration = .seconds(10)) {
+        self.fetcher = fetcher
+        self.timeout = timeout
+    }
+
+    /// The chapters at `link`, or why there are none, said for the listener.
+    public func chapters(at link: String) async -> Result<[Chapter], EpisodeFileFailure> {
+        if let known = chapters.value(for: link) { return .success(known) }
+        switch await bytes(at: link, maxBytes: PodcastChapters.maxBytes, what: "chapters") {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let bytes):
+            do {
+                let list = try PodcastChapters.parse(bytes)
+                chapters.keep(list, for: link)
+                return .success(list)
+            } catch {
+                return .failure(EpisodeFileFailure(message: error.description))
+            }
+        }
+    }
+
+    /// The transcript at `link`, read as `format`, or why there is none.
+    public func transcript(at link: String, format: PodcastTranscript.Format) async
+        -> Result<[TranscriptCue], EpisodeFileFailure>
+    {
+        if let known = transcripts.value(for: link) { return .success(known) }
+        switch await bytes(at: link, maxBytes: PodcastTranscript.maxBytes, what: "transcript") {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let bytes):
+            do {
+                let cues = try PodcastTranscript.parse(bytes, format: format)
+                transcripts.keep(cues, for: link)
+                return .success(cues)
+            } catch {
+                return .failure(EpisodeFileFailure(message: error.description))
+            }
+        }
+    }
+
+    private func bytes(at link: String, maxBytes: Int, what: String) async -> Result<[UInt8], EpisodeFileFailure> {
+        guard let url = URL(string: link), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return .failure(EpisodeFileFailure(message: "the \(what) link is not a web address")) }
+        do {
+            guard case .fetched(let body) = try await fetcher.fetch(FetchRequest(url: url, maxBytes: maxBytes, timeout: timeout))
+            else { return .failure(EpisodeFileFailure(message: "the \(what) could not be fetched")) }
+            return .success(body.bytes)
+        } catch {
+            return .failure(EpisodeFileFailure(message: "the \(what) could not be fetched (\(error))"))
+        }
+    }
+
+    /// Values by link, the oldest half forgotten when full.
+    private struct Kept<Value> {
+        var values: [String: Value] = [:]
+        var order: [String] = []
+
+        func value(for link: String) -> Value? { values[link] }
+
+        mutating func keep(_ value: Value, for link: String) {
+            if order.count >= EpisodeFiles.kept {
+                for old in order.prefix(EpisodeFiles.kept / 2) { values[old] = nil }
+                order.removeFirst(EpisodeFiles.kept / 2)
+            }
+            values[link] = value
+            order.append(link)
+        }
+    }
+}
+
+/// Why an episode's chapters or transcript are not shown.
+public struct EpisodeFileFailure: Error, Sendable, Hashable {
+    public var message: String
+}

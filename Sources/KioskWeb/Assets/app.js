@@ -283,6 +283,7 @@ function connectLive() {
     });
   events.addEventListener("open", () => {
     root.dataset.live = "open";
+    document.dispatchEvent(new CustomEvent("kiosk:live-open"));
   });
   events.addEventListener("error", () => {
     root.dataset.live = events.readyState === EventSource.CLOSED ? "closed" : "connecting";

@@ -464,6 +464,12 @@ function listenOnce() {
   document.addEventListener("keydown", (event) => {
     if (onReaderPage()) onKey(event);
   });
+  // An empty list when the stream opens asks once more: entries stored between drawing the page
+  // and the stream's start (a new feed's first check) were in no event this page can hear.
+  document.addEventListener("kiosk:live-open", () => {
+    const list = $("#reader-list");
+    if (onReaderPage() && list && list.children.length === 0) redrawList();
+  });
   document.addEventListener("click", (event) => {
     if (!onReaderPage()) return;
     const star = event.target.closest?.("button[data-star]");

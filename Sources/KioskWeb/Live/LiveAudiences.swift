@@ -24,8 +24,11 @@ actor LiveAudiences {
         if let known = followers[source] { return known }
         let before = generation
         let users = Set((try? await store.followers(of: source)) ?? [])
-        // Subscriptions changed while the store answered: use the answer, keep nothing.
-        if before == generation { followers[source] = users }
+        // Subscriptions changed while the store answered: use the answer, keep nothing. Nobody
+        // is not kept either: a feed nobody follows yet is one being subscribed to (its preview
+        // was checked), and its first check may be told before the subscription's change reaches
+        // `forget()`; read again, the new follower is there.
+        if before == generation, !users.isEmpty { followers[source] = users }
         return users
     }
 

@@ -24,18 +24,11 @@ public actor EpisodeFiles {
     /// The chapters at `link`, or why there are none, said for the listener.
     public func chapters(at link: String) async -> Result<[Chapter], EpisodeFileFailure> {
         if let known = chapters.value(for: link) { return .success(known) }
-        switch await bytes(at: link, maxBytes: PodcastChapters.maxBytes, what: "chapters") {
-        case .failure(let failure):
-            return .failure(failure)
-        case .success(let bytes):
-            do {
-                let list = try PodcastChapters.parse(bytes)
-                chapters.keep(list, for: link)
-                return .success(list)
-            } catch {
-                return .failure(EpisodeFileFailure(message: error.description))
-            }
+        let result = await read(link, maxBytes: PodcastChapters.maxBytes, what: "chapters") { bytes throws(ChaptersError) in
+            try PodcastChapters.parse(bytes)
         }
+        if case .success(let list) = result { chapters.keep(list, for: link) }
+        return result
     }
 
     /// The transcript at `link`, read as `format`, or why there is none.
@@ -43,14 +36,23 @@ public actor EpisodeFiles {
         -> Result<[TranscriptCue], EpisodeFileFailure>
     {
         if let known = transcripts.value(for: link) { return .success(known) }
-        switch await bytes(at: link, maxBytes: PodcastTranscript.maxBytes, what: "transcript") {
+        let result = await read(link, maxBytes: PodcastTranscript.maxBytes, what: "transcript") {
+            bytes throws(TranscriptError) in try PodcastTranscript.parse(bytes, format: format)
+        }
+        if case .success(let cues) = result { transcripts.keep(cues, for: link) }
+        return result
+    }
+
+    /// The file at `link` fetched and read by `parse`, or why not, in the listener's words.
+    private func read<Value, Failure: Error & CustomStringConvertible>(
+        _ link: String, maxBytes: Int, what: String, parse: ([UInt8]) throws(Failure) -> Value
+    ) async -> Result<Value, EpisodeFileFailure> {
+        switch await bytes(at: link, maxBytes: maxBytes, what: what) {
         case .failure(let failure):
             return .failure(failure)
         case .success(let bytes):
-            do {
-                let cues = try PodcastTranscript.parse(bytes, format: format)
-                transcripts.keep(cues, for: link)
-                return .success(cues)
+            do throws(Failure) {
+                return .success(try parse(bytes))
             } catch {
                 return .failure(EpisodeFileFailure(message: error.description))
             }

@@ -208,13 +208,18 @@ function dock() {
   drawDock();
 }
 
+/** A Play/Pause button (the page's or the dock's) saying what pressing it does now. */
+function showPlayState(button, media) {
+  button.textContent = media.paused ? "Play" : "Pause";
+  button.setAttribute("aria-pressed", media.paused ? "false" : "true");
+}
+
 function drawDock() {
   const element = document.getElementById("dock");
   if (!element || !session) return;
   const media = session.media;
   const play = element.querySelector("#dock-play");
-  play.textContent = media.paused ? "Play" : "Pause";
-  play.setAttribute("aria-pressed", media.paused ? "false" : "true");
+  showPlayState(play, media);
   const progress = element.querySelector("#dock-progress");
   if (Number.isFinite(media.duration) && media.duration > 0) {
     progress.max = media.duration;
@@ -267,8 +272,7 @@ export function setupPlayer() {
   });
   const showPlaying = () => {
     if (!play || !play.isConnected) return;
-    play.textContent = media.paused ? "Play" : "Pause";
-    play.setAttribute("aria-pressed", media.paused ? "false" : "true");
+    showPlayState(play, media);
   };
   media.addEventListener("play", () => {
     begin(player, media); // the native controls and the lock screen start it too
@@ -338,21 +342,35 @@ export function setupPlayer() {
   });
 }
 
-// ---- Chapters: fetched for the page's player, a list that seeks and follows playback ------------
+// ---- Chapters and transcript: fetched for the page's player, lists that seek and follow playback -
+
+/** The `field` list Kiosk answers at the section's `data-src` (what it fetched from the
+ * publisher), or [] when there is none or it cannot be had: the player works without it. */
+async function episodeList(section, field) {
+  try {
+    const response = await fetch(section.dataset.src, { headers: { Accept: "application/json" } });
+    const data = await response.json();
+    return Array.isArray(data[field]) && section.isConnected ? data[field] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The index of the last item that has started at `time` (`lead` seconds early), or -1. */
+function startedAt(items, time, lead) {
+  let current = -1;
+  items.forEach((item, index) => {
+    if (time + lead >= item.start) current = index;
+  });
+  return current;
+}
 
 async function setupChapters(player, media) {
   const section = document.getElementById("chapters");
   const list = document.getElementById("chapter-list");
   if (!section || !list || !section.dataset.src) return;
-  let chapters = [];
-  try {
-    const response = await fetch(section.dataset.src, { headers: { Accept: "application/json" } });
-    const data = await response.json();
-    chapters = Array.isArray(data.chapters) ? data.chapters : [];
-  } catch {
-    return; // No chapters shown: the player works without them.
-  }
-  if (!chapters.length || !section.isConnected) return;
+  const chapters = await episodeList(section, "chapters");
+  if (!chapters.length) return;
   const items = chapters.map((chapter) => {
     const item = document.createElement("li");
     const jump = document.createElement("button");
@@ -378,10 +396,7 @@ async function setupChapters(player, media) {
   section.hidden = false;
   const mark = () => {
     if (!list.isConnected) return;
-    let current = -1;
-    chapters.forEach((chapter, index) => {
-      if (media.currentTime + 0.25 >= chapter.start) current = index;
-    });
+    const current = startedAt(chapters, media.currentTime, 0.25);
     items.forEach((item, index) => {
       const jump = item.firstChild;
       if (index === current) jump.setAttribute("aria-current", "true");
@@ -399,15 +414,8 @@ async function setupTranscript(player, media) {
   const section = document.getElementById("transcript");
   const box = document.getElementById("transcript-lines");
   if (!section || !box || !section.dataset.src) return;
-  let cues = [];
-  try {
-    const response = await fetch(section.dataset.src, { headers: { Accept: "application/json" } });
-    const data = await response.json();
-    cues = Array.isArray(data.cues) ? data.cues : [];
-  } catch {
-    return; // No transcript shown: the player works without it.
-  }
-  if (!cues.length || !section.isConnected) return;
+  const cues = await episodeList(section, "cues");
+  if (!cues.length) return;
   const lines = cues.map((cue) => {
     const line = document.createElement("p");
     line.className = "transcript-line";
@@ -424,10 +432,7 @@ async function setupTranscript(player, media) {
   let shown = -1;
   const follow = () => {
     if (!box.isConnected) return;
-    let current = -1;
-    cues.forEach((cue, index) => {
-      if (media.currentTime + 0.1 >= cue.start) current = index;
-    });
+    const current = startedAt(cues, media.currentTime, 0.1);
     if (current === shown) return;
     if (shown >= 0) lines[shown].removeAttribute("aria-current");
     shown = current;

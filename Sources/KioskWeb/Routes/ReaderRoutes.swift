@@ -181,12 +181,8 @@ struct ReaderRoutes: Sendable {
     /// `/reader/entry/<source>/<key>/chapters`: the episode's chapters as JSON for its player,
     /// `{"chapters": [{"start": 0, "title": "..."}]}`, or `{"error": "..."}` (502) saying why not.
     private func episodeChapters(_ context: KioskRequestContext) async throws -> Response {
-        let source = SourceID(try Self.parameter("source", context))
-        let key = try Self.parameter("key", context)
-        guard let subscription = try await reader.subscription(source, user: context.user),
-            let entry = try await store.storedEntry(source: source, key: key, user: context.user),
-            let link = entry.entry.episode?.chapters?.url, let episodeFiles
-        else { throw HTTPError(.notFound) }
+        let (subscription, entry) = try await followedEntry(context)
+        guard let link = entry.entry.episode?.chapters?.url, let episodeFiles else { throw HTTPError(.notFound) }
         let address = URLResolution.resolve(link, against: subscription.url.absoluteString)
         switch await episodeFiles.chapters(at: address) {
         case .success(let list):
@@ -205,12 +201,10 @@ struct ReaderRoutes: Sendable {
     /// `/reader/entry/<source>/<key>/transcript`: the episode's first timed transcript (WebVTT,
     /// SRT or JSON) as `{"cues": [{"start", "end", "text"}]}`, or `{"error": "..."}` (502).
     private func episodeTranscript(_ context: KioskRequestContext) async throws -> Response {
-        let source = SourceID(try Self.parameter("source", context))
-        let key = try Self.parameter("key", context)
-        guard let subscription = try await reader.subscription(source, user: context.user),
-            let entry = try await store.storedEntry(source: source, key: key, user: context.user),
-            let (link, format) = EpisodePlayer.timedTranscript(of: entry.entry), let episodeFiles
-        else { throw HTTPError(.notFound) }
+        let (subscription, entry) = try await followedEntry(context)
+        guard let (link, format) = EpisodePlayer.timedTranscript(of: entry.entry), let episodeFiles else {
+            throw HTTPError(.notFound)
+        }
         let address = URLResolution.resolve(link.url, against: subscription.url.absoluteString)
         switch await episodeFiles.transcript(at: address, format: format) {
         case .success(let cues):
@@ -226,13 +220,22 @@ struct ReaderRoutes: Sendable {
         var error: String?
     }
 
-    /// `/reader/entry/<source>/<key>`, with the full article in place when `withArticle`.
-    private func entry(_ context: KioskRequestContext, withArticle: Bool, summary: Bool = false) async throws -> Response {
+    /// The entry the path's `source` and `key` name, with the user's subscription to its feed;
+    /// 404 for a feed the user does not follow or an entry it does not hold.
+    private func followedEntry(_ context: KioskRequestContext) async throws -> (Subscription, StoredEntry) {
         let source = SourceID(try Self.parameter("source", context))
         let key = try Self.parameter("key", context)
         guard let subscription = try await reader.subscription(source, user: context.user),
             let entry = try await store.storedEntry(source: source, key: key, user: context.user)
         else { throw HTTPError(.notFound) }
+        return (subscription, entry)
+    }
+
+    /// `/reader/entry/<source>/<key>`, with the full article in place when `withArticle`.
+    private func entry(_ context: KioskRequestContext, withArticle: Bool, summary: Bool = false) async throws -> Response {
+        let (subscription, entry) = try await followedEntry(context)
+        let source = entry.source
+        let key = entry.key
         let sanitizer = HTMLSanitizer(baseURL: entry.entry.link ?? subscription.siteURL, imageProxy: { signer.path(for: $0) })
         let subscriptions = try await reader.subscriptions(user: context.user)
         let articles = articles

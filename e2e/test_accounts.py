@@ -190,12 +190,15 @@ def test_signing_out_leaves_nothing_of_the_account_on_the_device(phone, accounts
         wait_until(phone, lambda d: (find(d, "#offline-saved").text or "").startswith("Offline: "),
                    "the reader was not saved for offline reading")
         assert has_offline_copy(phone)
+        # A speed kept for one of the account's feeds (player.js) goes with the sign-out too.
+        harness.js(phone, "localStorage.setItem('kiosk-player-speed', JSON.stringify({'feed-x': '1.5'}))")
         tap(phone, find(phone, "#logout"))
         wait_until(phone, lambda d: harness.page_of(d) == "login", "signed out")
         time.sleep(1)
         # ... and gone with the sign-out, with any queued change.
         wait_until(phone, lambda d: not has_offline_copy(d), "the offline copy outlived the sign-out")
         assert harness.js(phone, "return localStorage.getItem('kiosk.offline.queue')") is None
+        assert harness.js(phone, "return localStorage.getItem('kiosk-player-speed')") is None
 
         proxy.cut()
         for path in ("/reader", "/reader/feed/business", "/settings"):

@@ -6,7 +6,7 @@ import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 import { setupNotifications } from "./notifications.js";
 import { setupSoftNavigation } from "./navigation.js";
-import { setupPlayer } from "./player.js";
+import { forgetPlayer, setupPlayer } from "./player.js";
 import { setupRuleForm } from "./rules.js";
 
 const root = document.documentElement;
@@ -669,6 +669,7 @@ function start() {
   // nothing of an account kept on the device.
   if (document.body.dataset.page === "login") {
     forgetOffline().catch(() => {});
+    forgetPlayer();
     return;
   }
   // The reader without a network, from what this device saved.

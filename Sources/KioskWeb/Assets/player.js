@@ -21,6 +21,16 @@ export function isListening() {
   );
 }
 
+/** Everything of the player kept on this device (the speeds per feed): the sign-in page wipes it,
+ * with the offline copy, so another account never sees which feeds this one follows. */
+export function forgetPlayer() {
+  try {
+    localStorage.removeItem(SPEEDS_KEY);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
+}
+
 function savedSpeeds() {
   try {
     const speeds = JSON.parse(localStorage.getItem(SPEEDS_KEY) || "{}");

@@ -47,6 +47,8 @@ enum PostgresMigrations {
         Step(name: "webhooks", statements: PostgresSchema.webhooks),
         // A notification queue per device, so each device has its own digest window.
         Step(name: "push_queue", statements: PostgresSchema.pushQueue),
+        // Podcasts: where each user stopped in an episode, on every device.
+        Step(name: "playback_positions", statements: PostgresSchema.playbackPositions),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

@@ -352,4 +352,23 @@ enum PostgresSchema {
         """,
         "CREATE INDEX push_outbox_by_time ON push_outbox (queued_at)",
     ]
+
+    /// Where each user stopped in an episode (see SQLite's `Schema.playbackPositions`).
+    static let playbackPositions = [
+        """
+        CREATE TABLE playback_positions (
+            user_id bigint NOT NULL,
+            entry_id bigint NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            seconds double precision NOT NULL,
+            duration double precision,
+            playing boolean NOT NULL,
+            finished boolean NOT NULL,
+            device text NOT NULL,
+            saved_at double precision NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        )
+        """,
+        "CREATE INDEX playback_positions_by_entry ON playback_positions (entry_id)",
+        "CREATE INDEX playback_positions_in_progress ON playback_positions (user_id, saved_at) WHERE NOT finished",
+    ]
 }

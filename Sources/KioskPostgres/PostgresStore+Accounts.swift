@@ -210,7 +210,10 @@ enum PostgresAccountRows {
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(id.rawValue)")
         // What else is the user's own (a new account may be given the same id); a device's
         // notification queue goes with it.
-        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices", "push_outbox"] {
+        for table in [
+            "entry_labels", "hidden_entries", "playback_positions", "rules", "saved_searches", "push_devices",
+            "push_outbox",
+        ] {
             try await session.execute("DELETE FROM \(unescaped: table) WHERE user_id = \(id.rawValue)")
         }
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(id.rawValue)")

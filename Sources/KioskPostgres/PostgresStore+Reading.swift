@@ -131,6 +131,7 @@ enum PostgresReadingRows {
         }
         if filter.unreadOnly { builder.append(" AND \(isUnread)") }
         if filter.starredOnly { builder.append(" AND s.starred") }
+        if filter.withFiles { builder.append(" AND \(EntryFiles.condition(column: "e.json"))") }
         builder.append(filter.hidden ? " AND h.entry_id IS NOT NULL" : " AND h.entry_id IS NULL")
         if let label = filter.label { builder.append(" AND \(PostgresLabelRows.carries(user: id, label: builder.bind(label)))") }
         if let after = filter.after {

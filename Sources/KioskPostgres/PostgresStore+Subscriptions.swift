@@ -195,7 +195,7 @@ enum PostgresSubscriptionRows {
         try await session.execute("DELETE FROM user_feeds WHERE user_id = \(user.rawValue) AND source = \(source)")
         try await session.execute("DELETE FROM user_marks WHERE user_id = \(user.rawValue) AND source = \(source)")
         try await session.execute("DELETE FROM entry_states WHERE user_id = \(user.rawValue) AND source = \(source)")
-        for table in ["entry_labels", "hidden_entries"] {
+        for table in ["entry_labels", "hidden_entries", "playback_positions"] {
             try await session.execute(
                 """
                 DELETE FROM \(unescaped: table)

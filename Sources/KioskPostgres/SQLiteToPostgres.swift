@@ -269,6 +269,13 @@ struct SQLiteTable: Sendable {
             columns: [("user_id", "bigint"), ("entry_id", "bigint"), ("hidden_at", "double precision")],
             keys: ["user_id", "entry_id"]),
         SQLiteTable(
+            name: "playback_positions",
+            columns: [
+                ("user_id", "bigint"), ("entry_id", "bigint"), ("seconds", "double precision"),
+                ("duration", "double precision"), ("playing", "boolean"), ("finished", "boolean"), ("device", "text"),
+                ("saved_at", "double precision"),
+            ], keys: ["user_id", "entry_id"]),
+        SQLiteTable(
             name: "push_devices",
             columns: [
                 ("id", "bigint"), ("user_id", "bigint"), ("endpoint", "text"), ("p256dh", "text"), ("auth", "text"),

@@ -57,6 +57,8 @@ enum Migrations {
         migrator.registerMigration("webhooks") { db in try db.execute(sql: Schema.webhooks) }
         // A notification queue per device, so each device has its own digest window.
         migrator.registerMigration("push_queue") { db in try db.execute(sql: Schema.pushQueue) }
+        // Podcasts: where each user stopped in an episode, on every device.
+        migrator.registerMigration("playback_positions") { db in try db.execute(sql: Schema.playbackPositions) }
         return migrator
     }
 }

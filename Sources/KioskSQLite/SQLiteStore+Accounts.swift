@@ -170,7 +170,9 @@ enum AccountRows {
         try db.execute(sql: "DELETE FROM entry_states WHERE user_id = ?", arguments: [id.rawValue])
         // What else is the user's own (a new account may be given the same id); a device's
         // notification queue goes with it.
-        for table in ["entry_labels", "hidden_entries", "rules", "saved_searches", "push_devices"] {
+        for table in [
+            "entry_labels", "hidden_entries", "playback_positions", "rules", "saved_searches", "push_devices",
+        ] {
             try db.execute(sql: "DELETE FROM \(table) WHERE user_id = ?", arguments: [id.rawValue])
         }
         try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ?", arguments: [id.rawValue])

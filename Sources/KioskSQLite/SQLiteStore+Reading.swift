@@ -111,6 +111,7 @@ enum ReadingRows {
         }
         if filter.unreadOnly { conditions.append(isUnread) }
         if filter.starredOnly { conditions.append("s.starred = 1") }
+        if filter.withFiles { conditions.append(EntryFiles.condition(column: "e.json")) }
         conditions.append(filter.hidden ? "h.entry_id IS NOT NULL" : "h.entry_id IS NULL")
         if let label = filter.label {
             conditions.append(LabelRows.carries)

@@ -200,7 +200,7 @@ enum SubscriptionRows {
         try db.execute(sql: "DELETE FROM user_marks WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
         try db.execute(
             sql: "DELETE FROM entry_states WHERE user_id = ? AND source = ?", arguments: [user.rawValue, source])
-        for table in ["entry_labels", "hidden_entries"] {
+        for table in ["entry_labels", "hidden_entries", "playback_positions"] {
             try db.execute(
                 sql: "DELETE FROM \(table) WHERE user_id = ? AND entry_id IN (SELECT id FROM entries WHERE source = ?)",
                 arguments: [user.rawValue, source])

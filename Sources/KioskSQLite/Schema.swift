@@ -417,4 +417,22 @@ extension Schema {
         ) STRICT, WITHOUT ROWID;
         CREATE INDEX push_outbox_by_time ON push_outbox (queued_at);
         """
+
+    /// Where each user stopped in an episode (`ListeningStore`): one row per user and entry,
+    /// removed with the entry. "Listen" reads the episodes begun and not finished, latest first.
+    static let playbackPositions = """
+        CREATE TABLE playback_positions (
+            user_id INTEGER NOT NULL,
+            entry_id INTEGER NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            seconds REAL NOT NULL,
+            duration REAL,
+            playing INTEGER NOT NULL,
+            finished INTEGER NOT NULL,
+            device TEXT NOT NULL,
+            saved_at REAL NOT NULL,
+            PRIMARY KEY (user_id, entry_id)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX playback_positions_by_entry ON playback_positions (entry_id);
+        CREATE INDEX playback_positions_in_progress ON playback_positions (user_id, saved_at) WHERE finished = 0;
+        """
 }

@@ -45,19 +45,23 @@ public struct EntryFilter: Sendable, Hashable {
     public var label: String?
     /// Only hidden entries (the Hidden list); else hidden entries are left out.
     public var hidden: Bool
+    /// Only entries with at least one file (an enclosure or a Media RSS file): "Listen" narrows
+    /// by this, then keeps those with something to play.
+    public var withFiles: Bool
     public var limit: Int
     /// Only entries after this one in list order (the last row of the previous page).
     public var after: EntryCursor?
 
     public init(
         sources: [SourceID]? = nil, unreadOnly: Bool = false, starredOnly: Bool = false, label: String? = nil,
-        hidden: Bool = false, limit: Int = 50, after: EntryCursor? = nil
+        hidden: Bool = false, withFiles: Bool = false, limit: Int = 50, after: EntryCursor? = nil
     ) {
         self.sources = sources
         self.unreadOnly = unreadOnly
         self.starredOnly = starredOnly
         self.label = label
         self.hidden = hidden
+        self.withFiles = withFiles
         self.limit = limit
         self.after = after
     }

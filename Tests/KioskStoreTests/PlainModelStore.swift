@@ -18,6 +18,8 @@ actor PlainModelStore: KioskStore {
     private var kept: [String: String] = [:]
     /// Each user's hidden entries.
     private var hiddenIDs: [UserID: Set<Int64>] = [:]
+    /// Each user's place in episodes (not pruned with entries: the model test plays none).
+    private var playback: [UserID: [Int64: PlaybackPosition]] = [:]
     /// Each user's labels and the entries carrying them.
     private var labelled: [UserID: [String: Set<Int64>]] = [:]
     /// Every feed anyone follows (no user's name or folder).
@@ -80,6 +82,7 @@ actor PlainModelStore: KioskStore {
         let matching = visible(to: user).filter { stored in
             (sources?.contains(stored.source) ?? true) && (!filter.unreadOnly || !stored.isRead)
                 && (!filter.starredOnly || stored.isStarred) && stored.isHidden == filter.hidden
+                && (!filter.withFiles || !stored.entry.enclosures.isEmpty || !(stored.entry.media ?? []).isEmpty)
                 && filter.after.map { stored.sortDate < $0.sortDate || (stored.sortDate == $0.sortDate && stored.id < $0.id) } ?? true
         }
         return Array(
@@ -596,6 +599,21 @@ extension PlainModelStore {
             for id in ids where labelledIDs.contains(id) { found[id, default: []].append(name) }
         }
         return found.mapValues { $0.sorted() }
+    }
+
+    func savePosition(_ position: PlaybackPosition, user: UserID) -> Bool {
+        guard table.kept[position.entryID].flatMap({ view($0, for: user) }) != nil else { return false }
+        playback[user, default: [:]][position.entryID] = position
+        return true
+    }
+
+    func positions(ids: [Int64], user: UserID) -> [Int64: PlaybackPosition] {
+        (playback[user] ?? [:]).filter { ids.contains($0.key) }
+    }
+
+    func positionsInProgress(limit: Int, user: UserID) -> [PlaybackPosition] {
+        let open = (playback[user] ?? [:]).values.filter { !$0.isFinished }
+        return Array(open.sorted { ($0.savedAt, $0.entryID) > ($1.savedAt, $1.entryID) }.prefix(max(0, limit)))
     }
 
     func pushDevices(user: UserID) -> [PushDevice] { devices.filter { $0.user == user } }

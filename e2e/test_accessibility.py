@@ -68,6 +68,7 @@ def screens(driver, server) -> list[tuple[str, str]]:
         ("/settings", "settings"), ("/offline", "offline"), ("/offline/reader", "reader-offline"),
         ("/reader/rules", "reader-rules"), ("/reader/rules/new", "reader-rule-form"),
         ("/reader/notifications", "reader-notifications"), ("/reader/hidden", "reader-list"),
+        ("/reader/listen", "reader-listen"),
         ("/no-such-page", "not-found"),
     ]
 

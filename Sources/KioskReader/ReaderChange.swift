@@ -14,12 +14,14 @@ public enum ReaderChange: Sendable, Hashable {
     case hidden(user: UserID, ids: [Int64], isHidden: Bool)
     /// A label was put on these entries (or taken off).
     case labelled(user: UserID, ids: [Int64], label: String, isOn: Bool)
+    /// A player saved where it is in an episode; `client` is the page that saved it ("" unknown).
+    case position(user: UserID, position: PlaybackPosition, client: String)
 
     /// Whose reader changed.
     public var user: UserID {
         switch self {
         case .subscriptions(let user), .read(let user, _, _), .starred(let user, _, _), .labelled(let user, _, _, _),
-            .hidden(let user, _, _): user
+            .hidden(let user, _, _), .position(let user, _, _): user
         }
     }
 }

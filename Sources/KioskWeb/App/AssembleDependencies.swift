@@ -124,7 +124,7 @@ extension WebDependencies {
             signer: parts.signer, assets: try Assets.fromBundle(), sourceNames: names,
             news: NewsSections(catalogue: catalogue, names: names, drawings: drawings), services: services,
             accounts: Accounts(store: store, hasher: .bcrypt(cost: config.passwordCost)), articles: articles,
-            push: push)
+            push: push, places: EpisodePlaces(store: store, reader: reader, publish: { await changes.publish($0) }))
         dependencies.sharedLog = parts.sharedLog
         dependencies.merged = catalogue.merged
         dependencies.notReady = parts.notReady

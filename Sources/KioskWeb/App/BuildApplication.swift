@@ -75,8 +75,9 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     NewsRoutes(news: d.news, store: d.store, signer: d.signer, articles: d.articles, live: live).register(on: router)
     ReaderRoutes(
         reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live,
-        dueArticleWait: config.dueArticleWait, episodeFiles: d.episodeFiles
+        dueArticleWait: config.dueArticleWait, episodeFiles: d.episodeFiles, places: d.places
     ).register(on: router)
+    ListenRoutes(reader: d.reader, places: d.places, drawings: d.drawings, live: live).register(on: router)
     ReaderActionRoutes(reader: d.reader, rules: Rules(store: d.store), articlePasses: d.articlePasses).register(on: router)
     SavedSearchRoutes(searches: SavedSearches(store: d.store), changes: d.readerChanges).register(on: router)
     RuleRoutes(rules: Rules(store: d.store), reader: d.reader).register(on: router)

@@ -50,15 +50,18 @@ public struct WebDependencies: Sendable {
     public var articlePasses = ArticlePrefetcher.Wake()
     /// Episodes' chapters and transcripts, fetched when a player asks (nil: none are shown).
     public var episodeFiles: EpisodeFiles?
+    /// Each account's place in its episodes, kept and announced.
+    public var places: EpisodePlaces
 
     /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
     init(
         hub: EventHub, store: any KioskStore, reader: Reader, readerChanges: ReaderChanges, facts: CachedResource<FactSheet>, albums: CachedResource<AlbumChart>,
         discover: DiscoverService, jokes: JokeService, images: ImagePipeline, signer: ImageSigner, assets: Assets,
         sourceNames: [SourceID: String], news: NewsSections, services: [any Service], accounts: Accounts,
-        articles: ArticleService, push: PushNotifier
+        articles: ArticleService, push: PushNotifier, places: EpisodePlaces
     ) {
         self.push = push
+        self.places = places
         self.accounts = accounts
         self.articles = articles
         self.news = news

@@ -6,7 +6,7 @@ import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 import { setupNotifications } from "./notifications.js";
 import { setupSoftNavigation } from "./navigation.js";
-import { forgetPlayer, setupPlayer } from "./player.js";
+import { forgetPlayer, onPositionElsewhere, setupPlayer } from "./player.js";
 import { setupRuleForm } from "./rules.js";
 
 const root = document.documentElement;
@@ -292,7 +292,8 @@ function connectLive() {
     onChanged(message);
     onFeedChanged(message);
   });
-  on("reader", onReaderEvent);
+  // A player's place goes to the player; everything else restyles rows and counts.
+  on("reader", (message) => (message.kind === "position" ? onPositionElsewhere(message) : onReaderEvent(message)));
   on("activity", (message) => setChecking(message.source, message.checking));
   on("failed", (message) => setFailure(message.source, `${message.name} could not be refreshed (${message.message}); showing the last news received.`));
   on("opened", setOpened);

@@ -6,7 +6,13 @@
 // playing until stopped; coming back to the episode's page puts it back in its player. Without
 // this script the media element's own controls still play the episode.
 
+import { sendForm } from "./reader.js";
+
 const SPEEDS_KEY = "kiosk-player-speed"; // { feedID: "1.5" }
+/** While playing, the place is saved this often (and on pause, end and leaving the page). */
+const SAVE_EVERY_MS = 10_000;
+/** This page's own id: the place it saves comes back on the live stream, and it is not news here. */
+const CLIENT = Array.from(crypto.getRandomValues(new Uint8Array(8)), (byte) => byte.toString(16).padStart(2, "0")).join("");
 
 /** The episode this document is playing: its media element and what the dock says of it. */
 let session = null; // { media, feed, title, artist, artwork, href, stopped }
@@ -90,7 +96,18 @@ function begin(player, media) {
     href: location.pathname,
     stopped: false,
     sleep: null, // { minutes, until } while the sleep timer runs
+    positionURL: player.dataset.positionUrl || "",
+    savedAt: 0,
   };
+  const current = session;
+  // The account's place, kept on the server for every device: while playing every few seconds,
+  // and whenever it stops.
+  media.addEventListener("timeupdate", () => {
+    if (!media.paused && Date.now() - current.savedAt >= SAVE_EVERY_MS) savePlace(current);
+  });
+  media.addEventListener("pause", () => savePlace(current));
+  media.addEventListener("ended", () => savePlace(current, true));
+  media.addEventListener("play", () => savePlace(current));
   media.addEventListener("play", () => drawDock());
   media.addEventListener("pause", () => drawDock());
   media.addEventListener("ended", () => drawDock());
@@ -102,8 +119,55 @@ function begin(player, media) {
   setupMediaSession(media);
 }
 
+/** Sends where `state`'s media is to its episode's position address (a page of a feed the user
+ * follows). A lost save is no harm: the next one carries the place. */
+function savePlace(state, finished = false) {
+  const media = state.media;
+  if (!state.positionURL || !Number.isFinite(media.currentTime)) return;
+  state.savedAt = Date.now();
+  const fields = {
+    seconds: media.currentTime.toFixed(1),
+    playing: String(!media.paused && !media.ended),
+    finished: String(finished || media.ended),
+    client: CLIENT,
+  };
+  if (Number.isFinite(media.duration) && media.duration > 0) fields.duration = media.duration.toFixed(1);
+  sendForm(state.positionURL, fields).catch(() => {});
+}
+
+// The page going away while playing (closed, reloaded): the place as it is (a pause saved it already).
+addEventListener("pagehide", () => {
+  if (session && !session.stopped && !session.media.paused) savePlace(session);
+});
+
+/** Where another device (or tab) of this account is in an episode, from the live stream: the
+ * episode's page says so, and takes it up from there unless it is playing itself. */
+export function onPositionElsewhere(message) {
+  const place = message.position;
+  if (!place || place.client === CLIENT) return;
+  const player = document.getElementById("player");
+  if (!player || player.dataset.entry !== String(message.ids[0])) return;
+  const line = document.getElementById("player-elsewhere");
+  if (line) {
+    line.textContent = placeSentence(place.seconds, message.value, place.finished, place.device);
+    line.hidden = false;
+  }
+  const resume = place.finished ? 0 : Number(place.seconds);
+  player.dataset.resume = String(resume);
+  // This page's own media (the dock's may be another episode's); moved only while it is still.
+  const media = player.querySelector("#player-media");
+  if (media && media.paused && media.readyState >= 1 && Number.isFinite(resume)) media.currentTime = resume;
+}
+
+/** The words EpisodePlayer.Place.sentence draws: "Paused at 23:10 on iPhone". */
+function placeSentence(seconds, playing, finished, device) {
+  if (finished) return `Played to the end on ${device}`;
+  return playing ? `Playing on ${device} (${clock(seconds)})` : `Paused at ${clock(seconds)} on ${device}`;
+}
+
 function stop() {
   if (!session) return;
+  savePlace(session);
   session.stopped = true;
   session.media.pause();
   clearTimeout(sleepTimer);
@@ -268,6 +332,8 @@ export function setupPlayer() {
   } else if (isListening()) {
     dock();
   }
+  // The account's place, wherever it was saved: playing starts there.
+  if (media !== session?.media) resumeAt(player, media);
   const feed = player.dataset.feed || "";
   const status = document.getElementById("player-status");
   const say = (text) => {
@@ -350,6 +416,19 @@ export function setupPlayer() {
       say(`${clock(media.duration - media.currentTime)} left`);
     }
   });
+}
+
+/** Starts `media` at the page's saved place (`data-resume`, which the live stream keeps current)
+ * once its length is known, unless someone already moved it. */
+function resumeAt(player, media) {
+  const apply = () => {
+    const resume = Number(player.dataset.resume || 0);
+    if (!(resume > 0) || media.currentTime > 0) return;
+    const end = Number.isFinite(media.duration) ? media.duration : Infinity;
+    media.currentTime = Math.min(resume, end);
+  };
+  if (media.readyState >= 1) apply();
+  else media.addEventListener("loadedmetadata", apply, { once: true });
 }
 
 // ---- Chapters and transcript: fetched for the page's player, lists that seek and follow playback -

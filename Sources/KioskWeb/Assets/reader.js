@@ -13,8 +13,10 @@ export function csrfToken() {
   return meta ? meta.content : "";
 }
 
-async function post(path, fields) {
-  const response = await fetch(path, {
+/** POSTs `fields` as a form, as the server's actions take them (the anti-forgery token in its
+ * header); sent even when the page is left at once, as a change the page already shows is done. */
+export function sendForm(path, fields) {
+  return fetch(path, {
     method: "POST",
     headers: {
       Accept: "application/json",
@@ -22,9 +24,12 @@ async function post(path, fields) {
       "X-CSRF-Token": csrfToken(),
     },
     body: new URLSearchParams(fields),
-    // A change the page already shows is finished even if the reader leaves the page at once.
     keepalive: true,
   });
+}
+
+async function post(path, fields) {
+  const response = await sendForm(path, fields);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   offlineCopyIsStale();
   return response.json();

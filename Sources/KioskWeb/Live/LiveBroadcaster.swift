@@ -217,6 +217,12 @@ public actor LiveBroadcaster: Service {
         case .starred(_, let ids, let isStarred): message = ReaderMessage(kind: .starred, ids: ids, value: isStarred)
         case .labelled(_, let ids, let label, let isOn): message = ReaderMessage(kind: .labelled, ids: ids, value: isOn, label: label)
         case .hidden(_, let ids, let isHidden): message = ReaderMessage(kind: .hidden, ids: ids, value: isHidden)
+        case .position(_, let position, let client):
+            message = ReaderMessage(
+                kind: .position, ids: [position.entryID], value: position.isPlaying,
+                position: PositionMessage(
+                    seconds: position.seconds, duration: position.duration, finished: position.isFinished,
+                    device: position.device, client: client))
         }
         publish(.reader(message), to: [change.user])
     }

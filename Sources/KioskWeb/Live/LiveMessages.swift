@@ -39,7 +39,7 @@ struct OpenedMessage: Codable, Sendable, Equatable {
 /// `subscriptions` (feeds added, removed, renamed or moved).
 struct ReaderMessage: Codable, Sendable, Equatable {
     enum Kind: String, Codable, Sendable {
-        case read, starred, labelled, hidden, subscriptions
+        case read, starred, labelled, hidden, subscriptions, position
     }
 
     var kind: Kind
@@ -48,13 +48,27 @@ struct ReaderMessage: Codable, Sendable, Equatable {
     var value: Bool
     /// The label put on or taken off (`labelled`).
     var label: String?
+    /// Where a player is (`position`; `ids` is its entry, `value` whether it plays).
+    var position: PositionMessage?
 
-    init(kind: Kind, ids: [Int64], value: Bool, label: String? = nil) {
+    init(kind: Kind, ids: [Int64], value: Bool, label: String? = nil, position: PositionMessage? = nil) {
         self.kind = kind
         self.ids = Array(ids.prefix(2_000))
         self.value = value
         self.label = label
+        self.position = position
     }
+}
+
+/// A player's place in an episode, for the account's other pages ("Paused at 23:10 on iPhone").
+struct PositionMessage: Codable, Sendable, Equatable {
+    var seconds: Double
+    var duration: Double?
+    var finished: Bool
+    /// The device's name for people.
+    var device: String
+    /// The page that saved it (its own id), so it can tell its own saves from others'.
+    var client: String
 }
 
 /// `resync`: everything, for a client that missed events.

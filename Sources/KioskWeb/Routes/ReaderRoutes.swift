@@ -20,6 +20,7 @@ struct ReaderRoutes: Sendable {
     let live: LiveBroadcaster
     let dueArticleWait: Duration
     var episodeFiles: EpisodeFiles?
+    let places: EpisodePlaces
     static let pageSize = 50
 
     private var searches: SavedSearches { SavedSearches(store: store) }
@@ -31,7 +32,8 @@ struct ReaderRoutes: Sendable {
                 subscriptions: subscriptions, counts: try await counts(subscriptions, user: context.user, withSearches: true),
                 sequence: await live.snapshot().sequence, health: try await reader.feedHealth(user: context.user),
                 searches: try await searches.list(user: context.user),
-                hasHidden: !(try await store.readingList(EntryFilter(hidden: true, limit: 1), user: context.user)).isEmpty
+                hasHidden: !(try await store.readingList(EntryFilter(hidden: true, limit: 1), user: context.user)).isEmpty,
+                hasListen: try await places.hasEpisodes(user: context.user)
             ).page.response(for: context)
         }
         router.get("reader/counts") { _, context in
@@ -273,7 +275,12 @@ struct ReaderRoutes: Sendable {
                 transcriptPath: EpisodePlayer.timedTranscript(of: entry.entry) == nil ? nil : path + "/transcript",
                 title: EntryDrawing(style: drawings.drawing(of: source), entry: entry.entry).title,
                 feedName: subscription.displayName,
-                artwork: signer.path(for: entry.entry.image))
+                artwork: signer.path(for: entry.entry.image),
+                place: EpisodePlayer.Place(
+                    entryID: entry.id, path: ReaderLinks.position(source, key: key),
+                    saved: entry.entry.playableMedia == nil
+                        ? nil : try await places.positions(ids: [entry.id], user: context.user)[entry.id],
+                    now: Date()))
         ).page.response(for: context)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskStore
 
 /// The player an entry with audio or video shows above its text: the file straight from the
 /// publisher (as podcast apps play it), a big Play button, skips back 15 s and ahead 30 s, a speed kept per feed, a
@@ -20,6 +21,40 @@ struct EpisodePlayer {
     var chaptersPath: String?
     /// Where the player asks for the episode's timed transcript, when the feed links one.
     var transcriptPath: String?
+    /// Where the player keeps the user's place, and the place kept (from any device).
+    var place: Place?
+
+    /// The account's place in this episode, for the player to resume at and to say where.
+    struct Place {
+        var entryID: Int64
+        /// `POST` here: `seconds`, `duration`, `playing`, `finished`, `client`.
+        var path: String
+        var saved: PlaybackPosition?
+        /// When the page is drawn (a place saved as playing long ago is no longer playing).
+        var now: Date
+
+        /// Where playing starts: the saved place, or the start again once it was finished.
+        var resume: Double {
+            guard let saved, !saved.isFinished else { return 0 }
+            return saved.seconds
+        }
+
+        /// "Paused at 23:10 on iPhone", "Playing on iPhone (23:10)", "Played on iPhone"; nil
+        /// when never played.
+        var sentence: String? {
+            guard let saved else { return nil }
+            return Self.sentence(
+                seconds: saved.seconds, isPlaying: saved.isPlaying && now.timeIntervalSince(saved.savedAt) < 60,
+                isFinished: saved.isFinished, device: saved.device)
+        }
+
+        /// The same words player.js writes when a place arrives live.
+        static func sentence(seconds: Double, isPlaying: Bool, isFinished: Bool, device: String) -> String {
+            let at = EpisodePlayer.clock(Int(seconds.rounded(.down)))
+            if isFinished { return "Played to the end on \(device)" }
+            return isPlaying ? "Playing on \(device) (\(at))" : "Paused at \(at) on \(device)"
+        }
+    }
 
     static let speeds = ["0.8", "1", "1.2", "1.5", "1.75", "2", "2.5", "3"]
     static let sleepMinutes = [5, 15, 30, 45, 60]
@@ -28,7 +63,7 @@ struct EpisodePlayer {
     /// is read against the feed's own URL (where it was fetched from), as feed readers do.
     init?(
         entry: Entry, feedURL: URL, feedID: String, chaptersPath: String? = nil, transcriptPath: String? = nil,
-        title: String, feedName: String, artwork: String?
+        title: String, feedName: String, artwork: String?, place: Place? = nil
     ) {
         guard let file = entry.playableMedia, let kind = file.kind,
             let url = SafeLink.http(URLResolution.resolve(file.url, against: feedURL.absoluteString))
@@ -43,6 +78,7 @@ struct EpisodePlayer {
         self.artwork = artwork
         self.chaptersPath = chaptersPath
         self.transcriptPath = transcriptPath
+        self.place = place
     }
 
     /// The transcript a player can follow: the first the feed lists in a timed format (captions
@@ -56,7 +92,9 @@ struct EpisodePlayer {
 
     var node: Node {
         el("section", .class("player player-\(kind.rawValue)"), .id("player"), .aria("label", "Player"),
-            .data("feed", feedID), .data("title", title), .data("artist", feedName), artwork.map { .data("artwork", $0) }) {
+            .data("feed", feedID), .data("title", title), .data("artist", feedName), artwork.map { .data("artwork", $0) },
+            place.map { .data("entry", String($0.entryID)) }, place.map { .data("position-url", $0.path) },
+            place.map { .data("resume", String($0.resume)) }) {
             el(kind.rawValue, .id("player-media"), .src(url), Attribute("controls", nil), Attribute("preload", "metadata"),
                 kind == .video ? artwork.map { Attribute("poster", $0) } : nil,
                 kind == .video ? Attribute("playsinline", nil) : nil) {
@@ -92,6 +130,9 @@ struct EpisodePlayer {
                 el("p", .class("player-facts muted"), .id("player-facts")) { facts.joined(separator: " · ") }
             }
             el("p", .class("player-status muted"), .id("player-status"), .aria("live", "polite")) {}
+            // Where this account is in the episode, from whichever device; player.js keeps it live.
+            el("p", .class("player-elsewhere muted"), .id("player-elsewhere"), .aria("live", "polite"),
+                .flag("hidden", place?.sentence == nil)) { place?.sentence ?? "" }
             if let chaptersPath {
                 // Filled by player.js from `data-src` (fetched on the server, through the guard).
                 el("section", .class("player-chapters"), .id("chapters"), .data("src", chaptersPath),

@@ -15,6 +15,8 @@ struct ReaderHomePage: Sendable {
     var searches: [SavedSearch] = []
     /// Whether a rule hid anything: then Hidden is listed, last.
     var hasHidden = false
+    /// Whether any feed has episodes: then Listen is listed, after Starred.
+    var hasListen = false
 
     var page: Page {
         Page(
@@ -47,6 +49,9 @@ struct ReaderHomePage: Sendable {
             el("ul", .class("streams"), .aria("label", "Reading lists")) {
                 streamRow(href: ReaderLinks.all, label: "All unread", icon: "M4 6h16M4 12h16M4 18h10", key: "all", count: counts.all)
                 streamRow(href: ReaderLinks.starred, label: "Starred", icon: Self.starPath, key: "starred", count: counts.starred)
+                if hasListen {
+                    streamRow(href: ReaderLinks.listen, label: "Listen", icon: Self.listenPath, key: "listen", count: 0)
+                }
                 for search in searches {
                     streamRow(
                         href: ReaderLinks.search(search.id), label: search.name, icon: Self.searchPath, key: "search:\(search.id)",
@@ -74,6 +79,7 @@ struct ReaderHomePage: Sendable {
         ]
     }
 
+    static let listenPath = "M4 14v-2a8 8 0 0 1 16 0v2M4 14h3v6H4zM17 14h3v6h-3z"
     static let searchPath = "M10.5 4a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13zM15.5 15.5 20 20"
     static let hiddenPath = "M3 12s3.5-6 9-6 9 6 9 6-3.5 6-9 6-9-6-9-6zM4 4l16 16"
     static let labelPath = "M3.5 12.5V4.5h8l9 9-8 8zM8 8.5h.01"

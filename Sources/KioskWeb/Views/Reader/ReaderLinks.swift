@@ -8,6 +8,8 @@ enum ReaderLinks {
     static let all = "/reader/all"
     static let starred = "/reader/starred"
     static let hidden = "/reader/hidden"
+    /// Episodes in progress and unplayed.
+    static let listen = "/reader/listen"
     static let setHidden = "/reader/hide"
     static let add = "/reader/add"
     static let opml = "/reader/opml"
@@ -40,6 +42,8 @@ enum ReaderLinks {
     static func entry(_ source: SourceID, key: String) -> String {
         "/reader/entry/\(component(source.rawValue))/\(component(key))"
     }
+    /// Where an episode's player keeps the user's place.
+    static func position(_ source: SourceID, key: String) -> String { entry(source, key: key) + "/position" }
 
     /// A path segment: everything but unreserved characters percent-encoded (a folder may be
     /// called "Tech / Swift").

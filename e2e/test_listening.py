@@ -82,3 +82,13 @@ def test_an_episode_begun_shows_its_time_left_in_listen(phone, fresh_kiosk):
                      " !!li.querySelector('progress')])")
     begun = [r for r in row if r[0].startswith("Episode 2")]
     assert begun and " left of " in begun[0][1] and begun[0][1].endswith("on Android phone") and begun[0][2], row
+
+    # Marked as played from its page: read, and out of Listen.
+    driver.back()
+    wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "reader-entry", "Back did not open it")
+    tap(driver, find(driver, "#player-played"))
+    wait_until(driver, lambda d: text_of(d, "#player-status") == "Marked as played", "Mark as played said nothing")
+    open_page(driver, fresh_kiosk, "/reader/listen", "reader-listen")
+    wait_until(driver, lambda d: not any(t.startswith("Episode 2") for t in js(
+        d, "return [...document.querySelectorAll('#listen-list .entry-title')].map(t => t.textContent)")),
+        "an episode marked as played stayed in Listen")

@@ -51,6 +51,7 @@ import Testing
                 #expect(fresh.contains(#"data-position-url="\#(path)/position""#))
                 #expect(fresh.contains(#"data-resume="0.0""#))
                 #expect(fresh.contains(#"id="player-elsewhere""#) && !fresh.contains("Paused at"))
+                #expect(fresh.contains(#"id="player-played""#))
 
                 let saved = try await Self.save(client, Self.old, "seconds=1390.4&duration=3600&playing=false&client=page-1")
                 #expect(saved.status == .ok)

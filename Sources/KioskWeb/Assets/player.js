@@ -107,7 +107,10 @@ function begin(player, media) {
   });
   media.addEventListener("pause", () => savePlace(current));
   media.addEventListener("ended", () => savePlace(current, true));
-  media.addEventListener("play", () => savePlace(current));
+  media.addEventListener("play", () => {
+    current.markedPlayed = false; // played again after "Mark as played"
+    savePlace(current);
+  });
   media.addEventListener("play", () => drawDock());
   media.addEventListener("pause", () => drawDock());
   media.addEventListener("ended", () => drawDock());
@@ -124,6 +127,7 @@ function begin(player, media) {
 function savePlace(state, finished = false) {
   const media = state.media;
   if (!state.positionURL || !Number.isFinite(media.currentTime)) return;
+  if (state.markedPlayed && !finished) return;
   state.savedAt = Date.now();
   const fields = {
     seconds: media.currentTime.toFixed(1),
@@ -356,6 +360,17 @@ export function setupPlayer() {
   });
   media.addEventListener("pause", showPlaying);
   showPlaying();
+
+  const played = document.getElementById("player-played");
+  played?.addEventListener("click", () => {
+    // The pause this causes is no place to keep: the episode is finished.
+    const state = session?.media === media ? session : { media, positionURL: player.dataset.positionUrl || "", savedAt: 0 };
+    state.markedPlayed = true;
+    if (!media.paused) media.pause();
+    savePlace(state, true);
+    player.dataset.resume = "0";
+    say("Marked as played");
+  });
 
   for (const control of player.querySelectorAll("button[data-skip]")) {
     control.addEventListener("click", () => skip(media, Number(control.dataset.skip)));

@@ -124,6 +124,10 @@ struct EpisodePlayer {
                         }
                     }
                 }
+                if place != nil {
+                    // Finished without playing the rest: read, out of Listen, on every device.
+                    el("button", .type("button"), .class("button player-played"), .id("player-played")) { "Mark as played" }
+                }
             }
             let facts = Self.facts(of: episode, file: file)
             if !facts.isEmpty {

@@ -19,6 +19,9 @@ public struct DemoConfiguration: Sendable {
     public var host: String
     /// Port to bind; 0 asks the system for any free port (read it back with ``DemoServer/baseURL()``).
     public var port: Int
+    /// Whether `port` is only a preference: taken, any free port is bound instead (`kiosk --demo`
+    /// without `--demo-port`, which prefers the same port on every start, see ``preferredPort(beside:)``).
+    public var portIsPreferred = false
     /// Time each source waits before answering. A missing source uses ``defaultLatencies``.
     public var latencies: [DemoSource: Duration]
     /// How often each RSS feed gains a new entry. A feed missing here (or with a zero period) only
@@ -44,6 +47,13 @@ public struct DemoConfiguration: Sendable {
         self.evolveEvery = evolveEvery
         self.newsAPIKey = newsAPIKey
         self.kinds = kinds
+    }
+
+    /// The port `kiosk --demo` serving on `appPort` prefers for its sample sources: the next one
+    /// (8081 beside 8080), the same on every start, so feeds added from the demo's sites (their
+    /// addresses name the port) still answer after a restart; 0 (any) beside a port of the system's choosing.
+    public static func preferredPort(beside appPort: Int) -> Int {
+        (1..<65_535).contains(appPort) ? appPort + 1 : 0
     }
 
     /// The same latency for every source (handy in tests where timing does not matter).

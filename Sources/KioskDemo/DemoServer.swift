@@ -35,22 +35,31 @@ public struct DemoServer: Service {
     /// binding, ``baseURL()`` waiters get the configured address rather than waiting forever.
     public func run() async throws {
         do {
-            try await serve()
+            try await serve(port: configuration.port)
         } catch {
-            if let fallback = ServerAddress.baseURL(host: configuration.host, port: configuration.port) {
-                await address.publish(fallback)
+            // The preferred port is taken (another Kiosk, another program): any free one will do.
+            guard configuration.portIsPreferred, configuration.port != 0, await address.current == nil else {
+                throw await failed(error)
             }
-            throw error
+            logger.notice("demo sources: port \(configuration.port) is taken, binding another", metadata: ["error": "\(error)"])
+            do { try await serve(port: 0) } catch { throw await failed(error) }
         }
     }
 
-    private func serve() async throws {
+    /// `error`, once waiters for the address have one (the configured one) rather than none.
+    private func failed(_ error: any Error) async -> any Error {
+        if let fallback = ServerAddress.baseURL(host: configuration.host, port: configuration.port) {
+            await address.publish(fallback)
+        }
+        return error
+    }
+
+    private func serve(port configuredPort: Int) async throws {
         let resources = try DemoResources.load()
         let responder = try DemoResponder(
             configuration: configuration, control: control, address: address, resources: resources, start: Date())
         let address = address
         let host = configuration.host
-        let configuredPort = configuration.port
         let logger = logger
         let application = Application(
             responder: responder,

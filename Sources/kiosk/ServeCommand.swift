@@ -74,7 +74,9 @@ struct ServeCommand: AsyncParsableCommand {
             let newsAPIKey = settings.newsAPIKey
             var catalogue = SourceCatalogue.live(newsAPIKey: newsAPIKey)
             if settings.demo {
-                var configuration = DemoConfiguration(port: demoPort ?? 0)
+                // The same port on every start (feeds added from its sites name it), unless taken.
+                var configuration = DemoConfiguration(port: demoPort ?? DemoConfiguration.preferredPort(beside: port))
+                configuration.portIsPreferred = demoPort == nil
                 if demoFrozen { configuration.evolveEvery = [:] }
                 let server = DemoServer(configuration: configuration, logger: logger)
                 // The catalogue needs the sample server's port, known only once it is bound.

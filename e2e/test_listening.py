@@ -5,7 +5,9 @@ to its end counts as read and leaves "Listen", which lists what is left, newest 
 
 from __future__ import annotations
 
-from harness import LIVE_WAIT, WAIT, find, js, open_page, tap, text_of, wait_live, wait_until
+import re
+
+from harness import LIVE_WAIT, WAIT, TCPProxy, find, http, js, open_page, tap, text_of, wait_live, wait_until
 from test_podcast import media, open_entry, start_playing, subscribe
 
 
@@ -92,3 +94,36 @@ def test_an_episode_begun_shows_its_time_left_in_listen(phone, fresh_kiosk):
     wait_until(driver, lambda d: not any(t.startswith("Episode 2") for t in js(
         d, "return [...document.querySelectorAll('#listen-list .entry-title')].map(t => t.textContent)")),
         "an episode marked as played stayed in Listen")
+
+
+def test_a_place_saved_without_a_network_is_sent_when_kiosk_answers_again(phone, fresh_kiosk):
+    """The network goes while an episode plays from what it buffered (a tunnel): pausing cannot
+    reach Kiosk, so the place waits with the offline changes and goes once Kiosk answers."""
+    subscribe(phone, fresh_kiosk, "Kiosk Demo Video")  # followed by the account; its clip is ours alone
+    open_entry(phone, "Clip 1")
+    path = phone.current_url.replace(fresh_kiosk.url(""), "")
+    proxy = TCPProxy(fresh_kiosk.port)
+    try:
+        # Kiosk through a proxy the test can cut; the file itself comes from its publisher.
+        open_page(phone, proxy, "/reader", "reader")
+        wait_until(phone, lambda d: js(d, "return (document.getElementById('offline-saved') || {}).hidden === false"),
+                   "the device kept no copy of the reader", 60)
+        open_page(phone, proxy, path, "reader-entry")
+        start_playing(phone)
+        wait_until(phone, lambda d: media(d, "return m.currentTime") >= 2, "the clip did not play on")
+        proxy.cut()
+        pause(phone)
+        at = media(phone, "return m.currentTime")
+        queued = wait_until(phone, lambda d: js(d, "return localStorage.getItem('kiosk.offline.queue')"),
+                            "the place was not queued without a network")
+        assert '"op":"place"' in queued, queued
+        proxy.restore()
+        # The next screen (in place: the clip stays in the dock) sends it.
+        tap(phone, find(phone, 'nav.tabs a[data-tab="news"]'))
+        wait_until(phone, lambda d: js(d, "return localStorage.getItem('kiosk.offline.queue')") is None,
+                   "the queued place was not sent")
+        page = http("GET", fresh_kiosk.url(path)).body.decode()
+        resume = float(re.search(r'data-resume="([0-9.]+)"', page).group(1))
+        assert abs(resume - at) <= 1, (resume, at)
+    finally:
+        proxy.close()

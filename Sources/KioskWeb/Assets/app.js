@@ -666,6 +666,11 @@ function setupPage() {
 
 function start() {
   protectForms();
+  // The network back while a screen stays open (an episode playing from what it buffered): what
+  // waited is sent now rather than on the next screen.
+  window.addEventListener("online", () => {
+    if (document.body.dataset.page !== "reader-offline") setupOffline(csrfToken());
+  });
   // The sign-in page is all there is until the reader signs in: nothing live, no counts, and
   // nothing of an account kept on the device.
   if (document.body.dataset.page === "login") {

@@ -3,7 +3,8 @@
 // says so quietly ("Offline: 200 articles saved"). Without a network the service worker answers
 // the reader's pages with `/offline/reader`, which this fills from that copy: the list, each
 // entry, and read and star changes, queued in order in localStorage (so closing the app loses
-// nothing) and sent once the server answers again. Every action is a plain "set" (read, unread,
+// nothing) and sent once the server answers again, with any episode's place a player could not
+// send (the latest per episode). Every action is a plain "set" (read, unread,
 // star, unstar), so sending one twice changes nothing. Whose copy it is travels with it: another
 // account's sign-in replaces it, and the sign-in page (signed out, or the session over) deletes it.
 
@@ -130,20 +131,26 @@ async function keepImages(bundle) {
   return whole;
 }
 
-/// Sends the queued actions of `account`, in order; returns how many the server took.
+/** The request that sends a queued action: read and star changes to their routes, a player's
+ * place to its episode's. */
+function requestOf(action) {
+  if (action.op === "place") return { path: action.url, fields: action.fields };
+  if (action.op === "star") return { path: "/reader/star", fields: { ids: String(action.id), starred: String(action.value) } };
+  return { path: "/reader/read", fields: { ids: String(action.id), read: String(action.value) } };
+}
+
+/// Sends the queued actions of `account`, in order; returns how many read and star changes the
+/// server took (a place changes nothing a page shows).
 async function flush(account, token) {
   let sent = 0;
   let pending = queue();
   while (pending.length) {
     const action = pending[0];
     if (action.account === account) {
-      const fields =
-        action.op === "star"
-          ? { ids: String(action.id), starred: String(action.value) }
-          : { ids: String(action.id), read: String(action.value) };
+      const { path, fields } = requestOf(action);
       let response;
       try {
-        response = await fetch(action.op === "star" ? "/reader/star" : "/reader/read", {
+        response = await fetch(path, {
           method: "POST",
           headers: {
             Accept: "application/json",
@@ -156,14 +163,27 @@ async function flush(account, token) {
       } catch {
         return sent; // the network again: the rest waits for the next page
       }
-      // A refusal other than the entry having gone (409) is not this action's fault: keep it.
-      if (!response.ok && response.status !== 409 && response.status !== 404) return sent;
-      sent += 1;
+      // A refusal other than the entry having gone (409, 404; a place refused, 400) is not this
+      // action's fault: keep it.
+      const gone = response.status === 409 || response.status === 404 || (action.op === "place" && response.status === 400);
+      if (!response.ok && !gone) return sent;
+      if (action.op !== "place") sent += 1;
     }
     pending = pending.slice(1);
     saveQueue(pending);
   }
   return sent;
+}
+
+/** A player's place that could not be sent (no network): queued with the read and star changes
+ * of this device's copy's account, only the latest per episode, and sent with them once Kiosk
+ * answers again (the next screen, or the network's return). */
+export async function queuePlace(url, fields) {
+  const bundle = await cachedBundle();
+  if (!bundle) return; // no copy, no account to send it as: the next save carries the place
+  const list = queue().filter((action) => !(action.op === "place" && action.url === url));
+  list.push({ account: bundle.account, op: "place", url, fields: { ...fields, playing: "false" }, at: Date.now() });
+  saveQueue(list);
 }
 
 let refreshTimer = null; // one refresh loop per document, however many screens it shows

@@ -6,6 +6,7 @@
 // playing until stopped; coming back to the episode's page puts it back in its player. Without
 // this script the media element's own controls still play the episode.
 
+import { queuePlace } from "./offline.js";
 import { sendForm } from "./reader.js";
 
 const SPEEDS_KEY = "kiosk-player-speed"; // { feedID: "1.5" }
@@ -136,7 +137,8 @@ function savePlace(state, finished = false) {
     client: CLIENT,
   };
   if (Number.isFinite(media.duration) && media.duration > 0) fields.duration = media.duration.toFixed(1);
-  sendForm(state.positionURL, fields).catch(() => {});
+  // Without a network the place waits with the read and star changes made offline.
+  sendForm(state.positionURL, fields).catch(() => queuePlace(state.positionURL, fields));
 }
 
 // The page going away while playing (closed, reloaded): the place as it is (a pause saved it already).

@@ -53,6 +53,21 @@ extension PostgresStore {
     }
 }
 
+extension PostgresStore {
+    public func hasFiles(amongLatest latest: Int, user: UserID) async throws(StoreError) -> Bool {
+        try await connection { session in
+            try await session.rows(
+                """
+                SELECT EXISTS (SELECT 1 FROM (
+                    SELECT e.json FROM entries e WHERE e.source IN (SELECT source FROM user_feeds WHERE user_id = \(user.rawValue))
+                    ORDER BY e.id DESC LIMIT \(max(0, latest))) e
+                WHERE \(unescaped: EntryFiles.condition(column: "e.json"))) AS found
+                """
+            ) { row in try row.get("found", as: Bool.self) }.first ?? false
+        }
+    }
+}
+
 /// Rows of `playback_positions` as values.
 enum PostgresPositionRows {
     static func decode(_ row: PostgresRandomAccessRow) throws -> PlaybackPosition {

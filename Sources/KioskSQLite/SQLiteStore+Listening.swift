@@ -16,6 +16,20 @@ extension SQLiteStore {
     public func positionsInProgress(limit: Int, user: UserID) async throws(StoreError) -> [PlaybackPosition] {
         try await read { db in try PositionRows.inProgress(limit: limit, user: user, in: db) }
     }
+
+    public func hasFiles(amongLatest latest: Int, user: UserID) async throws(StoreError) -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM (
+                        SELECT e.json FROM entries e WHERE e.source IN (SELECT source FROM user_feeds WHERE user_id = ?)
+                        ORDER BY e.id DESC LIMIT ?) e
+                    WHERE \(EntryFiles.condition(column: "e.json")))
+                    """,
+                arguments: [user.rawValue, max(0, latest)]) ?? false
+        }
+    }
 }
 
 /// The SQL side of `ListeningStore`.

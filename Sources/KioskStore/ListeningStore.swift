@@ -42,6 +42,9 @@ public protocol ListeningStore: Sendable {
     func positions(ids: [Int64], user: UserID) async throws -> [Int64: PlaybackPosition]
     /// Episodes begun and not finished, the latest saved first, at most `limit`.
     func positionsInProgress(limit: Int, user: UserID) async throws -> [PlaybackPosition]
+    /// Whether any of the `latest` entries received of the feeds the user follows has a file
+    /// (`EntryFiles`): a bounded look, for a page drawn often.
+    func hasFiles(amongLatest latest: Int, user: UserID) async throws -> Bool
 }
 
 /// Which rows may hold something to play, said once for both databases: an entry's stored JSON

@@ -91,6 +91,14 @@ import Testing
             try await store.saveSourceState(SourceState(entries: [episode("1"), plain]), for: podcast)
             let files = try await store.readingList(EntryFilter(withFiles: true), user: .owner)
             #expect(files.map(\.entry.title) == ["Episode 1"])
+            #expect(try await store.hasFiles(amongLatest: 10, user: .owner))
+            #expect(try await store.hasFiles(amongLatest: 0, user: .owner) == false)
+            // Only the latest entries are looked at: the episode is the older of the two.
+            #expect(try await store.hasFiles(amongLatest: 1, user: .owner) == false)
+            let other = try await store.addAccount(name: "first", passwordHash: "x", isAdmin: true)
+            #expect(other.id == .owner)
+            let stranger = try await store.addAccount(name: "stranger", passwordHash: "x", isAdmin: false)
+            #expect(try await store.hasFiles(amongLatest: 10, user: stranger.id) == false)
             #expect(try await store.readingList(EntryFilter(), user: .owner).count == 2)
         }
     }

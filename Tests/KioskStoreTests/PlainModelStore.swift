@@ -616,6 +616,12 @@ extension PlainModelStore {
         return Array(open.sorted { ($0.savedAt, $0.entryID) > ($1.savedAt, $1.entryID) }.prefix(max(0, limit)))
     }
 
+    func hasFiles(amongLatest latest: Int, user: UserID) -> Bool {
+        visible(to: user).sorted { $0.id > $1.id }.prefix(max(0, latest)).contains {
+            !$0.entry.enclosures.isEmpty || !($0.entry.media ?? []).isEmpty
+        }
+    }
+
     func pushDevices(user: UserID) -> [PushDevice] { devices.filter { $0.user == user } }
 
     func savePushDevice(

@@ -13,6 +13,8 @@ public struct EpisodePlaces: Sendable {
     /// No file plays longer (about 11.5 days): a larger figure is a broken or hostile client's.
     static let longest: Double = 1_000_000
     static let deviceLength = 40
+    /// How far back "Listen" is looked for on the reader's home (entries received, newest first).
+    static let filesLookBack = 500
     static let clientLength = 40
 
     private let store: any ListeningStore & ReadingStore
@@ -62,12 +64,14 @@ public struct EpisodePlaces: Sendable {
         return position
     }
 
-    /// Whether "Listen" is worth listing: an episode begun, or one among the latest entries with files.
+    /// Whether "Listen" is worth listing: an episode begun, or a file among the latest entries
+    /// (an image enclosure counts too: a bounded guess, cheaper than reading each entry).
     public func hasEpisodes(user: UserID) async throws(ReaderError) -> Bool {
         do {
             if try await !store.positionsInProgress(limit: 1, user: user).isEmpty { return true }
-            return try await store.readingList(EntryFilter(withFiles: true, limit: 20), user: user)
-                .contains { $0.entry.playableMedia != nil }
+            // The latest entries only: the home page is drawn often, and an account without
+            // podcasts would have every entry's JSON read.
+            return try await store.hasFiles(amongLatest: Self.filesLookBack, user: user)
         } catch {
             throw .storage("\(error)")
         }

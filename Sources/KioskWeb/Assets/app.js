@@ -6,7 +6,7 @@ import { forgetOffline, setupOffline, showOfflineReader } from "./offline.js";
 import { csrfToken, onFeedChanged, onReaderEvent, setupReader } from "./reader.js";
 import { setupNotifications } from "./notifications.js";
 import { setupSoftNavigation } from "./navigation.js";
-import { forgetPlayer, onPositionElsewhere, setupPlayer } from "./player.js";
+import { forgetPlayer, isListening, onPositionElsewhere, setupPlayer } from "./player.js";
 import { setupRuleForm } from "./rules.js";
 
 const root = document.documentElement;
@@ -661,7 +661,7 @@ function setupPage() {
   setupNotifications();
   reportOpened();
   if (document.body.dataset.page === "facts") setupPullToRefresh(() => refreshMain("/facts?refresh=1"));
-  setupOffline(csrfToken());
+  setupOffline(csrfToken(), isListening);
 }
 
 function start() {
@@ -669,7 +669,7 @@ function start() {
   // The network back while a screen stays open (an episode playing from what it buffered): what
   // waited is sent now rather than on the next screen.
   window.addEventListener("online", () => {
-    if (document.body.dataset.page !== "reader-offline") setupOffline(csrfToken());
+    if (document.body.dataset.page !== "reader-offline") setupOffline(csrfToken(), isListening);
   });
   // The sign-in page is all there is until the reader signs in: nothing live, no counts, and
   // nothing of an account kept on the device.

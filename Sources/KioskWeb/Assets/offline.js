@@ -169,7 +169,12 @@ async function flush(account, token) {
       if (!response.ok && !gone) return sent;
       if (action.op !== "place") sent += 1;
     }
-    pending = pending.slice(1);
+    // What was queued meanwhile (a place saved while this was sent) stays: the queue is read again.
+    pending = queue();
+    const done = JSON.stringify(action);
+    const index = pending.findIndex((queued) => JSON.stringify(queued) === done);
+    if (index >= 0) pending.splice(index, 1);
+    else pending = pending.slice(1);
     saveQueue(pending);
   }
   return sent;
@@ -189,7 +194,8 @@ export async function queuePlace(url, fields) {
 let refreshTimer = null; // one refresh loop per document, however many screens it shows
 
 /// On every page of the app while online: send what was queued offline, then keep a fresh copy.
-export async function setupOffline(token) {
+/// `keepsPage` says the page must not be reloaded (an episode plays in it).
+export async function setupOffline(token, keepsPage = () => false) {
   if (!("caches" in window) || !navigator.onLine) return;
   const page = document.body.dataset.page || "";
   setupLimitChoice();
@@ -208,7 +214,7 @@ export async function setupOffline(token) {
         // What was read and starred offline is the server's now: the page shows it at once, and
         // the copy is made again from it (due now) on the page that follows.
         localStorage.removeItem(SAVED_AT);
-        if (page.startsWith("reader")) {
+        if (page.startsWith("reader") && !keepsPage()) {
           window.location.reload();
           return;
         }
@@ -227,7 +233,8 @@ export async function setupOffline(token) {
 
 function setupLimitChoice() {
   const select = $("#offline-limit");
-  if (!select) return;
+  if (!select || select.dataset.bound) return;
+  select.dataset.bound = "1";
   select.value = String(offlineLimit());
   select.addEventListener("change", async () => {
     localStorage.setItem(LIMIT, select.value);

@@ -103,12 +103,14 @@ function begin(player, media) {
   const current = session;
   // The account's place, kept on the server for every device: while playing every few seconds,
   // and whenever it stops.
+  // (A stopped session's listeners go quiet: the element may be played again as a new one.)
   media.addEventListener("timeupdate", () => {
-    if (!media.paused && Date.now() - current.savedAt >= SAVE_EVERY_MS) savePlace(current);
+    if (!current.stopped && !media.paused && Date.now() - current.savedAt >= SAVE_EVERY_MS) savePlace(current);
   });
-  media.addEventListener("pause", () => savePlace(current));
-  media.addEventListener("ended", () => savePlace(current, true));
+  media.addEventListener("pause", () => current.stopped || savePlace(current));
+  media.addEventListener("ended", () => current.stopped || savePlace(current, true));
   media.addEventListener("play", () => {
+    if (current.stopped) return;
     current.markedPlayed = false; // played again after "Mark as played"
     savePlace(current);
   });
@@ -124,26 +126,35 @@ function begin(player, media) {
 }
 
 /** Sends where `state`'s media is to its episode's position address (a page of a feed the user
- * follows). A lost save is no harm: the next one carries the place. */
-function savePlace(state, finished = false) {
+ * follows), one save after another so the last one sent is the last one kept; `still` says it is
+ * not playing (the page or the session is ending). A lost save is no harm: the next one carries
+ * the place. */
+function savePlace(state, finished = false, still = false) {
   const media = state.media;
   if (!state.positionURL || !Number.isFinite(media.currentTime)) return;
+  // Before its length is known the element is at 0:00 whatever the account's place (the resume
+  // comes with the length), and one that failed has no place at all: nothing to say.
+  if (media.readyState < 1 || media.error) return;
   if (state.markedPlayed && !finished) return;
   state.savedAt = Date.now();
   const fields = {
     seconds: media.currentTime.toFixed(1),
-    playing: String(!media.paused && !media.ended),
+    playing: String(!still && !media.paused && !media.ended),
     finished: String(finished || media.ended),
     client: CLIENT,
   };
   if (Number.isFinite(media.duration) && media.duration > 0) fields.duration = media.duration.toFixed(1);
-  // Without a network the place waits with the read and star changes made offline.
-  sendForm(state.positionURL, fields).catch(() => queuePlace(state.positionURL, fields));
+  const send = () =>
+    // Without a network the place waits with the read and star changes made offline.
+    sendForm(state.positionURL, fields).catch(() => queuePlace(state.positionURL, fields));
+  // A page being left cannot wait for the save before: this one goes at once (keepalive).
+  state.sending = still ? send() : (state.sending || Promise.resolve()).then(send);
 }
 
-// The page going away while playing (closed, reloaded): the place as it is (a pause saved it already).
+// The page going away while playing (closed, reloaded): the place as it is, no longer playing
+// (a pause saved it already otherwise).
 addEventListener("pagehide", () => {
-  if (session && !session.stopped && !session.media.paused) savePlace(session);
+  if (session && !session.stopped && !session.media.paused) savePlace(session, false, true);
 });
 
 /** Where another device (or tab) of this account is in an episode, from the live stream: the
@@ -173,7 +184,7 @@ function placeSentence(seconds, playing, finished, device) {
 
 function stop() {
   if (!session) return;
-  savePlace(session);
+  if (!session.media.paused) savePlace(session, false, true);
   session.stopped = true;
   session.media.pause();
   clearTimeout(sleepTimer);

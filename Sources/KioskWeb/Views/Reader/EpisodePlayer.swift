@@ -135,7 +135,7 @@ struct EpisodePlayer {
             }
             el("p", .class("player-status muted"), .id("player-status"), .aria("live", "polite")) {}
             // Where this account is in the episode, from whichever device; player.js keeps it live.
-            el("p", .class("player-elsewhere muted"), .id("player-elsewhere"), .aria("live", "polite"),
+            el("p", .class("player-elsewhere muted"), .id("player-elsewhere"),
                 .flag("hidden", place?.sentence == nil)) { place?.sentence ?? "" }
             if let chaptersPath {
                 // Filled by player.js from `data-src` (fetched on the server, through the guard).

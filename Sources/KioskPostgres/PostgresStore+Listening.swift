@@ -18,10 +18,18 @@ extension PostgresStore {
                 ON CONFLICT (user_id, entry_id) DO UPDATE SET seconds = excluded.seconds, duration = excluded.duration,
                     playing = excluded.playing, finished = excluded.finished, device = excluded.device,
                     saved_at = excluded.saved_at
+                WHERE playback_positions.saved_at <= excluded.saved_at
                 RETURNING entry_id
                 """
             ) { row in try row.get("entry_id", as: Int64.self) }
-            return !saved.isEmpty
+            if !saved.isEmpty { return true }
+            // Older than the place kept (sent late): the entry is the user's all the same.
+            return try await session.rows(
+                """
+                SELECT EXISTS (SELECT 1 FROM entries e WHERE e.id = \(position.entryID)
+                    AND e.source IN (SELECT source FROM user_feeds WHERE user_id = \(user.rawValue))) AS followed
+                """
+            ) { row in try row.get("followed", as: Bool.self) }.first ?? false
         }
     }
 

@@ -46,12 +46,22 @@ enum PositionRows {
                 ON CONFLICT (user_id, entry_id) DO UPDATE SET seconds = excluded.seconds, duration = excluded.duration,
                     playing = excluded.playing, finished = excluded.finished, device = excluded.device,
                     saved_at = excluded.saved_at
+                WHERE playback_positions.saved_at <= excluded.saved_at
                 """,
             arguments: [
                 user.rawValue, position.seconds, position.duration, position.isPlaying, position.isFinished,
                 position.device, position.savedAt.timeIntervalSince1970, position.entryID, user.rawValue,
             ])
-        return db.changesCount > 0
+        if db.changesCount > 0 { return true }
+        // Older than the place kept (sent late, from a device that was offline): the entry is the
+        // user's all the same.
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM entries e WHERE e.id = ?
+                    AND e.source IN (SELECT source FROM user_feeds WHERE user_id = ?))
+                """,
+            arguments: [position.entryID, user.rawValue]) ?? false
     }
 
     static func positions(ids: [Int64], user: UserID, in db: Database) throws -> [Int64: PlaybackPosition] {

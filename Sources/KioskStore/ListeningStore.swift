@@ -35,8 +35,9 @@ public struct PlaybackPosition: Sendable, Hashable {
 
 /// Each user's place in the episodes they play, kept with the entry (and removed with it).
 public protocol ListeningStore: Sendable {
-    /// Keeps `position` for its entry, replacing the one before; false when the entry is not in a
-    /// feed the user follows (nothing is kept).
+    /// Keeps `position` for its entry, replacing the one before unless that one was saved later
+    /// (a place sent late, from a device that was offline, leaves a newer one alone); false when
+    /// the entry is not in a feed the user follows (nothing is kept).
     func savePosition(_ position: PlaybackPosition, user: UserID) async throws -> Bool
     /// The user's positions in `ids` (entries never played are absent).
     func positions(ids: [Int64], user: UserID) async throws -> [Int64: PlaybackPosition]

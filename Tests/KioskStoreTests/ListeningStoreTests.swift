@@ -47,6 +47,10 @@ import Testing
             #expect(try await store.positionsInProgress(limit: 10, user: .owner).map(\.entryID) == [ids[0], ids[1]])
             #expect(try await store.positionsInProgress(limit: 1, user: .owner).map(\.entryID) == [ids[0]])
 
+            // A place sent late (taken before the one kept) leaves the newer one alone.
+            #expect(try await store.savePosition(position(ids[0], at: 5, savedAt: 250), user: .owner))
+            #expect(try await store.positions(ids: [ids[0]], user: .owner)[ids[0]]?.seconds == 1_390.25)
+
             // Finished: still known (a second device opens it at its end), no longer in progress.
             #expect(try await store.savePosition(position(ids[1], at: 1_790, finished: true, savedAt: 400), user: .owner))
             #expect(try await store.positionsInProgress(limit: 10, user: .owner).map(\.entryID) == [ids[0]])

@@ -603,6 +603,7 @@ extension PlainModelStore {
 
     func savePosition(_ position: PlaybackPosition, user: UserID) -> Bool {
         guard table.kept[position.entryID].flatMap({ view($0, for: user) }) != nil else { return false }
+        if let kept = playback[user]?[position.entryID], kept.savedAt > position.savedAt { return true }
         playback[user, default: [:]][position.entryID] = position
         return true
     }

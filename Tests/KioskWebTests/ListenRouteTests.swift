@@ -85,6 +85,13 @@ import Testing
                 #expect(missing.status == .notFound)
                 #expect(try await client.text(path).contains(#"data-resume="1390.4""#))
 
+                // A place queued offline and sent late, taken before the one kept: the newer stays.
+                let late = Date().timeIntervalSince1970 - 600
+                let stale = try await Self.save(client, Self.old, "seconds=12&duration=3600&at=\(late)")
+                #expect(stale.status == .ok)
+                #expect(String(decoding: stale.data, as: UTF8.self).contains(#""seconds":1390.4"#))
+                #expect(try await client.text(path).contains(#"data-resume="1390.4""#))
+
                 // Listen: in progress and unplayed, newest first, with the time left; no article.
                 #expect(try await Self.save(client, Self.middle, "seconds=600&duration=2700&playing=true").status == .ok)
                 let listen = try await client.text("/reader/listen")

@@ -37,9 +37,12 @@ public struct EpisodePlaces: Sendable {
     /// page knows its own saves). Returns what was kept; refused with a sentence when a figure
     /// cannot be a place in a file, and `.unknownFeed`-like when the entry is not the user's.
     @discardableResult
+    /// `at`: when the player took the place, for one sent late (queued offline); a newer place
+    /// kept meanwhile stays, and is what this answers. Nil (and anything in the future or older
+    /// than a week) is now.
     public func save(
         entryID: Int64, seconds: Double, duration: Double?, playing: Bool, finished: Bool, device: String, client: String,
-        user: UserID
+        at taken: Date? = nil, user: UserID
     ) async throws(ReaderError) -> PlaybackPosition {
         guard seconds.isFinite, seconds >= 0, seconds <= Self.longest else {
             throw .refused("A place in an episode is a number of seconds from its start.")
@@ -55,10 +58,21 @@ public struct EpisodePlaces: Sendable {
         let done = finished || length.map { $0 - at <= min(Self.finishedWithin, $0 / 10) } ?? false
         let position = PlaybackPosition(
             entryID: entryID, seconds: at, duration: length, isPlaying: playing && !done, isFinished: done,
-            device: Self.deviceName(device), savedAt: now())
-        let kept: Bool
-        do { kept = try await store.savePosition(position, user: user) } catch { throw .storage("\(error)") }
-        guard kept else { throw .refused("That episode is not in any of your feeds.") }
+            device: Self.deviceName(device), savedAt: Self.time(taken, now: now()))
+        let stored: PlaybackPosition?
+        do {
+            guard try await store.savePosition(position, user: user) else {
+                throw ReaderError.refused("That episode is not in any of your feeds.")
+            }
+            stored = try await store.positions(ids: [entryID], user: user)[entryID]
+        } catch let error as ReaderError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+        // A newer place was kept (this one was sent late): nothing changed. (Times come back from
+        // the database as seconds since 1970, a hair off the `Date` sent.)
+        if let stored, stored.savedAt.timeIntervalSince(position.savedAt) > 0.001 { return stored }
         if done { try await reader.setRead(true, ids: [entryID], user: user) }
         await publish(.position(user: user, position: position, client: Self.clientID(client)))
         return position
@@ -92,6 +106,12 @@ public struct EpisodePlaces: Sendable {
     /// Episodes begun and not finished, the latest first.
     public func inProgress(limit: Int, user: UserID) async throws(ReaderError) -> [PlaybackPosition] {
         do { return try await store.positionsInProgress(limit: limit, user: user) } catch { throw .storage("\(error)") }
+    }
+
+    /// When a place was taken: the player's word for a late one, within the last week, else now.
+    static func time(_ at: Date?, now: Date) -> Date {
+        guard let at, at <= now, now.timeIntervalSince(at) <= 7 * 86_400 else { return now }
+        return at
     }
 
     /// An episode of "Listen": the entry, where the user is in it (nil: never played).

@@ -187,7 +187,7 @@ export async function queuePlace(url, fields) {
   const bundle = await cachedBundle();
   if (!bundle) return; // no copy, no account to send it as: the next save carries the place
   const list = queue().filter((action) => !(action.op === "place" && action.url === url));
-  list.push({ account: bundle.account, op: "place", url, fields: { ...fields, playing: "false" }, at: Date.now() });
+  list.push({ account: bundle.account, op: "place", url, fields: { ...fields, playing: "false", at: String(Date.now() / 1000) }, at: Date.now() });
   saveQueue(list);
 }
 

@@ -20,6 +20,8 @@ struct ListenRoutes: Sendable {
         var finished: Bool?
         /// The page that saved it (its own random id).
         var client: String?
+        /// When the place was taken (seconds since 1970), for one sent late (queued offline).
+        var at: Double?
     }
 
     struct Saved: Encodable {
@@ -41,7 +43,8 @@ struct ListenRoutes: Sendable {
                 saved = try await places.save(
                     entryID: entry.id, seconds: form.seconds, duration: form.duration, playing: form.playing ?? false,
                     finished: form.finished ?? false, device: DeviceName.from(userAgent: request.headers[.userAgent]),
-                    client: form.client ?? "", user: context.user)
+                    client: form.client ?? "", at: form.at.flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil },
+                    user: context.user)
             } catch {
                 if case .storage = error { throw HTTPError(.serviceUnavailable, message: error.message) }
                 throw HTTPError(.badRequest, message: error.message)

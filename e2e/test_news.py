@@ -153,20 +153,29 @@ def test_the_reading_position_is_kept_when_a_live_update_lands(phone, kiosk):
 
 def open_first_detail(driver, server, feed="business"):
     open_page(driver, server, f"/news?feed={feed}", "news")
-    titles: list[str] = []
+    shown: dict[str, str] = {}
 
     def tap_first(d):
         links = find_all(d, "#news-list li.entry a.entry-link")
         if not links:
             return False
-        titles[:] = [links[0].find_element("css selector", ".entry-title").text.strip()]
+        # Every row's address and title as shown when tapped: a live update may insert a row
+        # above between reading and tapping, and the tap then lands on its neighbour; what opened
+        # is judged by its own row (seen beside CPU burners).
+        shown.clear()
+        shown.update(js(d, """
+            const rows = {};
+            for (const a of document.querySelectorAll('#news-list li.entry a.entry-link'))
+                rows[a.href] = a.querySelector('.entry-title').innerText.trim();
+            return rows;"""))
         tap(d, links[0])
         return True
 
     # Read and tapped in one step: a live update may re-draw the list in between (tried again).
     wait_until(driver, tap_first, "no entries")
-    expected = titles[0]
     wait_until(driver, lambda d: js(d, "return document.body.dataset.page") == "news-detail", "no detail page")
+    expected = shown.get(driver.current_url)
+    assert expected, f"the page opened ({driver.current_url}) was none of the rows shown"
     return expected
 
 

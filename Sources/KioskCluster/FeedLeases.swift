@@ -104,13 +104,17 @@ public struct FeedLeases: CheckCoordinator {
         case hostBusy
     }
 
-    /// Takes the feed if it is still due and free and its host has a free slot. The host's
-    /// advisory lock (held to the end of the transaction) makes its claims take turns, so the
-    /// count of its leases is exact; a second statement sees what the turn before committed.
+    /// Takes the feed if it is still due and free and its host has a free slot. For a capped
+    /// feed the host's advisory lock (held to the end of the transaction) makes its claims take
+    /// turns, so the count of its leases is exact; a second statement sees what the turn before
+    /// committed. An uncapped feed (News, every few seconds) never queues for that lock: behind a
+    /// thousand feeds of one host on a busy machine, its turn came a minute late.
     private func take(_ id: SourceID, host: String, capped: Bool) async throws -> Take {
         let feed = id.rawValue
         return try await client.withTransaction(logger: logger) { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.hostLockClass), hashtext(\(host)))", logger: logger)
+            if capped {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.hostLockClass), hashtext(\(host)))", logger: logger)
+            }
             let rows = try await connection.query(
                 """
                 WITH now AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t),
@@ -143,7 +147,7 @@ public struct FeedLeases: CheckCoordinator {
     }
 
     /// The first key of the per-host advisory locks ("KIOS").
-    static let hostLockClass: Int32 = 0x4B49_4F53
+    public static let hostLockClass: Int32 = 0x4B49_4F53
 
     /// Where politeness is counted: the host and port a feed is fetched from.
     static func host(of url: URL) -> String {

@@ -153,6 +153,49 @@ import Testing
         }
     }
 
+    /// A News feed (checked every few seconds) shares a host with a thousand others; their claims
+    /// take turns on the host's lock, and on a busy machine the line grew faster than it moved.
+    @Test func aFeedOutsideTheHostCapNeverWaitsForTheHostsTurn() async throws {
+        try await TestDatabase.withSchema { configuration in
+            try await TestDatabase.withClient(configuration) { client in
+                try await ClusterSchema.migrate(client, logger: TestDatabase.logger)
+                let replica = leases(client, "a")
+                let news = PolledSource(
+                    id: "business", name: "Business", url: URL(string: "https://busy.example/news.xml")!, interval: .seconds(5))
+                let (locked, lockHeld) = AsyncStream<Void>.makeStream()
+                let (release, released) = AsyncStream<Void>.makeStream()
+                let outcome = try await withThrowingTaskGroup(of: String.self) { group in
+                    // Another claim of busy.example, holding the host's turn until told (at most 20 s).
+                    group.addTask {
+                        try await client.withTransaction(logger: TestDatabase.logger) { connection in
+                            try await connection.query(
+                                "SELECT pg_advisory_xact_lock(\(FeedLeases.hostLockClass), hashtext('busy.example'))",
+                                logger: TestDatabase.logger)
+                            lockHeld.yield()
+                            await withTaskGroup(of: Void.self) { wait in
+                                wait.addTask { for await _ in release { break } }
+                                wait.addTask { try? await Task.sleep(for: .seconds(20)) }
+                                await wait.next()
+                                wait.cancelAll()
+                            }
+                        }
+                        return "the host's turn ended"
+                    }
+                    for await _ in locked { break }
+                    group.addTask {
+                        if case .granted = await replica.claim(news, holdsState: true) { return "granted" }
+                        return "refused"
+                    }
+                    let first = try await group.next() ?? ""
+                    released.yield()
+                    try await group.waitForAll()
+                    return first
+                }
+                #expect(outcome == "granted")  // while the host's turn was still held
+            }
+        }
+    }
+
     @Test func migratingTwiceAndConcurrentlyIsSafe() async throws {
         try await TestDatabase.withSchema { configuration in
             try await TestDatabase.withClient(configuration) { client in

@@ -259,3 +259,17 @@ def test_the_transcript_follows_playback(tablet, fresh_kiosk):
     wait_until(tablet, lambda d: media(d, "return m.currentTime") >= 11, "a line did not seek to its time")
     wait_until(tablet, lambda d: text_of(d, "#transcript-lines [aria-current=true]").startswith("Chapter two"),
                "the marked line did not follow")
+
+
+def test_an_episode_is_found_by_what_is_said_in_it(phone, fresh_kiosk):
+    # "Fifteen" is said in episode 1 (its transcript) and written nowhere in the feed.
+    subscribe(phone, fresh_kiosk, "Kiosk Demo Podcast")
+    wait_until(None, lambda _: "Episode 1: A short tour" in fresh_kiosk.get("/discover/results?q=fifteen&scope=saved").text,
+               "the transcript's words were never searchable", WAIT)
+    open_page(phone, fresh_kiosk, "/discover?q=fifteen&scope=saved", "discover")
+    wait_until(phone, lambda d: count(d, "li.article.saved") > 0, "the search found nothing")
+    titles = [row.text for row in find_all(phone, "li.article.saved .article-title")]
+    assert titles == ["Episode 1: A short tour"], titles
+    tap(phone, find(phone, "li.article.saved a.article-link"))
+    wait_until(phone, lambda d: "/reader/entry/" in d.current_url, "the episode did not open")
+    wait_until(phone, lambda d: count(d, "#transcript-lines .transcript-line") == 5, "its transcript never showed")

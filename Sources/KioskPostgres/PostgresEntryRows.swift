@@ -138,13 +138,15 @@ enum PostgresEntryRows {
         var builder = PostgresQueryBuilder()
         let query = builder.bind(tsQuery)
         if order == .newest {
-            // Found in the title and summary or in the fetched article; no rank computed.
+            // Found in the title and summary, the fetched article or the transcript; no rank computed.
             builder.append(
                 """
                 WITH best AS (
                     SELECT id FROM entries WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
                     UNION
                     SELECT entry_id FROM articles WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
+                    UNION
+                    SELECT entry_id FROM transcripts WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
                 )
                 SELECT e.id, e.source, e.json FROM best JOIN entries e ON e.id = best.id
                 """)
@@ -155,7 +157,7 @@ enum PostgresEntryRows {
             builder.append(" ORDER BY e.id DESC LIMIT \(builder.bind(limit))")
             return try await hits(builder.query, in: session)
         }
-        // Found in the title and summary or in the fetched article; ranked by the better match.
+        // Found in the title and summary, the fetched article or the transcript; ranked by the best match.
         builder.append(
             """
             WITH hits AS (
@@ -164,6 +166,9 @@ enum PostgresEntryRows {
                 UNION ALL
                 SELECT entry_id, ts_rank(array_to_tsvector(string_to_array(search_text, ' ')), CAST(\(query) AS tsquery))
                 FROM articles WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
+                UNION ALL
+                SELECT entry_id, ts_rank(array_to_tsvector(string_to_array(search_text, ' ')), CAST(\(query) AS tsquery))
+                FROM transcripts WHERE array_to_tsvector(string_to_array(search_text, ' ')) @@ CAST(\(query) AS tsquery)
             ), best AS (SELECT id, MAX(rank) AS rank FROM hits GROUP BY id)
             SELECT e.id, e.source, e.json FROM best JOIN entries e ON e.id = best.id
             """)

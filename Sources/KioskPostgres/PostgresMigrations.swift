@@ -49,6 +49,7 @@ enum PostgresMigrations {
         Step(name: "push_queue", statements: PostgresSchema.pushQueue),
         // Podcasts: where each user stopped in an episode, on every device.
         Step(name: "playback_positions", statements: PostgresSchema.playbackPositions),
+        Step(name: "transcripts", statements: PostgresSchema.transcripts),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

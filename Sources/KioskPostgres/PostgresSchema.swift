@@ -353,6 +353,21 @@ enum PostgresSchema {
         "CREATE INDEX push_outbox_by_time ON push_outbox (queued_at)",
     ]
 
+    /// Each episode's transcript as words for search, or why there is none (see SQLite's
+    /// `Schema.transcripts`); its folded words in `search_text`, indexed as the articles' are.
+    static let transcripts = [
+        """
+        CREATE TABLE transcripts (
+            entry_id bigint PRIMARY KEY REFERENCES entries (id) ON DELETE CASCADE,
+            fetched_at double precision NOT NULL,
+            error text,
+            text text NOT NULL DEFAULT '',
+            search_text text NOT NULL DEFAULT ''
+        )
+        """,
+        "CREATE INDEX transcripts_search ON transcripts USING gin (array_to_tsvector(string_to_array(search_text, ' ')))",
+    ]
+
     /// Where each user stopped in an episode (see SQLite's `Schema.playbackPositions`).
     static let playbackPositions = [
         """

@@ -245,6 +245,16 @@ struct SQLiteTable: Sendable {
                 )
             ]),
         SQLiteTable(
+            name: "transcripts",
+            columns: [("entry_id", "bigint"), ("fetched_at", "double precision"), ("error", "text"), ("text", "text")],
+            keys: ["entry_id"],
+            computed: [
+                (
+                    "search_text", "text",
+                    { row in .text(PostgresSearchText.indexed(title: nil, summaryText: row["text"]?.string)) }
+                )
+            ]),
+        SQLiteTable(
             name: "saved_searches",
             columns: [
                 ("id", "bigint"), ("user_id", "bigint"), ("name", "text"), ("query", "text"),

@@ -127,12 +127,16 @@ enum EntryRows {
         var articles: String?
     }
 
-    /// Entries matching an FTS5 `query` in their title and summary or in their article, best
-    /// first (an entry found in both ranks by its better match).
+    /// Entries matching an FTS5 `query` in their title and summary, their article or their
+    /// transcript, best first (an entry found in several ranks by its best match).
     static func search(_ query: IndexQuery, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
         let decoder = JSONDecoder()
+        // The articles' and the transcripts' indexes hold no titles: asked the same.
         let articles = query.articles.map { _ in
-            "UNION ALL SELECT rowid AS id, rank FROM articles_fts WHERE articles_fts MATCH ?"
+            """
+            UNION ALL SELECT rowid AS id, rank FROM articles_fts WHERE articles_fts MATCH ?
+            UNION ALL SELECT rowid AS id, rank FROM transcripts_fts WHERE transcripts_fts MATCH ?
+            """
         }
         let rows = try Row.fetchCursor(
             db,
@@ -147,14 +151,14 @@ enum EntryRows {
                 ORDER BY best.rank, entries.source, entries.position
                 LIMIT ?
                 """,
-            arguments: StatementArguments([query.entries] + (query.articles.map { [$0] } ?? []))
+            arguments: StatementArguments([query.entries] + (query.articles.map { [$0, $0] } ?? []))
                 + [user?.rawValue, user?.rawValue, limit])
         return try hits(rows, decoder: decoder)
     }
 
-    /// Entries matching an FTS5 `query` in their title and summary or in their article, newest
-    /// received first, unranked. Each index is walked down its rowids (FTS5 does that without
-    /// reading every match), at most `limit` kept of each, and the two merged.
+    /// Entries matching an FTS5 `query` in their title and summary, their article or their
+    /// transcript, newest received first, unranked. Each index is walked down its rowids (FTS5 does that without
+    /// reading every match), at most `limit` kept of each, and the three merged.
     static func newest(_ query: IndexQuery, limit: Int, user: UserID?, in db: Database) throws -> [SearchHit] {
         let followed = "(? IS NULL OR entries.source IN (SELECT source FROM user_feeds WHERE user_id = ?))"
         let articles = query.articles.map { _ in
@@ -163,10 +167,16 @@ enum EntryRows {
             SELECT id FROM (
                 SELECT articles_fts.rowid AS id FROM articles_fts JOIN entries ON entries.id = articles_fts.rowid
                 WHERE articles_fts MATCH ? AND \(followed) ORDER BY articles_fts.rowid DESC LIMIT ?)
+            UNION
+            SELECT id FROM (
+                SELECT transcripts_fts.rowid AS id FROM transcripts_fts JOIN entries ON entries.id = transcripts_fts.rowid
+                WHERE transcripts_fts MATCH ? AND \(followed) ORDER BY transcripts_fts.rowid DESC LIMIT ?)
             """
         }
         var arguments: StatementArguments = [query.entries, user?.rawValue, user?.rawValue, limit]
-        if let text = query.articles { arguments += [text, user?.rawValue, user?.rawValue, limit] }
+        if let text = query.articles {
+            arguments += [text, user?.rawValue, user?.rawValue, limit, text, user?.rawValue, user?.rawValue, limit]
+        }
         arguments += [limit]
         let rows = try Row.fetchCursor(
             db,

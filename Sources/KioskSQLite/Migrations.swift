@@ -59,6 +59,8 @@ enum Migrations {
         migrator.registerMigration("push_queue") { db in try db.execute(sql: Schema.pushQueue) }
         // Podcasts: where each user stopped in an episode, on every device.
         migrator.registerMigration("playback_positions") { db in try db.execute(sql: Schema.playbackPositions) }
+        // Episodes' transcripts, for search.
+        migrator.registerMigration("transcripts") { db in try db.execute(sql: Schema.transcripts) }
         return migrator
     }
 }

@@ -98,6 +98,33 @@ enum Schema {
         END;
         """
 
+    /// Each episode's transcript as words for search, or why there is none (a row is written
+    /// when the fetching begins, so replicas fetch it once), removed with its entry; indexed like
+    /// the articles.
+    static let transcripts = """
+        CREATE TABLE transcripts (
+            entry_id INTEGER PRIMARY KEY NOT NULL REFERENCES entries (id) ON DELETE CASCADE,
+            fetched_at REAL NOT NULL,
+            error TEXT,
+            text TEXT NOT NULL DEFAULT ''
+        ) STRICT;
+        CREATE VIRTUAL TABLE transcripts_fts USING fts5 (
+            text,
+            content = 'transcripts', content_rowid = 'entry_id',
+            tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+        );
+        CREATE TRIGGER transcripts_fts_insert AFTER INSERT ON transcripts BEGIN
+            INSERT INTO transcripts_fts (rowid, text) VALUES (new.entry_id, new.text);
+        END;
+        CREATE TRIGGER transcripts_fts_delete AFTER DELETE ON transcripts BEGIN
+            INSERT INTO transcripts_fts (transcripts_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
+        END;
+        CREATE TRIGGER transcripts_fts_update AFTER UPDATE OF text ON transcripts BEGIN
+            INSERT INTO transcripts_fts (transcripts_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
+            INSERT INTO transcripts_fts (rowid, text) VALUES (new.entry_id, new.text);
+        END;
+        """
+
     /// Small facts about this installation (device UUID, last opened headline), by key.
     static let appState = """
         CREATE TABLE app_state (

@@ -145,11 +145,11 @@ package enum ArrivalRules {
 package enum EntryDocument {
     package static func make(
         _ entry: Entry, feedName: String, folder: String?, isRead: Bool, isStarred: Bool, receivedAt: Date,
-        article: StoredArticle? = nil, labels: [String] = [], isHidden: Bool = false
+        article: StoredArticle? = nil, transcript: String? = nil, labels: [String] = [], isHidden: Bool = false
     ) -> QueryDocument {
         let content = [
             SearchText.plainSummary(of: entry), entry.content.map { HTMLText.plainText(fromHTML: $0) },
-            article.map(ArticleColumns.text(of:)),
+            article.map(ArticleColumns.text(of:)), transcript,
         ].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: String(QueryDocument.partSeparator))
         return QueryDocument(
             title: entry.title ?? "", author: entry.authors.compactMap(\.name).joined(separator: ", "),

@@ -10,7 +10,7 @@ import KioskModel
 /// index over the entries.
 public protocol KioskStore: SourceStateStore, SubscriptionStore, ReadingStore, SyncReadingStore, AccountStore,
     AppStateStore, ArticleStore, AllowanceLedger, SavedSearchStore, RuleStore, LabelStore,
-    PushDeviceStore, ListeningStore
+    PushDeviceStore, ListeningStore, TranscriptStore
 {
     /// The entries last saved for `source`, in display order; [] when none are.
     func entries(for source: SourceID) async throws -> [Entry]

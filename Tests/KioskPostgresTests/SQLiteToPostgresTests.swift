@@ -99,6 +99,10 @@ import Testing
             OpenedHeadline(title: "Bob's", path: "/b/1", openedAt: Date(timeIntervalSince1970: 1_760_000_001)), user: bob)
         _ = try await store.saveSearch(
             name: "Ada's «storms»", query: "intitle:storm -is:read", user: ada, now: Date(timeIntervalSince1970: 1_760_000_002))
+        // An episode's transcript, found by search after the copy.
+        try await store.saveTranscript(
+            StoredTranscript(.text("spoken about a zeppelin"), fetchedAt: Date(timeIntervalSince1970: 1_760_000_005)),
+            entry: tech[4])
         return ["phone": phone.id]
     }
 
@@ -140,6 +144,10 @@ import Testing
                 try await postgres.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted()
                     == sqlite.search("headline resume", limit: 100, user: user).compactMap(\.entry.id).sorted())
         }
+        let spoken = try await sqlite.search("zeppelin", limit: 10, user: ada).map(\.id)
+        #expect(spoken.count == 1)
+        #expect(try await postgres.search("zeppelin", limit: 10, user: ada).map(\.id) == spoken)
+        #expect(try await postgres.transcriptTexts(entries: spoken) == sqlite.transcriptTexts(entries: spoken))
         for token in ["ada-web", "ada-api", "bob-web"] {
             #expect(try await postgres.session(tokenHash: token) == sqlite.session(tokenHash: token))
         }

@@ -623,6 +623,15 @@ extension PlainModelStore {
         }
     }
 
+    // Transcripts are not modelled: the model test's entries list none.
+    func entriesWithoutTranscripts(of source: SourceID?, retryBefore: Date, limit: Int) -> [TranscriptWanted] { [] }
+
+    func claimTranscript(entry: Int64, now: Date, retryBefore: Date) -> Bool { false }
+
+    func saveTranscript(_ transcript: StoredTranscript, entry: Int64) {}
+
+    func transcriptTexts(entries: [Int64]) -> [Int64: String] { [:] }
+
     func pushDevices(user: UserID) -> [PushDevice] { devices.filter { $0.user == user } }
 
     func savePushDevice(

@@ -31,15 +31,16 @@ public actor EpisodeFiles {
         return result
     }
 
-    /// The transcript at `link`, read as `format`, or why there is none.
-    public func transcript(at link: String, format: PodcastTranscript.Format) async
+    /// The transcript at `link`, read as `format`, or why there is none; kept for the next
+    /// listener unless `keep` is false (search's index reads every episode's once).
+    public func transcript(at link: String, format: PodcastTranscript.Format, keep: Bool = true) async
         -> Result<[TranscriptCue], EpisodeFileFailure>
     {
         if let known = transcripts.value(for: link) { return .success(known) }
         let result = await read(link, maxBytes: PodcastTranscript.maxBytes, what: "transcript") {
             bytes throws(TranscriptError) in try PodcastTranscript.parse(bytes, format: format)
         }
-        if case .success(let cues) = result { transcripts.keep(cues, for: link) }
+        if keep, case .success(let cues) = result { transcripts.keep(cues, for: link) }
         return result
     }
 

@@ -8,7 +8,7 @@ import KioskStore
 /// a query with words to the entries holding them, best first; a query without words reads the
 /// reading list newest first (only unread or starred entries when it asks for those). The query
 /// then judges each candidate as a rule would, fields, exclusions, dates and regular expressions
-/// included, on the entry's title, plain summary and content, and fetched article.
+/// included, on the entry's title, plain summary and content, fetched article and episode's transcript.
 public struct EntrySearch: Sendable {
     private let store: any KioskStore
 
@@ -114,25 +114,27 @@ public struct EntrySearch: Sendable {
     ) async throws -> [StoredEntry] {
         guard !candidates.isEmpty else { return [] }
         let articles = try await store.articles(entries: candidates.map(\.id))
+        let transcripts = try await store.transcriptTexts(entries: candidates.map(\.id))
         let labels = try await store.entryLabels(ids: candidates.map(\.id), user: user)
         var matches: [StoredEntry] = []
         // Hidden entries are found only by asking for them (`is:hidden`).
         let findsHidden = query.requiredStates.contains(.hidden)
         for candidate in candidates where matches.count < limit && (findsHidden || !candidate.isHidden) {
             let document = Self.document(
-                of: candidate, feed: feeds[candidate.source], article: articles[candidate.id], labels: labels[candidate.id] ?? [])
+                of: candidate, feed: feeds[candidate.source], article: articles[candidate.id],
+                transcript: transcripts[candidate.id], labels: labels[candidate.id] ?? [])
             if query.matches(document, now: now) { matches.append(candidate) }
         }
         return matches
     }
 
     /// What the query reads of an entry.
-    static func document(of stored: StoredEntry, feed: Subscription?, article: StoredArticle?, labels: [String] = [])
-        -> QueryDocument
-    {
+    static func document(
+        of stored: StoredEntry, feed: Subscription?, article: StoredArticle?, transcript: String? = nil, labels: [String] = []
+    ) -> QueryDocument {
         EntryDocument.make(
             stored.entry, feedName: feed?.displayName ?? stored.source.rawValue, folder: feed?.folder,
             isRead: stored.isRead, isStarred: stored.isStarred, receivedAt: stored.receivedAt, article: article,
-            labels: labels, isHidden: stored.isHidden)
+            transcript: transcript, labels: labels, isHidden: stored.isHidden)
     }
 }

@@ -41,8 +41,9 @@ extension WebDependencies {
         public var metrics = KioskMetrics()
         /// The kinds of source this Kiosk reads (the engine's) and draws.
         public var kinds = SourceKinds.builtIn
-        /// Whether new entries of feeds read as full articles are fetched in the background
-        /// (`ArticlePrefetcher`): when serving; not in tests and benchmarks unless they say.
+        /// Whether new entries of feeds read as full articles (`ArticlePrefetcher`) and new
+        /// episodes' transcripts (`TranscriptIndex`) are fetched in the background: when serving;
+        /// not in tests and benchmarks unless they say.
         public var prefetchesArticles = false
         /// Whether what rules ask to notify of is sent (`PushDispatcher`): when serving; tests
         /// run its passes themselves.
@@ -93,11 +94,15 @@ extension WebDependencies {
         // Pages are fetched as images are: the strict guard, the catalogue's sources trusted.
         let articles = ArticleService(
             store: store, fetcher: parts.imageFetcher ?? fetcher, extract: parts.extractArticle, logger: logger)
+        // Chapters and transcripts are fetched as pages and images are: the strict guard, the
+        // sources trusted.
+        let episodeFiles = EpisodeFiles(fetcher: parts.imageFetcher ?? fetcher)
         var services = parts.services
         let articlePasses = ArticlePrefetcher.Wake()
         if parts.prefetchesArticles {
             services.append(
                 ArticlePrefetcher(store: store, articles: articles, wake: articlePasses, hub: parts.hub, logger: logger))
+            services.append(TranscriptIndex(store: store, files: episodeFiles, hub: parts.hub, logger: logger))
         }
         var push = PushNotifier(store: store, fetcher: fetcher, logger: logger)
         if let contact = config.settings.pushContact, contact.hasPrefix("mailto:") || contact.hasPrefix("https:") {
@@ -131,9 +136,7 @@ extension WebDependencies {
         dependencies.metrics = parts.metrics
         dependencies.drawings = drawings
         dependencies.articlePasses = articlePasses
-        // Chapters and transcripts are fetched as pages and images are: the strict guard, the
-        // sources trusted.
-        dependencies.episodeFiles = EpisodeFiles(fetcher: parts.imageFetcher ?? fetcher)
+        dependencies.episodeFiles = episodeFiles
         return dependencies
     }
 

@@ -51,6 +51,13 @@ public enum PodcastTranscript {
         }
     }
 
+    /// The transcript a player follows and search reads, of an episode's `transcripts`: the
+    /// first timed one marked as captions, else the first timed one; nil when none is timed.
+    public static func timed(in transcripts: [MediaLink]) -> (link: MediaLink, format: Format)? {
+        let timed = transcripts.compactMap { link in Format(type: link.type).map { (link: link, format: $0) } }
+        return timed.first { $0.link.rel == "captions" } ?? timed.first
+    }
+
     public static func parse(_ bytes: [UInt8], format: Format) throws(TranscriptError) -> [TranscriptCue] {
         guard bytes.count <= maxBytes else { throw .tooLarge(limit: maxBytes) }
         let cues: [TranscriptCue]

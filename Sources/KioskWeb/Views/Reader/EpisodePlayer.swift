@@ -84,10 +84,7 @@ struct EpisodePlayer {
     /// The transcript a player can follow: the first the feed lists in a timed format (captions
     /// before the others, as podcast apps pick), with that format.
     static func timedTranscript(of entry: Entry) -> (MediaLink, PodcastTranscript.Format)? {
-        let timed = (entry.episode?.transcripts ?? []).compactMap { link in
-            PodcastTranscript.Format(type: link.type).map { (link, $0) }
-        }
-        return timed.first { $0.0.rel == "captions" } ?? timed.first
+        PodcastTranscript.timed(in: entry.episode?.transcripts ?? []).map { ($0.link, $0.format) }
     }
 
     var node: Node {

@@ -45,8 +45,7 @@ enum ArticleRows {
 
     static func load(entries: [Int64], in db: Database) throws -> [Int64: StoredArticle] {
         var found: [Int64: StoredArticle] = [:]
-        for start in stride(from: 0, to: entries.count, by: 500) {
-            let chunk = Array(entries[start..<min(start + 500, entries.count)])
+        for chunk in ReadingRows.chunks(of: entries) {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """

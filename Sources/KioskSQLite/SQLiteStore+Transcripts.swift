@@ -79,8 +79,7 @@ enum TranscriptRows {
 
     static func texts(entries: [Int64], in db: Database) throws -> [Int64: String] {
         var found: [Int64: String] = [:]
-        for start in stride(from: 0, to: entries.count, by: 500) {
-            let chunk = Array(entries[start..<min(start + 500, entries.count)])
+        for chunk in ReadingRows.chunks(of: entries) {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """

@@ -81,22 +81,7 @@ enum Schema {
             error TEXT,
             text TEXT NOT NULL DEFAULT ''
         ) STRICT;
-        CREATE VIRTUAL TABLE articles_fts USING fts5 (
-            text,
-            content = 'articles', content_rowid = 'entry_id',
-            tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
-        );
-        CREATE TRIGGER articles_fts_insert AFTER INSERT ON articles BEGIN
-            INSERT INTO articles_fts (rowid, text) VALUES (new.entry_id, new.text);
-        END;
-        CREATE TRIGGER articles_fts_delete AFTER DELETE ON articles BEGIN
-            INSERT INTO articles_fts (articles_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
-        END;
-        CREATE TRIGGER articles_fts_update AFTER UPDATE OF text ON articles BEGIN
-            INSERT INTO articles_fts (articles_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
-            INSERT INTO articles_fts (rowid, text) VALUES (new.entry_id, new.text);
-        END;
-        """
+        """ + textIndex(of: "articles")
 
     /// Each episode's transcript as words for search, or why there is none (a row is written
     /// when the fetching begins, so replicas fetch it once), removed with its entry; indexed like
@@ -108,22 +93,29 @@ enum Schema {
             error TEXT,
             text TEXT NOT NULL DEFAULT ''
         ) STRICT;
-        CREATE VIRTUAL TABLE transcripts_fts USING fts5 (
+        """ + textIndex(of: "transcripts")
+
+    /// The FTS5 index of a `table`'s `text` column, by its `entry_id` (external content, kept
+    /// in sync by triggers), tokenized as the entries' index is.
+    static func textIndex(of table: String) -> String {
+        """
+        CREATE VIRTUAL TABLE \(table)_fts USING fts5 (
             text,
-            content = 'transcripts', content_rowid = 'entry_id',
+            content = '\(table)', content_rowid = 'entry_id',
             tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
         );
-        CREATE TRIGGER transcripts_fts_insert AFTER INSERT ON transcripts BEGIN
-            INSERT INTO transcripts_fts (rowid, text) VALUES (new.entry_id, new.text);
+        CREATE TRIGGER \(table)_fts_insert AFTER INSERT ON \(table) BEGIN
+            INSERT INTO \(table)_fts (rowid, text) VALUES (new.entry_id, new.text);
         END;
-        CREATE TRIGGER transcripts_fts_delete AFTER DELETE ON transcripts BEGIN
-            INSERT INTO transcripts_fts (transcripts_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
+        CREATE TRIGGER \(table)_fts_delete AFTER DELETE ON \(table) BEGIN
+            INSERT INTO \(table)_fts (\(table)_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
         END;
-        CREATE TRIGGER transcripts_fts_update AFTER UPDATE OF text ON transcripts BEGIN
-            INSERT INTO transcripts_fts (transcripts_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
-            INSERT INTO transcripts_fts (rowid, text) VALUES (new.entry_id, new.text);
+        CREATE TRIGGER \(table)_fts_update AFTER UPDATE OF text ON \(table) BEGIN
+            INSERT INTO \(table)_fts (\(table)_fts, rowid, text) VALUES ('delete', old.entry_id, old.text);
+            INSERT INTO \(table)_fts (rowid, text) VALUES (new.entry_id, new.text);
         END;
         """
+    }
 
     /// Small facts about this installation (device UUID, last opened headline), by key.
     static let appState = """

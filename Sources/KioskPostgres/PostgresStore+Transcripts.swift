@@ -36,17 +36,22 @@ enum PostgresTranscriptRows {
     static func wanted(of source: SourceID?, retryBefore: Date, limit: Int, in session: PostgresSession) async throws
         -> [TranscriptWanted]
     {
-        let source = source?.rawValue
-        let rows = try await session.rows(
+        // One feed's (after each of its changes) by its index on `source`; every feed's at start.
+        var builder = PostgresQueryBuilder()
+        builder.append(
             """
             SELECT e.id, e.source, e.json, s.url FROM entries e JOIN subscriptions s ON s.id = e.source
             LEFT JOIN transcripts t ON t.entry_id = e.id
-            WHERE (\(source)::text IS NULL OR e.source = \(source)) AND e.in_feed
-                AND \(unescaped: TranscriptColumns.condition(column: "e.json"))
-                AND (t.entry_id IS NULL OR (t.error IS NOT NULL AND t.fetched_at < \(retryBefore.timeIntervalSince1970)))
-            ORDER BY e.id DESC LIMIT \(max(0, limit))
+            WHERE e.in_feed AND \(TranscriptColumns.condition(column: "e.json"))
+            """)
+        if let source { builder.append(" AND e.source = \(builder.bind(source.rawValue))") }
+        let before = builder.bind(retryBefore.timeIntervalSince1970)
+        builder.append(
             """
-        ) { row in
+             AND (t.entry_id IS NULL OR (t.error IS NOT NULL AND t.fetched_at < \(before)))
+            ORDER BY e.id DESC LIMIT \(builder.bind(max(0, limit)))
+            """)
+        let rows = try await session.rows(builder.query) { row in
             (id: try row.get("id", as: Int64.self), source: try row.get("source", as: String.self),
                 json: try row.get("json", as: String.self), url: try row.get("url", as: String.self))
         }

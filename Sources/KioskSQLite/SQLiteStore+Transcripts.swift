@@ -30,16 +30,18 @@ extension SQLiteStore {
 /// `transcripts_fts`.
 enum TranscriptRows {
     static func wanted(of source: SourceID?, retryBefore: Date, limit: Int, in db: Database) throws -> [TranscriptWanted] {
+        // One feed's (after each of its changes) by its index on `source`; every feed's at start.
         let rows = try Row.fetchCursor(
             db,
             sql: """
                 SELECT e.id, e.source, e.json, s.url FROM entries e JOIN subscriptions s ON s.id = e.source
                 LEFT JOIN transcripts t ON t.entry_id = e.id
-                WHERE (? IS NULL OR e.source = ?) AND e.in_feed AND \(TranscriptColumns.condition(column: "e.json"))
+                WHERE \(source == nil ? "" : "e.source = ? AND ")e.in_feed AND \(TranscriptColumns.condition(column: "e.json"))
                     AND (t.entry_id IS NULL OR (t.error IS NOT NULL AND t.fetched_at < ?))
                 ORDER BY e.id DESC LIMIT ?
                 """,
-            arguments: [source?.rawValue, source?.rawValue, retryBefore.timeIntervalSince1970, max(0, limit)])
+            arguments: StatementArguments(source.map { [$0.rawValue] } ?? [])
+                + [retryBefore.timeIntervalSince1970, max(0, limit)])
         var wanted: [TranscriptWanted] = []
         while let row = try rows.next() {
             guard let links = TranscriptColumns.transcripts(inEntryJSON: row["json"]) else { continue }

@@ -27,9 +27,9 @@ public struct StoredTranscript: Sendable, Hashable {
         if case .text(let text) = outcome { text } else { nil }
     }
 
-    /// Most characters of a transcript kept for search: about ten hours of speech. Past that the
-    /// text is cut at a space (an index row stays well under PostgreSQL's 1 MB a `tsvector`).
-    public static let maxCharacters = 400_000
+    /// Most characters of a transcript kept for search: about three and a half hours of speech
+    /// (search judges each candidate's whole text). Past that the text is cut at a space.
+    public static let maxCharacters = 200_000
 
     /// `text` cut to ``maxCharacters`` at the last space before it.
     public static func bounded(_ text: String) -> String {

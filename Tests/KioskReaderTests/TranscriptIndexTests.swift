@@ -77,7 +77,7 @@ import Testing
         let index = TranscriptIndex(store: store, files: EpisodeFiles(fetcher: web), hub: hub)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await index.run() }
-            // Listening (its first pass over every feed done), then an episode arrives.
+            // Listening (its first pass, over every feed, may still run), then an episode arrives.
             let deadline = ContinuousClock.now + .seconds(30)
             while await !hub.isListening(TranscriptIndex.hubName), ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))

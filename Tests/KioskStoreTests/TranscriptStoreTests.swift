@@ -74,6 +74,29 @@ import Testing
         }
     }
 
+    /// 140,000 distinct words of two 4-byte characters: 1.1 MB of words, more than a PostgreSQL
+    /// `tsvector` can find its way through. The text is kept whole, and its first megabyte of
+    /// words found.
+    @Test(arguments: StoreKind.allCases)
+    func aTranscriptOfManyDistinctWordsIsKeptAndFound(_ kind: StoreKind) async throws {
+        try await withStore(kind, following: [podcast]) { store in
+            try await store.saveSourceState(SourceState(entries: [episode("1")]), for: podcast)
+            let id = try #require(try await store.entriesWithoutTranscripts(of: podcast, retryBefore: at(0), limit: 10).first?.entry)
+            var words = ["zeppelin"]
+            for number in 0..<140_000 {
+                let first = try #require(Unicode.Scalar(0x20000 + number / 400))
+                let second = try #require(Unicode.Scalar(0x21000 + number % 400))
+                words.append(String(Character(first)) + String(Character(second)))
+            }
+            let text = words.joined(separator: " ")
+            try await store.saveTranscript(StoredTranscript(.text(text), fetchedAt: at(1_000)), entry: id)
+            #expect(try await store.transcriptTexts(entries: [id])[id] == text)
+            for word in ["zeppelin", words[60_000], words[120_000]] {
+                #expect(try await store.search(word, limit: 10, user: .owner, order: .relevance).map(\.id) == [id])
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aTranscriptGoesWithItsEntry(_ kind: StoreKind) async throws {
         try await withStore(kind, following: [podcast]) { store in

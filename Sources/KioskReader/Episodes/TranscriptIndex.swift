@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// (the guarded fetcher) and their words kept with the entry, where the Reader's search finds
 /// them. Once per episode (a claim row, so replicas read it once), at most `concurrency` at a
 /// time; a failure is kept as a sentence and tried again after `retryAfter`. A pass over every
-/// feed runs at start (episodes stored before this ran) and when the hub asks for a resync.
+/// feed runs at start (episodes stored before this ran: the hub's first word is a resync) and
+/// whenever the hub asks for a resync.
 public struct TranscriptIndex: Service {
     private let store: any TranscriptStore
     private let files: EpisodeFiles
@@ -40,21 +41,79 @@ public struct TranscriptIndex: Service {
     /// What the hub knows this service as (``EventHub/isListening(_:)``).
     public static let hubName = "transcript-index"
 
-    /// Passes until the service group shuts down: then the one in flight is cancelled.
+    /// Passes until the service group shuts down: then the one in flight is cancelled. The hub
+    /// is read apart from the passes (a slow publisher never fills its buffer): a changed feed
+    /// whose entries list a transcript waits in `Pending` for the next pass, and the hub's
+    /// resync (its first word, and after a reader fell behind) asks for every feed.
     public func run() async throws {
         await cancelWhenGracefulShutdown {
-            let updates = await hub?.subscribe(bufferSize: 1_024, name: Self.hubName)
-            await index(of: nil)
-            guard let updates else { return }
-            for await update in updates {
-                switch update {
-                case .event(let event):
-                    guard case .changed(let id, _, _) = event.kind else { continue }
-                    await index(of: id)
-                case .resync:
-                    await index(of: nil)
-                }
+            guard let hub else {
+                await index(of: nil)
+                return
             }
+            let updates = await hub.subscribe(bufferSize: 1_024, name: Self.hubName)
+            let pending = Pending()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await update in updates {
+                        switch update {
+                        case .event(let event):
+                            guard case .changed(let id, let entries, _) = event.kind,
+                                entries.contains(where: { !($0.episode?.transcripts ?? []).isEmpty })
+                            else { continue }
+                            await pending.add(id)
+                        case .resync:
+                            await pending.addEveryFeed()
+                        }
+                    }
+                }
+                group.addTask {
+                    for await _ in pending.wakes {
+                        switch await pending.take() {
+                        case .everyFeed: await index(of: nil)
+                        case .feeds(let ids): for id in ids.sorted(by: { $0.rawValue < $1.rawValue }) { await index(of: id) }
+                        }
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// The feeds waiting for a pass, and a wake for the passes (asks made during a pass make one
+    /// more pass, not one each).
+    actor Pending {
+        enum Work: Sendable {
+            case everyFeed
+            case feeds(Set<SourceID>)
+        }
+
+        nonisolated let wakes: AsyncStream<Void>
+        private let wake: AsyncStream<Void>.Continuation
+        private var everyFeed = false
+        private var feeds: Set<SourceID> = []
+
+        init() {
+            (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        }
+
+        func add(_ id: SourceID) {
+            feeds.insert(id)
+            wake.yield()
+        }
+
+        func addEveryFeed() {
+            everyFeed = true
+            wake.yield()
+        }
+
+        func take() -> Work {
+            defer {
+                everyFeed = false
+                feeds = []
+            }
+            return everyFeed ? .everyFeed : .feeds(feeds)
         }
     }
 
@@ -72,27 +131,35 @@ public struct TranscriptIndex: Service {
                 logger.warning("cannot list the transcripts to read", metadata: ["error": "\(error)"])
                 return read
             }
-            var claimed: [TranscriptWanted] = []
-            for item in wanted {
-                do {
-                    if try await store.claimTranscript(entry: item.entry, now: now(), retryBefore: retryBefore) {
-                        claimed.append(item)
-                    }
-                } catch {
-                    logger.warning("cannot claim a transcript", metadata: ["entry": "\(item.entry)", "error": "\(error)"])
+            // Each claimed as its fetch begins: a pass cancelled midway leaves no claim unstarted.
+            let claimed = await withTaskGroup(of: Bool.self) { group in
+                var claimed = 0
+                for (number, item) in wanted.enumerated() {
+                    if number >= concurrency, await group.next() == true { claimed += 1 }
+                    group.addTask { await claimAndKeep(item, retryBefore: retryBefore) }
                 }
+                for await won in group where won { claimed += 1 }
+                return claimed
             }
-            await withTaskGroup(of: Void.self) { group in
-                for (number, item) in claimed.enumerated() {
-                    if number >= concurrency { await group.next() }
-                    group.addTask { await keep(item) }
-                }
-            }
-            read += claimed.count
+            read += claimed
             // A short page is the last; a page nobody could claim (another replica's) too.
-            if wanted.count < perPass || claimed.isEmpty { return read }
+            if wanted.count < perPass || claimed == 0 { return read }
         }
         return read
+    }
+
+    /// Claims one episode's transcript and keeps it, or why there is none; false when another
+    /// claim holds it (or the store could not be asked).
+    private func claimAndKeep(_ item: TranscriptWanted, retryBefore: Date) async -> Bool {
+        guard !Task.isCancelled else { return false }
+        do {
+            guard try await store.claimTranscript(entry: item.entry, now: now(), retryBefore: retryBefore) else { return false }
+        } catch {
+            logger.warning("cannot claim a transcript", metadata: ["entry": "\(item.entry)", "error": "\(error)"])
+            return false
+        }
+        await keep(item)
+        return true
     }
 
     /// Fetches and keeps one episode's transcript, or why there is none.
@@ -109,6 +176,9 @@ public struct TranscriptIndex: Service {
         } else {
             outcome = .failed("the transcript is not in a timed format Kiosk reads (WebVTT, SRT or JSON)")
         }
+        // Shutting down: a fetch cut short is no failure of the publisher's (the claim stands
+        // until its retry).
+        guard !Task.isCancelled else { return }
         do {
             try await store.saveTranscript(StoredTranscript(outcome, fetchedAt: now()), entry: item.entry)
         } catch {

@@ -24,6 +24,14 @@ extension PostgresStore {
         try await connection { session in try await PostgresTranscriptRows.save(transcript, entry: entry, in: session) }
     }
 
+    public func transcript(entry: Int64) async throws(StoreError) -> StoredTranscript? {
+        try await connection { session in
+            try await session.rows("SELECT text, error, fetched_at FROM transcripts WHERE entry_id = \(entry)") { row in
+                TranscriptColumns.read(text: try row.get("text"), error: try row.get("error"), fetchedAt: try row.get("fetched_at"))
+            }.first
+        }
+    }
+
     public func transcriptTexts(entries: [Int64]) async throws(StoreError) -> [Int64: String] {
         guard !entries.isEmpty else { return [:] }
         return try await connection { session in try await PostgresTranscriptRows.texts(entries: entries, in: session) }

@@ -20,6 +20,13 @@ extension SQLiteStore {
         try await write { db in try TranscriptRows.save(transcript, entry: entry, in: db) }
     }
 
+    public func transcript(entry: Int64) async throws(StoreError) -> StoredTranscript? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT text, error, fetched_at FROM transcripts WHERE entry_id = ?", arguments: [entry])
+                .map { TranscriptColumns.read(text: $0["text"], error: $0["error"], fetchedAt: $0["fetched_at"]) }
+        }
+    }
+
     public func transcriptTexts(entries: [Int64]) async throws(StoreError) -> [Int64: String] {
         guard !entries.isEmpty else { return [:] }
         return try await read { db in try TranscriptRows.texts(entries: entries, in: db) }

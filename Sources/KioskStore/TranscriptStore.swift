@@ -70,6 +70,9 @@ public protocol TranscriptStore: Sendable {
     /// Keeps `transcript` for `entry`, replacing what was kept; an entry that no longer exists
     /// keeps nothing.
     func saveTranscript(_ transcript: StoredTranscript, entry: Int64) async throws
+    /// What is kept for `entry`: its words, or why there are none (the claim's own sentence
+    /// while it is being fetched); nil when nothing is.
+    func transcript(entry: Int64) async throws -> StoredTranscript?
     /// The transcripts' words kept for `entries` (none for a failure), by entry.
     func transcriptTexts(entries: [Int64]) async throws -> [Int64: String]
 }
@@ -83,6 +86,11 @@ package enum TranscriptColumns {
 
     package static func error(of transcript: StoredTranscript) -> String? {
         if case .failed(let reason) = transcript.outcome { reason } else { nil }
+    }
+
+    /// A stored row back as a value.
+    package static func read(text: String, error: String?, fetchedAt: Double) -> StoredTranscript {
+        StoredTranscript(error.map { .failed($0) } ?? .text(text), fetchedAt: Date(timeIntervalSince1970: fetchedAt))
     }
 
     /// Which transcripts a row lists, from the entry's stored JSON: nil when it lists none.

@@ -630,6 +630,8 @@ extension PlainModelStore {
 
     func saveTranscript(_ transcript: StoredTranscript, entry: Int64) {}
 
+    func transcript(entry: Int64) -> StoredTranscript? { nil }
+
     func transcriptTexts(entries: [Int64]) -> [Int64: String] { [:] }
 
     func pushDevices(user: UserID) -> [PushDevice] { devices.filter { $0.user == user } }

@@ -38,12 +38,15 @@ import Testing
             // Claimed once: the second claim (another replica's) is refused, and it is no longer wanted.
             #expect(try await store.claimTranscript(entry: first, now: at(1_000), retryBefore: at(0)))
             #expect(try await store.claimTranscript(entry: first, now: at(1_001), retryBefore: at(0)) == false)
+            #expect(try await store.transcript(entry: first) == StoredTranscript(.failed(TranscriptColumns.fetching), fetchedAt: at(1_000)))
+            #expect(try await store.transcript(entry: third) == nil)
             #expect(try await store.entriesWithoutTranscripts(of: podcast, retryBefore: at(0), limit: 10).map(\.entry) == [third])
             #expect(try await store.claimTranscript(entry: 999_999, now: at(1_000), retryBefore: at(0)) == false)
 
             try await store.saveTranscript(
                 StoredTranscript(.text("Welcome aboard the zeppelin, said the narrator."), fetchedAt: at(1_002)), entry: first)
             #expect(try await store.transcriptTexts(entries: [first, third]) == [first: "Welcome aboard the zeppelin, said the narrator."])
+            #expect(try await store.transcript(entry: first)?.text == "Welcome aboard the zeppelin, said the narrator.")
             // Search finds it by a word said only in the transcript, in both orders.
             for order in [SearchOrder.relevance, .newest] {
                 let hits = try await store.search("zeppelin", limit: 10, user: .owner, order: order)

@@ -169,6 +169,51 @@ import Testing
             #expect(article.url == nil)
         }
     }
+
+    /// Search's transcript reader (`TranscriptIndex`, a service of `kiosk serve`) fetches through
+    /// the same guard: an episode whose transcript is on a name that resolves inward keeps a
+    /// failure, and the loopback server is never asked.
+    @Test func anEpisodesTranscriptIsNotFetchedFromInward() async throws {
+        try await RedirectServer.run { server in
+            try await Self.withLive { live in
+                let feed = SourceID("inward-podcast")
+                let episode = Entry(
+                    id: "inward-episode", title: "Inward episode", link: "https://podcast.example/1",
+                    enclosures: [Enclosure(url: "https://podcast.example/1.mp3", type: "audio/mpeg")],
+                    episode: Episode(transcripts: [
+                        MediaLink(url: "http://inward.example:\(server.port)/secret.vtt", type: "text/vtt")
+                    ]))
+                try await live.store.saveSubscriptions(
+                    [Subscription(id: feed, url: try #require(URL(string: "http://127.0.0.1:9/podcast.xml")))], user: .owner)
+                try await live.store.saveSourceState(SourceState(entries: [episode]), for: feed)
+                let stored = try #require(
+                    try await live.store.storedEntry(source: feed, key: EntryIdentity.key(of: episode), user: .owner))
+                let deadline = ContinuousClock.now + .seconds(60)
+                while await !live.hub.isListening(TranscriptIndex.hubName), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                await live.hub.publish(.changed(feed, [episode]))
+                // Its claim row is written first (its own sentence), then the fetch's outcome.
+                func outcome() async throws -> StoredTranscript.Outcome? {
+                    guard let kept = try await live.store.transcript(entry: stored.id),
+                        kept.outcome != .failed(TranscriptColumns.fetching)
+                    else { return nil }
+                    return kept.outcome
+                }
+                while try await outcome() == nil, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                guard case .failed(let why)? = try await outcome() else {
+                    Issue.record("the transcript was read, or never tried")
+                    return
+                }
+                // Refused by the guard, for the address it resolves to.
+                #expect(why.hasPrefix("the transcript could not be fetched") && why.contains("127.0.0.1"), "\(why)")
+                #expect(try await live.store.transcriptTexts(entries: [stored.id]).isEmpty)
+                #expect(await server.log.count(of: "/secret.vtt") == 0)
+            }
+        }
+    }
 }
 
 /// A loopback server that redirects `/away?to=URL` to `URL` and answers everything else (the

@@ -30,7 +30,7 @@ enum PostgresSearchText {
 
     /// What the index holds for an entry (`entries.search_text`): the distinct folded words of
     /// its title and plain summary, separated by single spaces, at most `maxIndexedBytes`.
-    static func indexed(title: String?, summaryText: String?, maxBytes: Int = maxIndexedBytes) -> String {
+    static func indexed(title: String?, summaryText: String?) -> String {
         var seen = Set<String>()
         var list: [String] = []
         var bytes = 0
@@ -38,10 +38,9 @@ enum PostgresSearchText {
             for word in SearchText.words(of: text) {
                 let folded = folded(word)
                 // Folding never makes a separator in practice; a word that would is split here.
-                for part in folded.split(separator: " ") where !seen.contains(String(part)) {
+                for part in folded.split(separator: " ") where seen.insert(String(part)).inserted {
                     bytes += part.utf8.count
-                    guard bytes <= maxBytes else { return list.joined(separator: " ") }
-                    seen.insert(String(part))
+                    guard bytes <= maxIndexedBytes else { return list.joined(separator: " ") }
                     list.append(String(part))
                 }
             }

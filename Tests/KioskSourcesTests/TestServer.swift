@@ -210,8 +210,45 @@ struct TestServer: Sendable {
             return bytes(Array(svg.utf8), [.contentType: "image/svg+xml"])
         }
         route("/mislabelled") { _, _ in bytes(pngSignature + Array(repeating: 0, count: 100), [.contentType: "text/html"]) }
+        route("/media/episode") { request, _ in
+            // An episode of `episode`'s bytes with ranges, as a publisher's CDN serves one;
+            // ?type= the claimed content type.
+            let type = request.uri.queryParameters.get("type") ?? "audio/mpeg"
+            var headers: HTTPFields = [.contentType: type, .acceptRanges: "bytes", .eTag: "\"ep1\""]
+            guard let range = request.headers[.range] else { return bytes(episode, headers) }
+            guard let (first, last) = byteRange(range, of: episode.count) else {
+                return bytes([], [.contentRange: "bytes */\(episode.count)"], status: .rangeNotSatisfiable)
+            }
+            headers[.contentRange] = "bytes \(first)-\(last)/\(episode.count)"
+            return bytes(Array(episode[first...last]), headers, status: .partialContent)
+        }
+        route("/media/stall") { _, _ in
+            // The head and 100 bytes at once, then nothing for a minute.
+            Response(
+                status: .ok, headers: [.contentType: "audio/mpeg"],
+                body: ResponseBody(contentLength: 10_000) { writer in
+                    try await writer.write(ByteBuffer(repeating: 0x61, count: 100))
+                    try await Task.sleep(for: .seconds(60))
+                    try await writer.finish(nil)
+                }
+            )
+        }
         route("/gif-as-png") { _, _ in bytes(Array("GIF89a".utf8) + Array(repeating: 0, count: 100), [.contentType: "image/png"]) }
         return router
+    }
+
+    /// What `/media/episode` serves: 10,000 bytes, each told apart by its place.
+    static let episode: [UInt8] = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 256) }
+
+    /// The first and last byte of `bytes=A-B`, `bytes=A-` or `bytes=-N` in a file of `size`.
+    private static func byteRange(_ value: String, of size: Int) -> (Int, Int)? {
+        guard value.hasPrefix("bytes=") else { return nil }
+        let parts = value.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        if parts[0].isEmpty, let suffix = Int(parts[1]), suffix > 0 { return (max(0, size - suffix), size - 1) }
+        guard let first = Int(parts[0]), first < size else { return nil }
+        let last = parts[1].isEmpty ? size - 1 : min(Int(parts[1]) ?? size - 1, size - 1)
+        return last >= first ? (first, last) : nil
     }
 
     private static func bytes(_ body: [UInt8], _ headers: HTTPFields, status: HTTPResponse.Status = .ok) -> Response {

@@ -44,6 +44,9 @@ public struct HTTPFetcher: Fetching {
     /// `makeClient`). The server passes its `checksPerHost` setting instead.
     public static let defaultConnectionsPerHost = 32
 
+    /// The longest silence between two reads of one answer (see `makeClient`).
+    public static let readTimeout: Duration = .seconds(30)
+
     /// A client configured for untrusted sources. The caller owns it and must `shutdown()` it.
     ///
     /// - Parameters:
@@ -55,13 +58,16 @@ public struct HTTPFetcher: Fetching {
     ///   - connectGuard: when given, every connection goes through it (a SOCKS5 proxy on
     ///     loopback), which resolves names itself and refuses private addresses.
     public static func makeClient(
-        connectTimeout: Duration = .seconds(5), decompressionRatioLimit: Int = 100,
+        connectTimeout: Duration = .seconds(5), readTimeout: Duration = HTTPFetcher.readTimeout, decompressionRatioLimit: Int = 100,
         connectionsPerHost: Int = defaultConnectionsPerHost, through connectGuard: ConnectGuard? = nil
     ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         // The fetcher follows redirects itself, checking each destination (`DestinationGuard`).
         configuration.redirectConfiguration = .disallow
-        configuration.timeout = HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout))
+        // `read` is the longest silence between two reads: a publisher that stops sending in the
+        // middle of a streamed file (the media proxy, which has no overall deadline) is let go.
+        configuration.timeout = HTTPClient.Configuration.Timeout(
+            connect: TimeAmount(connectTimeout), read: .seconds(Int64(readTimeout.components.seconds)))
         configuration.decompression = .enabled(limit: .ratio(max(1, decompressionRatioLimit)))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         // A refused connection fails at once with a clear error; the engine's backoff does the retrying.
@@ -90,7 +96,9 @@ public struct HTTPFetcher: Fetching {
     }
 
     private func exchange(_ request: FetchRequest, deadline: FetchDeadline) async throws -> FetchResult {
-        let (response, url) = try await followingRedirects(request, deadline: deadline)
+        let (response, url) = try await followingRedirects(
+            from: request.url, headers: headers(for: request), body: request.body, maxBytes: request.maxBytes,
+            deadline: deadline)
         let status = Int(response.status.code)
         switch status {
         case 304:
@@ -116,17 +124,17 @@ public struct HTTPFetcher: Fetching {
     /// checked before it is asked (`DestinationGuard`), and, through the guarded client, where
     /// it connects (`ConnectGuard`); a cycle or too many hops is an error, and so is a redirect
     /// from https to plain http (``downgradeRefusal(from:to:)``).
-    private func followingRedirects(_ request: FetchRequest, deadline: FetchDeadline) async throws
-        -> (HTTPClientResponse, URL)
-    {
-        var url = request.url
+    func followingRedirects(
+        from start: URL, headers: HTTPHeaders, body: [UInt8]? = nil, maxBytes: Int, deadline: FetchDeadline
+    ) async throws -> (HTTPClientResponse, URL) {
+        var url = start
         var visited: Set<String> = [url.absoluteString]
         while true {
             if let destinations, let why = await destinations.refusal(for: url) { throw FetchError.refused(why) }
             var outgoing = HTTPClientRequest(url: url.absoluteString)
-            outgoing.method = request.body == nil ? .GET : .POST
-            outgoing.headers = headers(for: request)
-            if let body = request.body {
+            outgoing.method = body == nil ? .GET : .POST
+            outgoing.headers = headers
+            if let body {
                 outgoing.body = .bytes(ByteBuffer(bytes: body))
                 outgoing.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
             }
@@ -140,10 +148,10 @@ public struct HTTPFetcher: Fetching {
                 throw FetchError.refused(
                     "\(url.host ?? "the host") resolved to a private or local address when connecting")
             } catch where hop === guardedClient {
-                throw Self.neutral(error, url: url, maxBytes: request.maxBytes)
+                throw Self.neutral(error, url: url, maxBytes: maxBytes)
             }
             // A POST is not sent again elsewhere: its redirect is its answer.
-            guard request.body == nil, [301, 302, 303, 307, 308].contains(response.status.code),
+            guard body == nil, [301, 302, 303, 307, 308].contains(response.status.code),
                 let location = response.headers.first(name: "Location")
             else { return (response, url) }
             // The redirect's own body is not wanted; reading a little lets the connection be reused.

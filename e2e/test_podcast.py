@@ -6,8 +6,12 @@ answers byte ranges so a player can seek."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Iterator
+
 import pytest
 
+import harness
 from harness import LIVE_WAIT, WAIT, count, find, find_all, http, js, open_page, tap, text_of, wait_until
 from test_accessibility import describe, violations
 
@@ -273,3 +277,43 @@ def test_an_episode_is_found_by_what_is_said_in_it(phone, fresh_kiosk):
     tap(phone, find(phone, "li.article.saved a.article-link"))
     wait_until(phone, lambda d: "/reader/entry/" in d.current_url, "the episode did not open")
     wait_until(phone, lambda d: count(d, "#transcript-lines .transcript-line") == 5, "its transcript never showed")
+
+
+@pytest.fixture(scope="module")
+def proxied_kiosk(workdir: Path) -> Iterator[harness.KioskServer]:
+    """A server whose episodes load through Kiosk ("mediaThroughKiosk": the owner follows it)."""
+    server = harness.start_server("media-proxy", workdir, mediaThroughKiosk=True)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_an_episode_plays_and_seeks_through_kiosk_when_media_loads_through_it(phone, proxied_kiosk):
+    subscribe(phone, proxied_kiosk, "Kiosk Demo Podcast")
+    open_entry(phone, "Episode 1")
+    src = media(phone, "return m.getAttribute('src')")
+    assert src.startswith("/media?u="), src
+    assert proxied_kiosk.demo_url.split("//")[1] not in media(phone, "return m.currentSrc").split("?")[0]
+    from_the_start(phone)
+    start_playing(phone)
+    # Seeking asks the proxy for a range of the file, which it passes on to the publisher.
+    media(phone, "m.currentTime = m.duration - 2")
+    wait_until(phone, lambda d: media(d, "return !m.seeking && m.currentTime >= m.duration - 2.2"),
+               "seeking near the end through Kiosk did not land")
+    wait_until(phone, lambda d: media(d, "return m.ended || (!m.paused && m.readyState >= 3)"),
+               "the episode did not go on playing after the seek")
+
+    direct = http("GET", f"{proxied_kiosk.demo_url}/podcasts/media/episode-1.mp3").body
+    size = len(direct)
+    for asked, first, last in (("bytes=0-99", 0, 99), ("bytes=1000-1999", 1000, 1999), ("bytes=-500", size - 500, size - 1)):
+        part = http("GET", proxied_kiosk.url(src), headers={"Range": asked, **owner(proxied_kiosk)})
+        assert part.status == 206, asked
+        assert part.headers.get("Content-Range") == f"bytes {first}-{last}/{size}", asked
+        assert part.body == direct[first:last + 1], asked
+    # Not an open proxy: the same file with another signature is refused.
+    assert http("GET", proxied_kiosk.url(src[:-4] + "0000"), headers=owner(proxied_kiosk)).status == 403
+
+
+def owner(server) -> dict[str, str]:
+    return {"Cookie": server.cookie} if server.cookie else {}

@@ -92,6 +92,11 @@ public struct Accounts: Sendable {
         try await storing { try await store.setHomeName(trimmed?.isEmpty == false ? trimmed : nil, user: user) }
     }
 
+    /// "Load media through Kiosk" for this account; nil goes back to the server's default.
+    public func setMediaThroughKiosk(_ value: Bool?, user: UserID) async throws(AccountError) {
+        try await storing { try await store.setMediaThroughKiosk(value, user: user) }
+    }
+
     // MARK: - Proving who you are
 
     /// Checks a name and password (the account's own, or, when `appPasswords`, one of its app

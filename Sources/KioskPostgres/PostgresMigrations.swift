@@ -50,6 +50,8 @@ enum PostgresMigrations {
         // Podcasts: where each user stopped in an episode, on every device.
         Step(name: "playback_positions", statements: PostgresSchema.playbackPositions),
         Step(name: "transcripts", statements: PostgresSchema.transcripts),
+        // "Load media through Kiosk", per account.
+        Step(name: "media_through_kiosk", statements: PostgresSchema.mediaThroughKiosk),
     ]
 
     /// The advisory lock every migration holds: replicas starting together migrate one at a

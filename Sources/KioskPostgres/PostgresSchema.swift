@@ -353,6 +353,9 @@ enum PostgresSchema {
         "CREATE INDEX push_outbox_by_time ON push_outbox (queued_at)",
     ]
 
+    /// "Load media through Kiosk" per account; NULL for the server's default.
+    static let mediaThroughKiosk = ["ALTER TABLE users ADD COLUMN media_through_kiosk boolean"]
+
     /// Each episode's transcript as words for search, or why there is none (see SQLite's
     /// `Schema.transcripts`); its folded words in `search_text`, indexed as the articles' are.
     static let transcripts = [

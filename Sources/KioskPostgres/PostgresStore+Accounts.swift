@@ -49,6 +49,12 @@ extension PostgresStore {
         }
     }
 
+    public func setMediaThroughKiosk(_ value: Bool?, user: UserID) async throws(StoreError) {
+        try await connection { session in
+            try await session.execute("UPDATE users SET media_through_kiosk = \(value) WHERE id = \(user.rawValue)")
+        }
+    }
+
     @discardableResult
     public func removeAccount(_ id: UserID) async throws(StoreError) -> [SourceID] {
         try await transaction { session in try await PostgresAccountRows.remove(id, in: session) }
@@ -139,7 +145,8 @@ enum PostgresAccountRows {
     private static func account(_ row: PostgresRandomAccessRow) throws -> Account {
         Account(
             id: UserID(try row.get("id")), name: try row.get("name"), isAdmin: try row.get("is_admin"),
-            homeName: try row.get("home_name"), createdAt: Date(timeIntervalSince1970: try row.get("created_at")))
+            homeName: try row.get("home_name"), createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
+            mediaThroughKiosk: try row.get("media_through_kiosk"))
     }
 
     static func all(in session: PostgresSession) async throws -> [Account] {
@@ -290,7 +297,7 @@ enum PostgresAccountRows {
         let found = try await db.rows(
             """
             SELECT s.user_id, s.kind, s.csrf, s.app_password_id, s.expires_at,
-                u.name, u.is_admin, u.home_name, u.created_at
+                u.name, u.is_admin, u.home_name, u.created_at, u.media_through_kiosk
             FROM sessions s JOIN users u ON u.id = s.user_id
             WHERE s.token_hash = \(tokenHash) AND s.expires_at >= \(now.timeIntervalSince1970)
             """
@@ -303,7 +310,8 @@ enum PostgresAccountRows {
                     expiresAt: Date(timeIntervalSince1970: try row.get("expires_at"))),
                 account: Account(
                     id: user, name: try row.get("name"), isAdmin: try row.get("is_admin"), homeName: try row.get("home_name"),
-                    createdAt: Date(timeIntervalSince1970: try row.get("created_at"))))
+                    createdAt: Date(timeIntervalSince1970: try row.get("created_at")),
+                    mediaThroughKiosk: try row.get("media_through_kiosk")))
         }
         return found.first ?? nil
     }

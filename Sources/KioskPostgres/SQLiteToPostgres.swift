@@ -202,7 +202,7 @@ struct SQLiteTable: Sendable {
             name: "users",
             columns: [
                 ("id", "bigint"), ("name", "text"), ("password_hash", "text"), ("is_admin", "boolean"),
-                ("home_name", "text"), ("created_at", "double precision"),
+                ("home_name", "text"), ("created_at", "double precision"), ("media_through_kiosk", "boolean"),
             ], keys: ["id"]),
         SQLiteTable(
             name: "app_passwords",

@@ -61,6 +61,8 @@ enum Migrations {
         migrator.registerMigration("playback_positions") { db in try db.execute(sql: Schema.playbackPositions) }
         // Episodes' transcripts, for search.
         migrator.registerMigration("transcripts") { db in try db.execute(sql: Schema.transcripts) }
+        // "Load media through Kiosk", per account.
+        migrator.registerMigration("media_through_kiosk") { db in try db.execute(sql: Schema.mediaThroughKiosk) }
         return migrator
     }
 }

@@ -45,6 +45,12 @@ extension SQLiteStore {
         }
     }
 
+    public func setMediaThroughKiosk(_ value: Bool?, user: UserID) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE users SET media_through_kiosk = ? WHERE id = ?", arguments: [value, user.rawValue])
+        }
+    }
+
     @discardableResult
     public func removeAccount(_ id: UserID) async throws(StoreError) -> [SourceID] {
         try await write { db in try AccountRows.remove(id, in: db) }
@@ -120,7 +126,7 @@ enum AccountRows {
     private static func account(_ row: Row) -> Account {
         Account(
             id: UserID(row["id"]), name: row["name"], isAdmin: row["is_admin"], homeName: row["home_name"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]))
+            createdAt: Date(timeIntervalSince1970: row["created_at"]), mediaThroughKiosk: row["media_through_kiosk"])
     }
 
     static func all(in db: Database) throws -> [Account] {

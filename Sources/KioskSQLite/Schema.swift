@@ -83,6 +83,9 @@ enum Schema {
         ) STRICT;
         """ + textIndex(of: "articles")
 
+    /// "Load media through Kiosk" per account: 1, 0, or NULL for the server's default.
+    static let mediaThroughKiosk = "ALTER TABLE users ADD COLUMN media_through_kiosk INTEGER"
+
     /// Each episode's transcript as words for search, or why there is none (a row is written
     /// when the fetching begins, so replicas fetch it once), removed with its entry; indexed like
     /// the articles.

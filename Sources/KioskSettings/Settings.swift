@@ -61,6 +61,11 @@ public struct Settings: Sendable, Equatable {
     /// A JSON file of per-site rules for the reader view (selectors to keep and drop, by host:
     /// `SiteRules`), read at start; nil, none.
     public var siteRules: String?
+    /// Whether episodes play through Kiosk's media proxy rather than straight from the publisher,
+    /// for whoever has not chosen in Settings (and the owner, who has no account).
+    public var mediaThroughKiosk = false
+    /// Media files one account may load through Kiosk at once.
+    public var mediaStreamsPerAccount = 4
     /// Demo mode: the embedded sample sources, a data directory of its own, loopback trusted.
     public var demo = false
 

@@ -68,6 +68,12 @@ extension Settings {
         .optional(
             "siteRules", \.siteRules, flag: "site-rules", shown: "none",
             "a JSON file of per-site rules for Full article: `{\"example.com\": {\"keep\": [\"article .body\"], \"drop\": [\".share\"]}}`"),
+        .value(
+            "mediaThroughKiosk", \.mediaThroughKiosk,
+            "play episodes through Kiosk rather than straight from the publisher, for accounts that have not chosen in Settings"),
+        .integer(
+            "mediaStreamsPerAccount", \.mediaStreamsPerAccount, bounds: .clamped(1...64),
+            "media files one account may load through Kiosk at once; beyond, 429"),
         .value("demo", \.demo, flag: "demo", "the embedded sample sources, offline; anyone on this machine is the owner"),
     ])
 

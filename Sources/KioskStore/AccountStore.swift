@@ -9,13 +9,19 @@ public struct Account: Sendable, Hashable {
     /// The name Home greets; nil: the account's name.
     public var homeName: String?
     public var createdAt: Date
+    /// "Load media through Kiosk": episodes play through the media proxy rather than straight
+    /// from the publisher; nil: the server's default (`mediaThroughKiosk`).
+    public var mediaThroughKiosk: Bool?
 
-    public init(id: UserID, name: String, isAdmin: Bool, homeName: String? = nil, createdAt: Date) {
+    public init(
+        id: UserID, name: String, isAdmin: Bool, homeName: String? = nil, createdAt: Date, mediaThroughKiosk: Bool? = nil
+    ) {
         self.id = id
         self.name = name
         self.isAdmin = isAdmin
         self.homeName = homeName
         self.createdAt = createdAt
+        self.mediaThroughKiosk = mediaThroughKiosk
     }
 }
 
@@ -74,6 +80,8 @@ public protocol AccountStore: Sendable {
     func addAccount(name: String, passwordHash: String, isAdmin: Bool) async throws -> Account
     func setPasswordHash(_ hash: String, user: UserID) async throws
     func setHomeName(_ name: String?, user: UserID) async throws
+    /// The account's "Load media through Kiosk"; nil: the server's default.
+    func setMediaThroughKiosk(_ value: Bool?, user: UserID) async throws
     /// Removes the account and everything of it: subscriptions, read and star state, sessions,
     /// app passwords. Returns the feeds nobody follows any more (and were forgotten).
     @discardableResult

@@ -57,7 +57,7 @@ import Testing
             }
             #expect(try await tables(clients[0]) == Self.tables)
             let applied = try await steps(clients[0])
-            #expect(applied == ["accounts", "allowance_uses", "app_state", "article_claims", "articles", "entries_by_received", "entries_by_source_id", "full_articles", "hidden", "labels", "list_versions", "playback_positions", "push_devices", "push_queue", "rules", "saved_searches", "sign_in_failures", "sources", "subscriptions", "transcripts", "validators_request", "webhooks",
+            #expect(applied == ["accounts", "allowance_uses", "app_state", "article_claims", "articles", "entries_by_received", "entries_by_source_id", "full_articles", "hidden", "labels", "list_versions", "media_through_kiosk", "playback_positions", "push_devices", "push_queue", "rules", "saved_searches", "sign_in_failures", "sources", "subscriptions", "transcripts", "validators_request", "webhooks",
             ])
             for store in stores {
                 #expect(try await store.isMigrated())

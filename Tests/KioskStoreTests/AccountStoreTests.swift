@@ -118,6 +118,25 @@ import Testing
         }
     }
 
+    /// "Load media through Kiosk": the account's own choice, or nil for the server's, read
+    /// with the account wherever it is read (the session's one read included).
+    @Test(arguments: StoreKind.allCases)
+    func whereMediaLoadsFromIsEachAccountsOwnChoice(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let ada = try await store.addAccount(name: "ada", passwordHash: "h", isAdmin: false)
+            let bob = try await store.addAccount(name: "bob", passwordHash: "h", isAdmin: false)
+            #expect(try await store.account(ada.id)?.mediaThroughKiosk == nil)
+            try await store.setMediaThroughKiosk(true, user: ada.id)
+            try await store.setMediaThroughKiosk(false, user: bob.id)
+            #expect(try await store.account(ada.id)?.mediaThroughKiosk == true)
+            #expect(try await store.credentials(name: "bob")?.account.mediaThroughKiosk == false)
+            try await store.saveSession(tokenHash: "ada-web", session(ada.id))
+            #expect(try await store.sessionAccount(tokenHash: "ada-web")?.account.mediaThroughKiosk == true)
+            try await store.setMediaThroughKiosk(nil, user: ada.id)
+            #expect(try await store.accounts().first { $0.id == ada.id }?.mediaThroughKiosk == nil)
+        }
+    }
+
     // MARK: - Passwords and sessions
 
     @Test(arguments: StoreKind.allCases)

@@ -313,6 +313,11 @@ actor PlainModelStore: KioskStore {
         users[index].homeName = name
     }
 
+    func setMediaThroughKiosk(_ value: Bool?, user: UserID) {
+        guard let index = users.firstIndex(where: { $0.id == user }) else { return }
+        users[index].mediaThroughKiosk = value
+    }
+
     @discardableResult
     func removeAccount(_ id: UserID) -> [SourceID] {
         var forgotten: [SourceID] = []

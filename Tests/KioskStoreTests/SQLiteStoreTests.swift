@@ -13,7 +13,7 @@ import Testing
         "sources", "entries", "entries_fts", "app_state", "images", "subscriptions", "reading", "drop_images", "read_marks",
         "accounts", "validators_request", "articles", "full_articles", "article_claims", "list_versions", "sign_in_failures",
         "allowance_uses", "saved_searches", "rules", "labels", "hidden", "push_devices", "webhooks", "push_queue",
-        "playback_positions", "transcripts",
+        "playback_positions", "transcripts", "media_through_kiosk",
     ]
 
     /// Runs `body` with the path of a database file in a fresh temporary directory.

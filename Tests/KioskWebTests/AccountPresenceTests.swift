@@ -32,6 +32,7 @@ import Testing
         func addAccount(name: String, passwordHash: String, isAdmin: Bool) async throws -> Account { try await silence() }
         func setPasswordHash(_ hash: String, user: UserID) async throws { try await silence() }
         func setHomeName(_ name: String?, user: UserID) async throws { try await silence() }
+        func setMediaThroughKiosk(_ value: Bool?, user: UserID) async throws { try await silence() }
         func removeAccount(_ id: UserID) async throws -> [SourceID] { try await silence() }
         func addAppPassword(name: String, secretHash: String, user: UserID) async throws -> AppPassword { try await silence() }
         func appPasswords(user: UserID) async throws -> [AppPassword] { try await silence() }

@@ -137,6 +137,35 @@ import Testing
         }
     }
 
+    /// The media proxy's fetcher, as `kiosk serve` builds it, is the images' (private feeds
+    /// allowed or not): a name that resolves inward is refused, and so is a trusted source's
+    /// redirect there; the inward address is never asked.
+    @Test func theMediaProxyRefusesANameThatResolvesInwardAndARedirectThere() async throws {
+        try await RedirectServer.run { server in
+            let trusted = "http://localhost:\(server.port)"
+            try await Self.withLive(allowPrivateFeeds: true, sources: trusted) { live in
+                let source = try #require(live.mediaSource)
+                for address in [
+                    "http://inward.example:\(server.port)/secret.mp3",
+                    "\(trusted)/away?to=http://inward.example:\(server.port)/secret.mp3",
+                ] {
+                    do {
+                        let media = try await source.open(try #require(URL(string: address)), "bytes=0-", nil)
+                        Issue.record("the media proxy streamed \(address): \(media.status)")
+                    } catch {
+                        guard case .refused(let why)? = error as? FetchError else {
+                            Issue.record("the media proxy failed otherwise for \(address): \(error)")
+                            continue
+                        }
+                        #expect(why.contains("inward.example") || why.contains("127.0.0.1"), "\(why)")
+                    }
+                }
+            }
+            #expect(await server.log.count(of: "/away") >= 1, "the trusted source was asked")
+            #expect(await server.log.count(of: "/secret.mp3") == 0, "the inward address was never asked")
+        }
+    }
+
     /// "Full article" for a stored entry whose link resolves inward, to a page that is really
     /// there (the sample server's article on loopback): the article service as `kiosk serve`
     /// builds it does not read it, and says the site could not be reached.

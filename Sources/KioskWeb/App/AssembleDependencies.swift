@@ -20,6 +20,9 @@ extension WebDependencies {
         public var fetcher: any Fetching
         /// Reads images for the proxy; the sources' fetcher when nil.
         public var imageFetcher: (any Fetching)?
+        /// Opens episodes' files for the media proxy; when nil, the image fetcher's (or the
+        /// sources') when it is an ``HTTPFetcher``.
+        public var mediaSource: MediaSource?
         /// Signs and checks the image proxy's URLs.
         public var signer: ImageSigner
         /// Where changes are announced; the engine publishes into it when there is one.
@@ -137,6 +140,8 @@ extension WebDependencies {
         dependencies.drawings = drawings
         dependencies.articlePasses = articlePasses
         dependencies.episodeFiles = episodeFiles
+        // Media is fetched as images are: the strict guard, the sources trusted.
+        dependencies.mediaSource = parts.mediaSource ?? ((parts.imageFetcher ?? fetcher) as? HTTPFetcher).map(MediaSource.fetcher)
         return dependencies
     }
 

@@ -65,7 +65,8 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     // The Discover articles a page listed, for their detail pages and Home's "last opened".
     let shelf = ArticleShelf()
     AccountRoutes(
-        accounts: d.accounts, live: live, host: config.host, port: config.port, trustedProxies: config.trustedProxies
+        accounts: d.accounts, live: live, host: config.host, port: config.port, trustedProxies: config.trustedProxies,
+        mediaThroughKiosk: d.mediaSource == nil ? nil : config.settings.mediaThroughKiosk
     ).register(on: router)
     // The sync APIs (own credentials; the sign-in middleware lets /api/ through).
     let sync = SyncServices(accounts: d.accounts, reader: d.reader, store: d.store, logger: logger)
@@ -75,7 +76,8 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     NewsRoutes(news: d.news, store: d.store, signer: d.signer, articles: d.articles, live: live).register(on: router)
     ReaderRoutes(
         reader: d.reader, store: d.store, drawings: d.drawings, articles: d.articles, signer: d.signer, live: live,
-        dueArticleWait: config.dueArticleWait, episodeFiles: d.episodeFiles, places: d.places
+        dueArticleWait: config.dueArticleWait, episodeFiles: d.episodeFiles, places: d.places,
+        mediaThroughKiosk: d.mediaSource == nil ? nil : config.settings.mediaThroughKiosk
     ).register(on: router)
     ListenRoutes(reader: d.reader, places: d.places, drawings: d.drawings, live: live).register(on: router)
     ReaderActionRoutes(reader: d.reader, rules: Rules(store: d.store), articlePasses: d.articlePasses).register(on: router)
@@ -92,6 +94,10 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
     ).register(on: router)
     OnDemandRoutes(facts: d.facts, albums: d.albums, jokes: d.jokes, signer: d.signer).register(on: router)
     ImageRoute(signer: d.signer, images: d.images, logger: logger).register(on: router)
+    MediaRoute(
+        signer: d.signer, source: d.mediaSource,
+        streams: MediaStreams(perAccount: config.settings.mediaStreamsPerAccount), logger: logger
+    ).register(on: router)
     OpenedRoute(news: d.news, store: d.store, reader: d.reader, live: live, shelf: shelf).register(on: router)
     EventsRoute(live: live).register(on: router)
     // The generated HEAD would run the GET handler, whose subscription ends only in the body

@@ -52,6 +52,8 @@ public struct WebDependencies: Sendable {
     public var episodeFiles: EpisodeFiles?
     /// Each account's place in its episodes, kept and announced.
     public var places: EpisodePlaces
+    /// Where the media proxy opens episodes' files (the images' guarded fetcher); nil, no proxy.
+    public var mediaSource: MediaSource?
 
     /// Only ``assemble(_:_:logger:)`` calls this: every other way in goes through it.
     init(

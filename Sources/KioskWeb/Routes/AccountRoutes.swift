@@ -14,6 +14,9 @@ struct AccountRoutes: Sendable {
     let host: String
     let port: Int
     let trustedProxies: [String]
+    /// The server's "Load media through Kiosk" for accounts that have not chosen; nil when there
+    /// is no media proxy (and no choice to offer).
+    var mediaThroughKiosk: Bool?
 
     private struct SignIn: Decodable {
         var name: String
@@ -21,6 +24,8 @@ struct AccountRoutes: Sendable {
         var next: String?
     }
     private struct Named: Decodable { var name: String? }
+    /// A checkbox: present ("on") when ticked, absent when not.
+    private struct Ticked: Decodable { var through: String? }
 
     func register(on router: Router<KioskRequestContext>) {
         router.get("login") { request, context in
@@ -85,6 +90,16 @@ struct AccountRoutes: Sendable {
             }
             return FormBody.redirect("/settings?saved=1")
         }
+        router.post("settings/media") { request, context in
+            guard let account = context.account, mediaThroughKiosk != nil else { throw HTTPError(.notFound) }
+            let form = try await FormBody.decode(Ticked.self, from: request)
+            do throws(AccountError) {
+                try await accounts.setMediaThroughKiosk(form.through != nil, user: account.id)
+            } catch {
+                return try await settings(request: request, context: context, error: error.description)
+            }
+            return FormBody.redirect("/settings?saved=1")
+        }
         router.post("settings/app-passwords") { request, context in
             guard let account = context.account else { throw HTTPError(.notFound) }
             let form = try await FormBody.decode(Named.self, from: request)
@@ -123,7 +138,7 @@ struct AccountRoutes: Sendable {
         let message = query.get("saved") != nil ? "Saved." : query.get("revoked") != nil ? "Revoked." : nil
         var response = SettingsPage(
             account: account, appPasswords: passwords, origin: origin(request, context: context), created: created,
-            message: created == nil ? message : nil, error: error
+            message: created == nil ? message : nil, error: error, mediaThroughKiosk: mediaThroughKiosk
         ).page.response(for: context)
         // A page that may show a secret is never stored anywhere.
         response.headers[HTTPField.Name.cacheControl] = "no-store"

@@ -21,6 +21,9 @@ struct ReaderRoutes: Sendable {
     let dueArticleWait: Duration
     var episodeFiles: EpisodeFiles?
     let places: EpisodePlaces
+    /// The server's "Load media through Kiosk" for whoever has not chosen; nil when there is no
+    /// media proxy (episodes then always play from their publishers).
+    var mediaThroughKiosk: Bool?
     static let pageSize = 50
 
     private var searches: SavedSearches { SavedSearches(store: store) }
@@ -271,6 +274,7 @@ struct ReaderRoutes: Sendable {
             knownLabels: counts.labels.keys.sorted(),
             player: EpisodePlayer(
                 entry: entry.entry, feedURL: subscription.url, feedID: source.rawValue,
+                proxy: playsThroughKiosk(context) ? { signer.mediaPath(for: $0) } : nil,
                 chaptersPath: entry.entry.episode?.chapters == nil ? nil : path + "/chapters",
                 transcriptPath: EpisodePlayer.timedTranscript(of: entry.entry) == nil ? nil : path + "/transcript",
                 title: EntryDrawing(style: drawings.drawing(of: source), entry: entry.entry).title,
@@ -282,6 +286,13 @@ struct ReaderRoutes: Sendable {
                         ? nil : try await places.positions(ids: [entry.id], user: context.user)[entry.id],
                     now: Date()))
         ).page.response(for: context)
+    }
+
+    /// Whether this viewer's episodes play through the media proxy: their own choice, else the
+    /// server's; never without a proxy.
+    private func playsThroughKiosk(_ context: KioskRequestContext) -> Bool {
+        guard let mediaThroughKiosk else { return false }
+        return context.account?.mediaThroughKiosk ?? mediaThroughKiosk
     }
 
     /// The counts a page is drawn with. Saved searches' counts (each search judged anew) only

@@ -119,8 +119,8 @@ extension TestClientProtocol {
     }
 
     /// The body of `GET uri` as text.
-    func text(_ uri: String) async throws -> String {
-        String(buffer: try await get(uri).body)
+    func text(_ uri: String, headers: HTTPFields = [:]) async throws -> String {
+        String(buffer: try await get(uri, headers: headers).body)
     }
 }
 

@@ -12,6 +12,9 @@ struct SettingsPage: Sendable {
     var created: (name: String, secret: String)?
     var message: String?
     var error: String?
+    /// The server's "Load media through Kiosk" for accounts that have not chosen; nil when there
+    /// is no media proxy.
+    var mediaThroughKiosk: Bool?
 
     var page: Page {
         Page(
@@ -68,6 +71,22 @@ struct SettingsPage: Sendable {
         }
     }
 
+    /// "Load media through Kiosk": where this account's episodes are played from.
+    private func mediaForm(_ account: Account) -> Node {
+        guard let serverDefault = mediaThroughKiosk else { return .group([]) }
+        return el("form", .id("media-form"), .class("stack-form"), Attribute("method", "post"), Attribute("action", "/settings/media")) {
+                el("label", .class("check-row"), Attribute("for", "media-through-kiosk")) {
+                    void("input", .type("checkbox"), .id("media-through-kiosk"), .name("through"),
+                        .flag("checked", account.mediaThroughKiosk ?? serverDefault))
+                    "Load media through Kiosk"
+                }
+                el("p", .class("muted")) {
+                    "Episodes then play through this server, so their publishers do not see your address; otherwise they play straight from the publisher, as podcast apps do."
+                }
+                el("button", .type("submit"), .class("button"), .id("media-save")) { "Save" }
+            }
+    }
+
     private var ownerSection: Node {
         el("section", .class("card")) {
             el("h2") { "No accounts yet" }
@@ -89,6 +108,7 @@ struct SettingsPage: Sendable {
                         Attribute("value", account.homeName ?? ""), Attribute("placeholder", account.name))
                     el("button", .type("submit"), .class("button")) { "Save" }
                 }
+                mediaForm(account)
                 el("form", .id("logout-form"), Attribute("method", "post"), Attribute("action", "/logout")) {
                     el("button", .type("submit"), .class("button"), .id("logout")) { "Sign out" }
                 }

@@ -8,7 +8,8 @@ import KioskStore
 /// lock screen (Media Session); without script the browser's own controls still play it.
 struct EpisodePlayer {
     var file: Enclosure
-    /// The file's address, absolute and http(s).
+    /// Where the player loads the file: its address (absolute, http(s)), or the media proxy's
+    /// signed path for it.
     var url: String
     var kind: MediaKind
     var episode: Episode?
@@ -62,14 +63,16 @@ struct EpisodePlayer {
     /// The player for an entry, or nil when it has nothing a browser can play. A relative address
     /// is read against the feed's own URL (where it was fetched from), as feed readers do.
     init?(
-        entry: Entry, feedURL: URL, feedID: String, chaptersPath: String? = nil, transcriptPath: String? = nil,
+        entry: Entry, feedURL: URL, feedID: String, proxy: ((String) -> String?)? = nil, chaptersPath: String? = nil,
+        transcriptPath: String? = nil,
         title: String, feedName: String, artwork: String?, place: Place? = nil
     ) {
         guard let file = entry.playableMedia, let kind = file.kind,
             let url = SafeLink.http(URLResolution.resolve(file.url, against: feedURL.absoluteString))
         else { return nil }
         self.file = file
-        self.url = url
+        // Through Kiosk when asked and the proxy takes it (not a private host it does not trust).
+        self.url = proxy?(url) ?? url
         self.kind = kind
         self.episode = entry.episode
         self.feedID = feedID

@@ -64,8 +64,9 @@ public struct Settings: Sendable, Equatable {
     /// Whether episodes play through Kiosk's media proxy rather than straight from the publisher,
     /// for whoever has not chosen in Settings (and the owner, who has no account).
     public var mediaThroughKiosk = false
-    /// Media files one account may load through Kiosk at once.
-    public var mediaStreamsPerAccount = 4
+    /// Media files one account may load through Kiosk at once: a player streams one or two, and
+    /// a paused one keeps its stream until the browser lets it go (or 30 s without a byte read).
+    public var mediaStreamsPerAccount = 8
     /// Demo mode: the embedded sample sources, a data directory of its own, loopback trusted.
     public var demo = false
 

@@ -88,6 +88,25 @@ import Testing
         }
     }
 
+    /// A publisher that compresses anyway: gzip is undone, but its ranges would count other
+    /// bytes, so none are offered; an encoding the client cannot undo is an error, not noise.
+    @Test func aCompressedAnswerOffersNoRangesAndAnUnknownEncodingIsRefused() async throws {
+        try await withGuardedFetcher { server, fetcher in
+            let gzip = try await fetcher.stream(try Self.url(server, "/media/encoded/gzip"))
+            #expect(gzip.status == 200)
+            #expect(!gzip.acceptsRanges)
+            #expect(gzip.contentLength == nil)
+            #expect(try await Self.collect(gzip) == TestServer.episode)
+            let brotli = try Self.url(server, "/media/encoded/br")
+            do throws(FetchError) {
+                let media = try await fetcher.stream(brotli)
+                Issue.record("a br answer streamed: \(media.status)")
+            } catch {
+                #expect(error == .status(code: 200, message: nil, retryAfter: nil))
+            }
+        }
+    }
+
     @Test func anErrorStatusIsAnError() async throws {
         try await withGuardedFetcher { server, fetcher in
             let url = try Self.url(server, "/status/html")

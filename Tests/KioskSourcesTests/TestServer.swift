@@ -222,6 +222,12 @@ struct TestServer: Sendable {
             headers[.contentRange] = "bytes \(first)-\(last)/\(episode.count)"
             return bytes(Array(episode[first...last]), headers, status: .partialContent)
         }
+        route("/media/encoded/:encoding") { _, context in
+            // The episode compressed (gzip, stored), or claimed in an encoding the client cannot undo.
+            let encoding = try context.parameters.require("encoding")
+            let body = encoding == "gzip" ? GzipFixture.stored(episode) : episode
+            return bytes(body, [.contentType: "audio/mpeg", .acceptRanges: "bytes", .contentEncoding: encoding])
+        }
         route("/media/stall") { _, _ in
             // The head and 100 bytes at once, then nothing for a minute.
             Response(

@@ -89,6 +89,26 @@ import Testing
         }
     }
 
+    /// A HEAD opens nothing: players only GET.
+    @Test func aHeadRequestOpensNothing() async throws {
+        try await withKioskApp { kiosk in
+            let opened = Mutexed(false)
+            var dependencies = kiosk.dependencies
+            dependencies.mediaSource = MediaSource { _, _, _ in
+                opened.set()
+                return StreamedMedia(status: 200, body: .bytes(ByteBuffer(string: "x")))
+            }
+            let app = buildApplication(kiosk.config, dependencies: dependencies, logger: .quiet)
+            let path = try #require(kiosk.signer.mediaPath(for: Self.episodeURL(kiosk)))
+            try await app.test(.router) { client in
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(head.status == .methodNotAllowed)
+                #expect(head.headers[.allow] == "GET")
+            }
+            #expect(!opened.take())
+        }
+    }
+
     /// A publisher that fails is a 502 with a sentence, never what it said or why.
     @Test func aFileThatCannotBeHadIsABadGateway() async throws {
         try await withKioskApp { kiosk in
@@ -221,4 +241,6 @@ private final class Mutexed: Sendable {
 
     /// The value, cleared.
     func take() -> Bool { value.withLock { value in defer { value = false }; return value } }
+
+    func set() { value.withLock { $0 = true } }
 }

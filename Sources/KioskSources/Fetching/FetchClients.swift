@@ -10,6 +10,11 @@ public struct FetchClients: Sendable {
     public let direct: HTTPClient
     /// Connects through ``connectGuard``.
     public let guarded: HTTPClient
+    /// The media proxy's own pair (direct, guarded): long streams in a pool of their own, so they
+    /// never queue a feed check or an image of the same host, and a stream that stops moving for
+    /// ``mediaReadTimeout`` is let go.
+    public let mediaDirect: HTTPClient
+    public let mediaGuarded: HTTPClient
     public let connectGuard: ConnectGuard
     private let trusted: [URL]
     private let resolve: DestinationGuard.Resolver
@@ -33,7 +38,20 @@ public struct FetchClients: Sendable {
         return FetchClients(
             direct: HTTPFetcher.makeClient(connectionsPerHost: connectionsPerHost),
             guarded: HTTPFetcher.makeClient(connectionsPerHost: connectionsPerHost, through: connectGuard),
+            mediaDirect: HTTPFetcher.makeClient(readTimeout: mediaReadTimeout),
+            mediaGuarded: HTTPFetcher.makeClient(through: connectGuard, readTimeout: mediaReadTimeout),
             connectGuard: connectGuard, trusted: sources, resolve: resolve, hostAddresses: hostAddresses)
+    }
+
+    /// How long a media stream may go without a byte read before it is let go.
+    public static let mediaReadTimeout: Duration = .seconds(30)
+
+    /// The media proxy's fetcher: the images' guard (never private hosts, the sources trusted)
+    /// on the media clients.
+    public func mediaFetcher() -> HTTPFetcher {
+        HTTPFetcher(
+            client: mediaDirect, guardedClient: mediaGuarded,
+            destinations: DestinationGuard(trusting: trusted, resolve: resolve, hostAddresses: hostAddresses))
     }
 
     /// A fetcher checking each destination before it is asked and, unless exempt, where it
@@ -49,7 +67,7 @@ public struct FetchClients: Sendable {
     /// is thrown after every step has run.
     public func shutdown() async throws {
         var failure: (any Error)?
-        for client in [direct, guarded] {
+        for client in [direct, guarded, mediaDirect, mediaGuarded] {
             do { try await client.shutdown() } catch { failure = failure ?? error }
         }
         await connectGuard.shutdown()

@@ -5,8 +5,10 @@ import NIOCore
 import NIOHTTP1
 
 /// A media file being streamed from its publisher for the media proxy: the answer's head, and
-/// its body as it arrives. There is no size cap (an episode may be a gigabyte); a publisher that
-/// falls silent is let go after ``HTTPFetcher/readTimeout``.
+/// its body as it arrives. There is no size cap (an episode may be a gigabyte) and no deadline:
+/// the media clients (``FetchClients/mediaFetcher()``) let a stream go after 30 s without a byte,
+/// whether the publisher fell silent or the player stopped reading (paused); the player asks
+/// again, with a range, when it plays on.
 public struct StreamedMedia: Sendable {
     /// 200, 206 (the range asked for) or 416 (a range the file does not have).
     public var status: Int
@@ -58,10 +60,12 @@ extension HTTPFetcher {
             let (response, _) = try await followingRedirects(
                 from: url, headers: headers, maxBytes: 0, deadline: FetchDeadline(after: headTimeout))
             let status = Int(response.status.code)
-            let encoded = (response.headers.first(name: "Content-Encoding")?.lowercased()).map { $0 != "identity" } ?? false
-            guard status == 200 || status == 206 || status == 416, !(encoded && status == 206) else {
-                throw FetchError.status(code: status, message: nil, retryAfter: nil)
-            }
+            let encoding = response.headers.first(name: "Content-Encoding")?.lowercased() ?? "identity"
+            let encoded = encoding != "identity"
+            // Only what the client decompresses; and a compressed range counts other bytes.
+            guard status == 200 || status == 206 || status == 416, ["identity", "gzip", "deflate"].contains(encoding),
+                !(encoded && status == 206)
+            else { throw FetchError.status(code: status, message: nil, retryAfter: nil) }
             let field = { (name: String) in response.headers.first(name: name).flatMap(Self.safeHeaderValue) }
             return StreamedMedia(
                 status: status,
@@ -69,7 +73,8 @@ extension HTTPFetcher {
                 // A body the client decompresses is not the length announced.
                 contentLength: encoded ? nil : field("Content-Length").flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil },
                 contentRange: field("Content-Range"),
-                acceptsRanges: field("Accept-Ranges")?.lowercased() == "bytes",
+                // A compressed answer's ranges would count compressed bytes: the player may not seek.
+                acceptsRanges: !encoded && field("Accept-Ranges")?.lowercased() == "bytes",
                 etag: field("ETag"), lastModified: field("Last-Modified"),
                 body: response.body)
         } catch {
@@ -91,14 +96,14 @@ extension HTTPFetcher {
         return "bytes=" + spec
     }
 
-    /// The answer's media type when it is one a player takes (audio, video, an opaque file, the
-    /// playlists of HTTP streaming), parameters dropped; nil for anything else.
+    /// The answer's media type when it is one a player takes (audio, video, an opaque file),
+    /// parameters dropped; nil for anything else. Not the playlists of HTTP streaming: their
+    /// segments would load from the publisher, which is what the proxy is chosen to avoid.
     static func mediaType(_ value: String) -> String? {
         let type = value.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         let playable =
             type.hasPrefix("audio/") || type.hasPrefix("video/")
-            || ["application/octet-stream", "application/ogg", "application/vnd.apple.mpegurl", "application/x-mpegurl"]
-                .contains(type)
+            || ["application/octet-stream", "application/ogg"].contains(type)
         return playable && type.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/.+-_".contains($0)) } ? type : nil
     }
 }

@@ -44,9 +44,6 @@ public struct HTTPFetcher: Fetching {
     /// `makeClient`). The server passes its `checksPerHost` setting instead.
     public static let defaultConnectionsPerHost = 32
 
-    /// The longest silence between two reads of one answer (see `makeClient`).
-    public static let readTimeout: Duration = .seconds(30)
-
     /// A client configured for untrusted sources. The caller owns it and must `shutdown()` it.
     ///
     /// - Parameters:
@@ -57,17 +54,18 @@ public struct HTTPFetcher: Fetching {
     ///     loopback host, so this is well above the default 8, lest slow sources queue fast ones.
     ///   - connectGuard: when given, every connection goes through it (a SOCKS5 proxy on
     ///     loopback), which resolves names itself and refuses private addresses.
+    ///   - readTimeout: when given, the longest silence between two reads of an answer, for
+    ///     exchanges with no deadline of their own (the media proxy's streams).
     public static func makeClient(
-        connectTimeout: Duration = .seconds(5), readTimeout: Duration = HTTPFetcher.readTimeout, decompressionRatioLimit: Int = 100,
-        connectionsPerHost: Int = defaultConnectionsPerHost, through connectGuard: ConnectGuard? = nil
+        connectTimeout: Duration = .seconds(5), decompressionRatioLimit: Int = 100,
+        connectionsPerHost: Int = defaultConnectionsPerHost, through connectGuard: ConnectGuard? = nil,
+        readTimeout: Duration? = nil
     ) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         // The fetcher follows redirects itself, checking each destination (`DestinationGuard`).
         configuration.redirectConfiguration = .disallow
-        // `read` is the longest silence between two reads: a publisher that stops sending in the
-        // middle of a streamed file (the media proxy, which has no overall deadline) is let go.
         configuration.timeout = HTTPClient.Configuration.Timeout(
-            connect: TimeAmount(connectTimeout), read: .seconds(Int64(readTimeout.components.seconds)))
+            connect: TimeAmount(connectTimeout), read: readTimeout.map { TimeAmount($0) })
         configuration.decompression = .enabled(limit: .ratio(max(1, decompressionRatioLimit)))
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(1, connectionsPerHost)
         // A refused connection fails at once with a clear error; the engine's backoff does the retrying.

@@ -69,6 +69,7 @@ extension WebDependencies {
         let fetcher = clients.fetcher(allowsPrivateHosts: config.allowPrivateFeeds)
         var parts = Parts(store: store, fetcher: fetcher, signer: signingKey)
         parts.imageFetcher = clients.fetcher()
+        parts.mediaSource = .fetcher(clients.mediaFetcher())
         parts.imageCache = config.dataDirectory.appendingPathComponent("images")
         parts.deviceID = try await store.deviceID()
         // The engine starts with no feeds: the reader hands it every subscription.

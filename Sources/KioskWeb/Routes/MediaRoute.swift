@@ -17,6 +17,8 @@ struct MediaRoute: Sendable {
     let logger: Logger
 
     func register(on router: Router<KioskRequestContext>) {
+        // Players only GET; the HEAD Hummingbird would make of the GET would open the file.
+        router.head("media") { _, _ in Response(status: .methodNotAllowed, headers: [.allow: "GET"]) }
         router.get("media") { request, context in
             guard let link = request.uri.queryParameters.get("u"), let signature = request.uri.queryParameters.get("s"),
                 signer.isValid(url: String(link), signature: String(signature), for: .media),

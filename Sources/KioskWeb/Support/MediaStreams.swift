@@ -2,8 +2,8 @@ import KioskStore
 import Synchronization
 
 /// How many media files each account is loading through Kiosk now, held under a cap: a player
-/// opens one or two at a time, so the cap only stops one account from tying up the server's
-/// connections (`mediaStreamsPerAccount`).
+/// opens one or two at a time (and a paused one may keep its own a while), so the cap only stops
+/// one account from tying up the server's connections (`mediaStreamsPerAccount`).
 final class MediaStreams: Sendable {
     let perAccount: Int
     private let open = Mutex<[UserID: Int]>([:])

@@ -155,10 +155,14 @@ def reader_shown(driver) -> bool:
 
 
 def has_offline_copy(driver) -> bool:
+    return has_cache(driver, "kiosk-offline-v1")
+
+
+def has_cache(driver, name: str) -> bool:
     driver.set_script_timeout(30)
     return driver.execute_async_script("""
         const done = arguments[arguments.length - 1];
-        caches.has('kiosk-offline-v1').then(done, () => done(false));""")
+        caches.has(arguments[0]).then(done, () => done(false));""", name)
 
 
 def test_signing_out_leaves_nothing_of_the_account_on_the_device(phone, accounts_server):
@@ -190,13 +194,21 @@ def test_signing_out_leaves_nothing_of_the_account_on_the_device(phone, accounts
         wait_until(phone, lambda d: (find(d, "#offline-saved").text or "").startswith("Offline: "),
                    "the reader was not saved for offline reading")
         assert has_offline_copy(phone)
-        # A speed kept for one of the account's feeds (player.js) goes with the sign-out too.
+        # A speed kept for one of the account's feeds (player.js) goes with the sign-out too, and
+        # so does an episode saved for offline (player.js's Save for offline keeps it there).
         harness.js(phone, "localStorage.setItem('kiosk-player-speed', JSON.stringify({'feed-x': '1.5'}))")
+        phone.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            caches.open('kiosk-media-v1')
+              .then(c => c.put('/media?u=x&s=y', new Response(new Uint8Array(1000), {headers: {'Content-Type': 'audio/mpeg'}})))
+              .then(() => done(true), () => done(false));""")
+        assert has_cache(phone, "kiosk-media-v1")
         tap(phone, find(phone, "#logout"))
         wait_until(phone, lambda d: harness.page_of(d) == "login", "signed out")
         time.sleep(1)
         # ... and gone with the sign-out, with any queued change.
         wait_until(phone, lambda d: not has_offline_copy(d), "the offline copy outlived the sign-out")
+        wait_until(phone, lambda d: not has_cache(d, "kiosk-media-v1"), "a saved episode outlived the sign-out")
         assert harness.js(phone, "return localStorage.getItem('kiosk.offline.queue')") is None
         assert harness.js(phone, "return localStorage.getItem('kiosk-player-speed')") is None
 

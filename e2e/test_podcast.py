@@ -12,7 +12,7 @@ from typing import Iterator
 import pytest
 
 import harness
-from harness import LIVE_WAIT, WAIT, count, find, find_all, http, js, open_page, tap, text_of, wait_until
+from harness import TCPProxy, LIVE_WAIT, WAIT, count, find, find_all, http, js, open_page, tap, text_of, wait_until
 from test_accessibility import describe, violations
 
 SIZES = ["phone", "tablet"]
@@ -317,3 +317,70 @@ def test_an_episode_plays_and_seeks_through_kiosk_when_media_loads_through_it(ph
 
 def owner(server) -> dict[str, str]:
     return {"Cookie": server.cookie} if server.cookie else {}
+
+
+def saved_media(driver) -> list[str]:
+    driver.set_script_timeout(30)
+    return driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        caches.open("kiosk-media-v1").then(c => c.keys()).then(keys => done(keys.map(k => k.url)), () => done([]));""")
+
+
+def test_a_saved_episode_plays_and_seeks_without_the_network(phone, fresh_kiosk):
+    from test_offline import controlled
+    subscribe(phone, fresh_kiosk, "Kiosk Demo Podcast")
+    open_entry(phone, "Episode 2")
+    path = phone.current_url.replace(fresh_kiosk.url(""), "")
+    # The app as installed from an address the test can cut.
+    proxy = TCPProxy(fresh_kiosk.port)
+    try:
+        phone.get(proxy.url(path))
+        controlled(phone)
+        # Straight from the publisher by default; the saved copy comes through Kiosk.
+        offline_src = js(phone, "return document.getElementById('player').dataset.offlineSrc")
+        assert offline_src.startswith("/media?u=")
+        assert media(phone, "return m.getAttribute('src')").startswith(fresh_kiosk.demo_url)
+        button = wait_until(phone, lambda d: [b for b in find_all(d, "#player-offline") if b.is_displayed()],
+                            "no Save for offline")[0]
+        # More than the space Settings allows on this device: refused, saying why.
+        js(phone, "localStorage.setItem('kiosk-media-limit-mb', '0.001')")
+        tap(phone, button)
+        wait_until(phone, lambda d: "Not enough room" in text_of(d, "#player-status"), "an episode over the limit was saved")
+        assert saved_media(phone) == []
+        js(phone, "localStorage.removeItem('kiosk-media-limit-mb')")
+        tap(phone, button)
+        wait_until(phone, lambda d: text_of(d, "#player-offline") == "Saved for offline", "the episode was not saved")
+        assert find(phone, "#player-offline").get_attribute("aria-pressed") == "true"
+        assert sorted(saved_media(phone)) == sorted([proxy.url(offline_src), proxy.url(path)])
+
+        # Settings says what saved episodes take, of the space allowed.
+        open_page(phone, proxy, "/settings", "settings")
+        wait_until(phone, lambda d: text_of(d, "#media-used").startswith("Saved episodes on this device: 1 ("),
+                   "Settings does not say what saved episodes take")
+        assert text_of(phone, "#media-used").endswith("of 500 MB)")
+
+        proxy.cut()
+        phone.get(proxy.url(path))
+        wait_until(phone, lambda d: media(d, "return m ? m.getAttribute('src') : ''") == offline_src,
+                   "the saved episode's page did not play the copy on the device")
+        from_the_start(phone)
+        start_playing(phone)
+        # Seeking asks a range of the copy, which the service worker answers.
+        media(phone, "m.currentTime = m.duration - 2")
+        wait_until(phone, lambda d: media(d, "return !m.seeking && m.currentTime >= m.duration - 2.2"),
+                   "seeking without a network did not land")
+        wait_until(phone, lambda d: media(d, "return m.ended || (!m.paused && m.currentTime > m.duration - 1.9)"),
+                   "the episode did not play on after the seek without a network")
+        assert media(phone, "return m.error") is None
+        proxy.restore()
+
+        # Tapping again removes it from the device.
+        phone.get(proxy.url(path))
+        button = wait_until(phone, lambda d: [b for b in find_all(d, "#player-offline") if b.is_displayed()],
+                            "no Saved for offline")[0]
+        wait_until(phone, lambda d: text_of(d, "#player-offline") == "Saved for offline", "not shown as saved")
+        tap(phone, button)
+        wait_until(phone, lambda d: text_of(d, "#player-offline") == "Save for offline", "the copy was not removed")
+        assert saved_media(phone) == []
+    finally:
+        proxy.close()

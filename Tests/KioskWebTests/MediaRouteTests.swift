@@ -185,6 +185,9 @@ import Testing
             try await kiosk.run { client, _ in
                 let direct = try await client.text(page)
                 #expect(direct.contains(#"src="\#(Self.episodeURL(kiosk))""#))
+                // "Save for offline" keeps the copy through Kiosk (same origin, for the worker).
+                #expect(direct.contains(#"data-offline-src="\#(Self.attribute(proxied))""#))
+                #expect(direct.contains(#"id="player-offline" aria-pressed="false" hidden>Save for offline</button>"#))
             }
             var config = kiosk.config
             config.settings.mediaThroughKiosk = true

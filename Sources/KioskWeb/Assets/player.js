@@ -10,6 +10,11 @@ import { queuePlace } from "./offline.js";
 import { sendForm } from "./reader.js";
 
 const SPEEDS_KEY = "kiosk-player-speed"; // { feedID: "1.5" }
+/** Episodes saved for offline, whole, under their `/media` address (sw.js answers from it). */
+const MEDIA_CACHE = "kiosk-media-v1";
+/** The space saved episodes may take on this device, in MB (Settings; SettingsPage's default). */
+const MEDIA_LIMIT_KEY = "kiosk-media-limit-mb";
+const DEFAULT_MEDIA_LIMIT_MB = 500;
 /** While playing, the place is saved this often (and on pause, end and leaving the page). */
 const SAVE_EVERY_MS = 10_000;
 /** This page's own id: the place it saves comes back on the live stream, and it is not news here. */
@@ -36,6 +41,8 @@ export function forgetPlayer() {
   } catch {
     // Storage unavailable: nothing was kept.
   }
+  // And the episodes saved for offline (sw.js deletes them too, seeing this page).
+  if ("caches" in window) caches.delete(MEDIA_CACHE).catch(() => {});
 }
 
 function savedSpeeds() {
@@ -336,6 +343,7 @@ document.addEventListener("kiosk:leaving", () => {
 // ---- The player on an episode's page ------------------------------------------------------------
 
 export function setupPlayer() {
+  setupMediaSettings();
   const player = document.getElementById("player");
   let media = document.getElementById("player-media");
   if (!player || !media) {
@@ -351,6 +359,7 @@ export function setupPlayer() {
   }
   // The account's place, wherever it was saved: playing starts there.
   if (media !== session?.media) resumeAt(player, media);
+  setupOffline(player, media);
   const feed = player.dataset.feed || "";
   const status = document.getElementById("player-status");
   const say = (text) => {
@@ -448,6 +457,122 @@ export function setupPlayer() {
 
 /** Starts `media` at the page's saved place (`data-resume`, which the live stream keeps current)
  * once its length is known, unless someone already moved it. */
+/** "Save for offline": the whole file through Kiosk into Cache Storage, and a second tap removes
+ * it. A saved episode plays from the device (its `/media` address, which sw.js answers with the
+ * ranges asked), network or not. */
+async function setupOffline(player, media) {
+  const button = document.getElementById("player-offline");
+  const src = player.dataset.offlineSrc;
+  if (!button || !src || !("caches" in window)) return;
+  const key = new URL(src, location.href).href;
+  // The episode's page is kept beside it, so it opens (with its player) without a network.
+  const page = location.origin + location.pathname;
+  let cache;
+  try {
+    cache = await caches.open(MEDIA_CACHE);
+  } catch {
+    return; // No Cache Storage here (private browsing): nothing to save into.
+  }
+  let saved = !!(await cache.match(key));
+  const status = document.getElementById("player-status");
+  const show = () => {
+    button.textContent = saved ? "Saved for offline" : "Save for offline";
+    button.setAttribute("aria-pressed", String(saved));
+  };
+  button.hidden = false;
+  show();
+  // Not yet started: it plays from the saved copy.
+  if (saved && media !== session?.media && media.paused && media.getAttribute("src") !== src) {
+    media.src = src;
+    resumeAt(player, media);
+  }
+  button.addEventListener("click", async () => {
+    if (saved) {
+      await Promise.all([cache.delete(key), cache.delete(page)]);
+      saved = false;
+      show();
+      if (status) status.textContent = "Removed from this device";
+      return;
+    }
+    button.disabled = true;
+    button.textContent = "Saving…";
+    try {
+      const response = await fetch(src);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const blob = await response.blob();
+      const room = mediaLimit() * 1_000_000 - (await savedEpisodes(cache)).bytes;
+      if (blob.size > room) {
+        if (status) status.textContent = "Not enough room on this device: remove a saved episode, or allow more in Settings.";
+        button.disabled = false;
+        show();
+        return;
+      }
+      const copy = await fetch(page, { headers: { Accept: "text/html" } });
+      if (copy.ok) await cache.put(page, copy);
+      await cache.put(
+        key,
+        new Response(blob, {
+          headers: {
+            "Content-Type": response.headers.get("Content-Type") || "application/octet-stream",
+            "Content-Length": String(blob.size),
+          },
+        }),
+      );
+      saved = true;
+      if (status) status.textContent = "Saved on this device";
+    } catch {
+      if (status) status.textContent = "This episode could not be saved.";
+    }
+    button.disabled = false;
+    show();
+  });
+}
+
+function mediaLimit() {
+  try {
+    return Number(localStorage.getItem(MEDIA_LIMIT_KEY)) || DEFAULT_MEDIA_LIMIT_MB;
+  } catch {
+    return DEFAULT_MEDIA_LIMIT_MB;
+  }
+}
+
+/** How many episodes are saved on this device, and their bytes. */
+async function savedEpisodes(cache) {
+  let count = 0;
+  let bytes = 0;
+  for (const request of await cache.keys()) {
+    if (new URL(request.url).pathname !== "/media") continue;
+    const kept = await cache.match(request);
+    count += 1;
+    bytes += Number(kept?.headers.get("Content-Length")) || (kept ? (await kept.blob()).size : 0);
+  }
+  return { count, bytes };
+}
+
+/** Settings: the space saved episodes may take here, and what they take now. */
+async function setupMediaSettings() {
+  const select = document.getElementById("media-limit");
+  const used = document.getElementById("media-used");
+  if (!select || !used || !("caches" in window)) return;
+  const limit = String(mediaLimit());
+  if ([...select.options].some((option) => option.value === limit)) select.value = limit;
+  select.addEventListener("change", () => {
+    try {
+      localStorage.setItem(MEDIA_LIMIT_KEY, select.value);
+    } catch {
+      // Storage unavailable: the default holds.
+    }
+    describe();
+  });
+  const describe = async () => {
+    const { count, bytes } = await savedEpisodes(await caches.open(MEDIA_CACHE));
+    const megabytes = (bytes / 1_000_000).toFixed(1);
+    used.textContent = `Saved episodes on this device: ${count} (${megabytes} MB of ${select.selectedOptions[0]?.textContent ?? ""})`;
+    used.hidden = false;
+  };
+  describe().catch(() => {});
+}
+
 function resumeAt(player, media) {
   const apply = () => {
     const resume = Number(player.dataset.resume || 0);
@@ -569,5 +694,10 @@ function stopsAt(until) {
 }
 
 function sameFile(a, b) {
-  return (a.currentSrc || a.src) === (b.currentSrc || b.src) || a.getAttribute("src") === b.getAttribute("src");
+  const saved = b.closest("#player")?.dataset.offlineSrc;
+  return (
+    (a.currentSrc || a.src) === (b.currentSrc || b.src) ||
+    a.getAttribute("src") === b.getAttribute("src") ||
+    (!!saved && a.getAttribute("src") === saved)
+  );
 }

@@ -7,7 +7,8 @@
 // Offline reading: the page script keeps the newest unread entries and their images in
 // OFFLINE (offline.js); without a network, the reader's pages are answered with the offline
 // reader, which shows them, and images from that copy.
-const SHELL = "kiosk-shell-v9";
+const SHELL = "kiosk-shell-v10";
+// v10: player.js saves episodes for offline (MEDIA).
 // v9: player.js (the episode player) and navigation.js (screens swapped in place while it plays)
 // joined the shell.
 // v8: notification-actions.js (a notification's Mark read).
@@ -21,6 +22,10 @@ const PAGES = "kiosk-pages-v2";
 const MOST_PAGES = 40; // pages kept for offline reading, the oldest dropped first
 const OFFLINE = "kiosk-offline-v1"; // offline.js's copy of the reader
 const BUNDLE = "/reader/offline.json";
+// Episodes saved for offline (player.js), whole, under their `/media` address: the player's
+// range requests are answered from them, so seeking works without a network; and each saved
+// episode's page, which a navigation without a network gets before the offline reader.
+const MEDIA = "kiosk-media-v1";
 const SHELL_FILES = [
   "/offline",
   "/offline/reader",
@@ -52,7 +57,7 @@ self.addEventListener("activate", (event) => {
     caches
       .keys()
       .then((keys) =>
-        Promise.all(keys.filter((key) => ![SHELL, PAGES, OFFLINE].includes(key)).map((key) => caches.delete(key))),
+        Promise.all(keys.filter((key) => ![SHELL, PAGES, OFFLINE, MEDIA].includes(key)).map((key) => caches.delete(key))),
       )
       .then(() => self.clients.claim()),
   );
@@ -71,7 +76,7 @@ self.addEventListener("fetch", (event) => {
       fetch(request)
         .then(async (response) => {
           if (isSignInPage(response)) {
-            await Promise.all([caches.delete(PAGES), caches.delete(OFFLINE)]);
+            await Promise.all([caches.delete(PAGES), caches.delete(OFFLINE), caches.delete(MEDIA)]);
           } else if (response.ok && !noStore(response)) {
             const copy = response.clone();
             caches.open(PAGES).then((cache) => cache.put(request, copy).then(() => trim(cache)));
@@ -80,6 +85,12 @@ self.addEventListener("fetch", (event) => {
         })
         .catch(() => withoutNetwork(request, url)),
     );
+    return;
+  }
+
+  if (url.pathname === "/media") {
+    // An episode: from the copy saved on this device when there is one, else the network.
+    event.respondWith(savedMedia(request));
     return;
   }
 
@@ -108,12 +119,42 @@ self.addEventListener("fetch", (event) => {
 // A page asked for without a network: the reader's pages from the copy kept for offline reading
 // (when there is one), else the last copy of that page, else the offline page.
 async function withoutNetwork(request, url) {
+  const episode = await caches.match(request, { cacheName: MEDIA });
+  if (episode) return episode;
   if (url.pathname === "/reader" || url.pathname.startsWith("/reader/")) {
     const saved = await caches.match(BUNDLE, { cacheName: OFFLINE });
     const shell = saved && (await caches.match("/offline/reader", { cacheName: SHELL }));
     if (shell) return shell;
   }
   return (await caches.match(request)) || (await caches.match("/offline"));
+}
+
+// A saved episode, whole or the one range of bytes the player asked for (as a server answers);
+// without a saved copy, the network.
+async function savedMedia(request) {
+  const kept = await caches.match(request.url, { cacheName: MEDIA });
+  if (!kept) return fetch(request);
+  const blob = await kept.blob();
+  const size = blob.size;
+  const type = kept.headers.get("Content-Type") || "application/octet-stream";
+  const asked = /^bytes=(\d*)-(\d*)$/.exec(request.headers.get("Range") || "");
+  if (!asked || (asked[1] === "" && asked[2] === "")) {
+    return new Response(blob, { headers: { "Content-Type": type, "Content-Length": String(size), "Accept-Ranges": "bytes" } });
+  }
+  const first = asked[1] === "" ? Math.max(0, size - Number(asked[2])) : Number(asked[1]);
+  const last = asked[1] === "" || asked[2] === "" ? size - 1 : Math.min(Number(asked[2]), size - 1);
+  if (first >= size || last < first) {
+    return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
+  }
+  return new Response(blob.slice(first, last + 1), {
+    status: 206,
+    headers: {
+      "Content-Type": type,
+      "Content-Length": String(last - first + 1),
+      "Content-Range": `bytes ${first}-${last}/${size}`,
+      "Accept-Ranges": "bytes",
+    },
+  });
 }
 
 // The sign-in page, asked for or reached by a redirect: this browser has no session now.

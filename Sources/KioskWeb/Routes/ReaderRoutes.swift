@@ -274,7 +274,8 @@ struct ReaderRoutes: Sendable {
             knownLabels: counts.labels.keys.sorted(),
             player: EpisodePlayer(
                 entry: entry.entry, feedURL: subscription.url, feedID: source.rawValue,
-                proxy: playsThroughKiosk(context) ? { signer.mediaPath(for: $0) } : nil,
+                mediaPath: mediaThroughKiosk == nil ? nil : { signer.mediaPath(for: $0) },
+                throughKiosk: playsThroughKiosk(context),
                 chaptersPath: entry.entry.episode?.chapters == nil ? nil : path + "/chapters",
                 transcriptPath: EpisodePlayer.timedTranscript(of: entry.entry) == nil ? nil : path + "/transcript",
                 title: EntryDrawing(style: drawings.drawing(of: source), entry: entry.entry).title,

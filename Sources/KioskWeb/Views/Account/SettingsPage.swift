@@ -68,6 +68,17 @@ struct SettingsPage: Sendable {
                 }
             }
             el("p", .id("offline-saved"), .class("muted"), .role("status"), .flag("hidden")) {}
+            // Episodes saved with the player's "Save for offline": player.js keeps them under
+            // this limit and says what they use.
+            el("label", Attribute("for", "media-limit")) { "Space for saved episodes" }
+            el("select", .id("media-limit"), .name("mediaLimit")) {
+                for megabytes in Self.mediaLimits {
+                    el("option", .value(String(megabytes)), .flag("selected", megabytes == Self.defaultMediaLimit)) {
+                        megabytes >= 1_000 ? "\(megabytes / 1_000) GB" : "\(megabytes) MB"
+                    }
+                }
+            }
+            el("p", .id("media-used"), .class("muted"), .role("status"), .flag("hidden")) {}
         }
     }
 
@@ -86,6 +97,10 @@ struct SettingsPage: Sendable {
                 el("button", .type("submit"), .class("button"), .id("media-save")) { "Save" }
             }
     }
+
+    /// The choices of space for saved episodes, in MB (player.js reads the same default).
+    static let mediaLimits = [100, 250, 500, 1_000, 2_000, 5_000]
+    static let defaultMediaLimit = 500
 
     private var ownerSection: Node {
         el("section", .class("card")) {

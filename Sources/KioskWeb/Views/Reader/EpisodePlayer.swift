@@ -24,6 +24,9 @@ struct EpisodePlayer {
     var transcriptPath: String?
     /// Where the player keeps the user's place, and the place kept (from any device).
     var place: Place?
+    /// The file through the media proxy, which "Save for offline" keeps on the device (same
+    /// origin, so the service worker can answer the player's ranges from it); nil without a proxy.
+    var offlinePath: String?
 
     /// The account's place in this episode, for the player to resume at and to say where.
     struct Place {
@@ -63,8 +66,8 @@ struct EpisodePlayer {
     /// The player for an entry, or nil when it has nothing a browser can play. A relative address
     /// is read against the feed's own URL (where it was fetched from), as feed readers do.
     init?(
-        entry: Entry, feedURL: URL, feedID: String, proxy: ((String) -> String?)? = nil, chaptersPath: String? = nil,
-        transcriptPath: String? = nil,
+        entry: Entry, feedURL: URL, feedID: String, mediaPath: ((String) -> String?)? = nil, throughKiosk: Bool = false,
+        chaptersPath: String? = nil, transcriptPath: String? = nil,
         title: String, feedName: String, artwork: String?, place: Place? = nil
     ) {
         guard let file = entry.playableMedia, let kind = file.kind,
@@ -72,7 +75,9 @@ struct EpisodePlayer {
         else { return nil }
         self.file = file
         // Through Kiosk when asked and the proxy takes it (not a private host it does not trust).
-        self.url = proxy?(url) ?? url
+        let proxied = mediaPath?(url)
+        self.url = throughKiosk ? proxied ?? url : url
+        self.offlinePath = proxied
         self.kind = kind
         self.episode = entry.episode
         self.feedID = feedID
@@ -94,7 +99,7 @@ struct EpisodePlayer {
         el("section", .class("player player-\(kind.rawValue)"), .id("player"), .aria("label", "Player"),
             .data("feed", feedID), .data("title", title), .data("artist", feedName), artwork.map { .data("artwork", $0) },
             place.map { .data("entry", String($0.entryID)) }, place.map { .data("position-url", $0.path) },
-            place.map { .data("resume", String($0.resume)) }) {
+            place.map { .data("resume", String($0.resume)) }, offlinePath.map { .data("offline-src", $0) }) {
             el(kind.rawValue, .id("player-media"), .src(url), Attribute("controls", nil), Attribute("preload", "metadata"),
                 kind == .video ? artwork.map { Attribute("poster", $0) } : nil,
                 kind == .video ? Attribute("playsinline", nil) : nil) {
@@ -123,6 +128,11 @@ struct EpisodePlayer {
                             el("option", .value(String(minutes))) { "\(minutes) min" }
                         }
                     }
+                }
+                if offlinePath != nil {
+                    // Shown by player.js where Cache Storage is there to keep the file in.
+                    el("button", .type("button"), .class("button player-offline"), .id("player-offline"),
+                        .aria("pressed", "false"), Attribute("hidden", nil)) { "Save for offline" }
                 }
                 if place != nil {
                     // Finished without playing the rest: read, out of Listen, on every device.

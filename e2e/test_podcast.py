@@ -384,3 +384,36 @@ def test_a_saved_episode_plays_and_seeks_without_the_network(phone, fresh_kiosk)
         assert saved_media(phone) == []
     finally:
         proxy.close()
+
+
+def test_a_feed_keeps_its_next_unplayed_episodes_on_the_device(phone, workdir):
+    server = harness.start_server("keep-episodes", workdir)
+    try:
+        subscribe(phone, server, "Kiosk Demo Podcast")
+        feed_path = phone.current_url.replace(server.url(""), "")
+        open_page(phone, server, feed_path + "/settings", "reader-settings")
+        box = wait_until(phone, lambda d: [b for b in find_all(d, "#feed-keep-episodes") if b.is_displayed()],
+                         "no Keep the next 3 unplayed episodes")[0]
+        tap(phone, box)
+        wait_until(phone, lambda d: text_of(d, "#keep-episodes-status") == "2 episodes kept on this device",
+                   "the feed's unplayed episodes were not kept")
+        kept = saved_media(phone)
+        assert len([url for url in kept if "/media?" in url]) == 2, kept
+        assert len([url for url in kept if "/reader/entry/" in url]) == 2, kept
+
+        # Played (opening it reads it): the next look keeps only the one still unplayed.
+        phone.get(server.url(feed_path))
+        open_entry(phone, "Episode 1")
+        wait_until(phone, lambda d: text_of(d, "#toggle-read") == "Mark unread", "opening did not read the episode")
+        open_page(phone, server, feed_path + "/settings", "reader-settings")
+        box = wait_until(phone, lambda d: [b for b in find_all(d, "#feed-keep-episodes") if b.is_displayed()],
+                         "no Keep the next 3 unplayed episodes")[0]
+        tap(phone, box)  # off: what it kept goes
+        wait_until(phone, lambda d: text_of(d, "#keep-episodes-status") == "No episodes of this feed kept on this device",
+                   "turning it off did not say so")
+        assert saved_media(phone) == []
+        tap(phone, box)
+        wait_until(phone, lambda d: text_of(d, "#keep-episodes-status") == "1 episode kept on this device",
+                   "the played episode was kept again")
+    finally:
+        server.stop()

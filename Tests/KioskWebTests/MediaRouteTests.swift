@@ -231,6 +231,48 @@ import Testing
         }
     }
 
+    /// "Keep the next 3 unplayed": a feed's newest unread episodes with files, each with its page
+    /// and its file through Kiosk; the feed's settings offer it only when it has episodes.
+    @Test func aFeedsNextUnplayedEpisodesAreListedForADeviceToKeep() async throws {
+        try await withKioskApp { kiosk in
+            let episodes = (1...5).map { number in
+                Entry(
+                    id: "ep-\(number)", title: "Episode \(number)", link: "https://pod.example/\(number)",
+                    published: Date(timeIntervalSince1970: 1_700_000_000 + Double(number) * 3_600),
+                    enclosures: [Enclosure(url: "/podcasts/media/episode-\(number).mp3", type: "audio/mpeg")])
+            }
+            let words = Entry(id: "words", title: "Words", published: Date(timeIntervalSince1970: 1_800_000_000))
+            try await kiosk.store.saveSourceState(SourceState(entries: episodes + [words]), for: .business)
+            let newest = try #require(
+                try await kiosk.store.storedEntry(source: .business, key: EntryIdentity.key(of: episodes[4]), user: .owner))
+            _ = try await kiosk.dependencies.reader.setRead(true, ids: [newest.id], user: .owner)
+            try await kiosk.run { client, _ in
+                let response = try await client.get("/reader/feed/business/episodes.json")
+                #expect(response.status == .ok)
+                #expect(response.headers[.cacheControl] == "no-store")
+                struct List: Decodable {
+                    struct Kept: Decodable { var page: String; var media: String }
+                    var episodes: [Kept]
+                }
+                let list = try JSONDecoder().decode(List.self, from: response.data)
+                // Episodes 4, 3, 2: the newest unread ones with a file (5 is read, "Words" has none).
+                #expect(list.episodes.map(\.page) == [3, 2, 1].map {
+                    "/reader/entry/business/\(EntryIdentity.key(of: episodes[$0]))"
+                })
+                let resolved = try #require(
+                    URL(string: "/podcasts/media/episode-4.mp3", relativeTo: kiosk.sampleBase.appendingPathComponent("reuters/business.xml")))
+                #expect(list.episodes.first?.media == kiosk.signer.mediaPath(for: resolved.absoluteString))
+                #expect(try await client.get("/reader/feed/nothing/episodes.json").status == .notFound)
+
+                let settings = try await client.text("/reader/feed/business/settings")
+                #expect(settings.contains(#"id="keep-episodes" data-feed="business" hidden"#))
+                #expect(settings.contains(#"id="feed-keep-episodes""#))
+                // A feed without episodes offers nothing to keep.
+                #expect(!(try await client.text("/reader/feed/entertainment/settings")).contains("keep-episodes"))
+            }
+        }
+    }
+
     /// `text` as an attribute's value is written (`&` escaped).
     private static func attribute(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;")

@@ -125,6 +125,18 @@ public struct EpisodePlaces: Sendable {
         }
     }
 
+    /// A feed's newest unread episodes with a file a player can play (what a device keeps for
+    /// offline, "Keep the next 3 unplayed"), newest first.
+    public func unplayed(of source: SourceID, user: UserID, limit: Int = 3) async throws(ReaderError) -> [StoredEntry] {
+        do {
+            return try await store.readingList(
+                EntryFilter(sources: [source], unreadOnly: true, withFiles: true, limit: limit * 4), user: user
+            ).filter { $0.entry.playableMedia != nil }.prefix(limit).map { $0 }
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
     /// "Listen": the episodes begun and not finished, and the unread ones never played, newest
     /// first, at most `limit` of each.
     public func listen(user: UserID, limit: Int = 100) async throws(ReaderError) -> [Item] {

@@ -79,7 +79,10 @@ func composeApplication(_ config: AppConfig, dependencies: WebDependencies, logg
         dueArticleWait: config.dueArticleWait, episodeFiles: d.episodeFiles, places: d.places,
         mediaThroughKiosk: d.mediaSource == nil ? nil : config.settings.mediaThroughKiosk
     ).register(on: router)
-    ListenRoutes(reader: d.reader, places: d.places, drawings: d.drawings, live: live).register(on: router)
+    ListenRoutes(
+        reader: d.reader, places: d.places, drawings: d.drawings, live: live,
+        signer: d.mediaSource == nil ? nil : d.signer
+    ).register(on: router)
     ReaderActionRoutes(reader: d.reader, rules: Rules(store: d.store), articlePasses: d.articlePasses).register(on: router)
     SavedSearchRoutes(searches: SavedSearches(store: d.store), changes: d.readerChanges).register(on: router)
     RuleRoutes(rules: Rules(store: d.store), reader: d.reader).register(on: router)

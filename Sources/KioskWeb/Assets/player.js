@@ -41,8 +41,15 @@ export function forgetPlayer() {
   } catch {
     // Storage unavailable: nothing was kept.
   }
-  // And the episodes saved for offline (sw.js deletes them too, seeing this page).
+  // And the episodes saved for offline (sw.js deletes them too, seeing this page), and which.
   if ("caches" in window) caches.delete(MEDIA_CACHE).catch(() => {});
+  try {
+    localStorage.removeItem(KEEP_KEY);
+    localStorage.removeItem(KEPT_KEY);
+    localStorage.removeItem(KEPT_AT_KEY);
+  } catch {
+    // Storage unavailable: nothing was kept.
+  }
 }
 
 function savedSpeeds() {
@@ -344,6 +351,8 @@ document.addEventListener("kiosk:leaving", () => {
 
 export function setupPlayer() {
   setupMediaSettings();
+  setupKeepEpisodes();
+  keepNext().catch(() => {});
   const player = document.getElementById("player");
   let media = document.getElementById("player-media");
   if (!player || !media) {
@@ -497,34 +506,132 @@ async function setupOffline(player, media) {
     button.disabled = true;
     button.textContent = "Saving…";
     try {
-      const response = await fetch(src);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const blob = await response.blob();
-      const room = mediaLimit() * 1_000_000 - (await savedEpisodes(cache)).bytes;
-      if (blob.size > room) {
-        if (status) status.textContent = "Not enough room on this device: remove a saved episode, or allow more in Settings.";
-        button.disabled = false;
-        show();
-        return;
+      saved = await saveEpisode(cache, key, page);
+      if (status) {
+        status.textContent = saved
+          ? "Saved on this device"
+          : "Not enough room on this device: remove a saved episode, or allow more in Settings.";
       }
-      const copy = await fetch(page, { headers: { Accept: "text/html" } });
-      if (copy.ok) await cache.put(page, copy);
-      await cache.put(
-        key,
-        new Response(blob, {
-          headers: {
-            "Content-Type": response.headers.get("Content-Type") || "application/octet-stream",
-            "Content-Length": String(blob.size),
-          },
-        }),
-      );
-      saved = true;
-      if (status) status.textContent = "Saved on this device";
     } catch {
       if (status) status.textContent = "This episode could not be saved.";
     }
     button.disabled = false;
     show();
+  });
+}
+
+/** Keeps the file at `key` (a `/media` address) and its episode's `page` in `cache`: true when
+ * kept, false when it would pass the space allowed; throws when it cannot be had. */
+async function saveEpisode(cache, key, page) {
+  const response = await fetch(key);
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const blob = await response.blob();
+  const room = mediaLimit() * 1_000_000 - (await savedEpisodes(cache)).bytes;
+  if (blob.size > room) return false;
+  const copy = await fetch(page, { headers: { Accept: "text/html" } });
+  if (copy.ok) await cache.put(page, copy);
+  await cache.put(
+    key,
+    new Response(blob, {
+      headers: {
+        "Content-Type": response.headers.get("Content-Type") || "application/octet-stream",
+        "Content-Length": String(blob.size),
+      },
+    }),
+  );
+  return true;
+}
+
+// ---- "Keep the next 3 unplayed": per feed, on this device -----------------------------------------
+
+const KEEP_KEY = "kiosk-keep-episodes"; // [feedID]
+const KEPT_KEY = "kiosk-kept-episodes"; // { mediaURL: { feed, page } }: what keepNext saved
+const KEPT_AT_KEY = "kiosk-kept-at"; // when this device last looked (ms since 1970)
+/** How often (at most) this device looks for new episodes to keep, whatever the screens. */
+const KEEP_EVERY_MS = 5 * 60_000;
+
+function readJSON(key, fallback) {
+  try {
+    const value = JSON.parse(localStorage.getItem(key) || "null");
+    return value && typeof value === "object" ? value : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function writeJSON(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage unavailable: the choice holds for this document only.
+  }
+}
+
+/** For each feed this device keeps episodes of: its newest unplayed ones saved, and the ones it
+ * saved that are played (or gone) removed. A screen runs it at most every few minutes. */
+async function keepNext(force = false) {
+  const feeds = readJSON(KEEP_KEY, []);
+  const kept = readJSON(KEPT_KEY, {});
+  if (!("caches" in window) || !navigator.onLine) return;
+  if (!feeds.length && !Object.keys(kept).length) return;
+  if (!force && Date.now() - Number(readJSON(KEPT_AT_KEY, [0])[0]) < KEEP_EVERY_MS) return;
+  writeJSON(KEPT_AT_KEY, [Date.now()]);
+  const cache = await caches.open(MEDIA_CACHE);
+  for (const feed of new Set([...feeds, ...Object.values(kept).map((item) => item.feed)])) {
+    let wanted = [];
+    if (feeds.includes(feed)) {
+      const response = await fetch(`/reader/feed/${encodeURIComponent(feed)}/episodes.json`, {
+        headers: { Accept: "application/json" },
+      });
+      if (!response.ok) continue;
+      wanted = (await response.json()).episodes || [];
+    }
+    const keys = new Set(wanted.map((episode) => new URL(episode.media, location.href).href));
+    for (const [media, item] of Object.entries(kept)) {
+      if (item.feed !== feed || keys.has(media)) continue;
+      await Promise.all([cache.delete(media), cache.delete(item.page)]);
+      delete kept[media];
+    }
+    for (const episode of wanted) {
+      const media = new URL(episode.media, location.href).href;
+      const page = new URL(episode.page, location.href).href;
+      if (await cache.match(media)) continue;
+      try {
+        if (!(await saveEpisode(cache, media, page))) break; // no more room
+        kept[media] = { feed, page };
+      } catch {
+        // This one another time.
+      }
+    }
+  }
+  writeJSON(KEPT_KEY, kept);
+}
+
+/** A feed's settings: "Keep the next 3 unplayed episodes" on this device. */
+function setupKeepEpisodes() {
+  const section = document.getElementById("keep-episodes");
+  const box = document.getElementById("feed-keep-episodes");
+  if (!section || !box || !("caches" in window)) return;
+  const feed = section.dataset.feed;
+  section.hidden = false;
+  box.checked = readJSON(KEEP_KEY, []).includes(feed);
+  const status = document.getElementById("keep-episodes-status");
+  box.addEventListener("change", async () => {
+    const feeds = readJSON(KEEP_KEY, []).filter((id) => id !== feed);
+    if (box.checked) feeds.push(feed);
+    writeJSON(KEEP_KEY, feeds);
+    if (status) status.textContent = box.checked ? "Saving the next episodes…" : "Removing the episodes kept…";
+    try {
+      await keepNext(true);
+      const count = Object.values(readJSON(KEPT_KEY, {})).filter((item) => item.feed === feed).length;
+      if (status) {
+        status.textContent = box.checked
+          ? `${count} episode${count === 1 ? "" : "s"} kept on this device`
+          : "No episodes of this feed kept on this device";
+      }
+    } catch {
+      if (status) status.textContent = "The episodes could not be saved now; Kiosk tries again later.";
+    }
   });
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KioskCore
 import KioskModel
 import KioskReader
 import KioskSources
@@ -12,6 +13,8 @@ struct ListenRoutes: Sendable {
     let places: EpisodePlaces
     let drawings: EntryDrawings
     let live: LiveBroadcaster
+    /// Signs the media proxy's addresses of the episodes a device keeps; nil without a proxy.
+    var signer: ImageSigner?
 
     private struct Place: Decodable {
         var seconds: Double
@@ -22,6 +25,15 @@ struct ListenRoutes: Sendable {
         var client: String?
         /// When the place was taken (seconds since 1970), for one sent late (queued offline).
         var at: Double?
+    }
+
+    struct Kept: Encodable {
+        var page: String
+        var media: String
+    }
+
+    struct KeptList: Encodable {
+        var episodes: [Kept]
     }
 
     struct Saved: Encodable {
@@ -50,6 +62,23 @@ struct ListenRoutes: Sendable {
                 throw HTTPError(.badRequest, message: error.message)
             }
             return try JSONResponse(Saved(seconds: saved.seconds, finished: saved.isFinished, device: saved.device)).response
+        }
+        // "Keep the next 3 unplayed" (player.js): a feed's newest unread episodes, each with its
+        // page and its file through Kiosk, for a device to keep for offline.
+        router.get("reader/feed/:id/episodes.json") { _, context in
+            guard let signer, let raw = context.parameters.get("id") else { throw HTTPError(.notFound) }
+            let id = SourceID(raw)
+            guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
+            let episodes = try await places.unplayed(of: id, user: context.user).compactMap { stored -> Kept? in
+                guard let file = stored.entry.playableMedia,
+                    let media = signer.mediaPath(
+                        for: URLResolution.resolve(file.url, against: subscription.url.absoluteString))
+                else { return nil }
+                return Kept(page: ReaderLinks.entry(id, key: EntryIdentity.key(of: stored.entry)), media: media)
+            }
+            var response = try JSONResponse(KeptList(episodes: episodes)).response
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         router.get("reader/listen") { _, context in
             let subscriptions = try await reader.subscriptions(user: context.user)

@@ -88,10 +88,17 @@ struct ReaderRoutes: Sendable {
             let id = SourceID(try Self.parameter("id", context))
             guard let subscription = try await reader.subscription(id, user: context.user) else { throw HTTPError(.notFound) }
             let saved = request.uri.queryParameters.get("saved") != nil
+            // Episodes a device may keep: only with the media proxy, which keeps them same-origin.
+            var hasEpisodes = false
+            if mediaThroughKiosk != nil {
+                hasEpisodes = !(try await store.readingList(
+                    EntryFilter(sources: [id], withFiles: true, limit: 1), user: context.user)).isEmpty
+            }
             return FeedSettingsPage(
                 subscription: subscription, folders: try await reader.folders(user: context.user), message: saved ? "Saved." : nil,
                 suggestion: try await suggestion(for: id, user: context.user),
-                notifies: try await Rules(store: store).notifiesOfEvery(id, user: context.user)
+                notifies: try await Rules(store: store).notifiesOfEvery(id, user: context.user),
+                hasEpisodes: hasEpisodes
             ).page.response(for: context)
         }
         router.get("reader/feed/:id/unsubscribe") { _, context in

@@ -13,11 +13,29 @@ struct FeedSettingsPage: Sendable {
     var suggestion: FullArticleSuggestion?
     /// Whether a notification is sent for each new entry (a rule: see `Rules.notifiesOfEvery`).
     var notifies = false
+    /// Whether the feed has episodes (a file to play), so a device may keep its next ones.
+    var hasEpisodes = false
 
     static let intervals: [(seconds: Int, label: String)] = [
         (300, "Every 5 minutes"), (900, "Every 15 minutes"), (1_800, "Every 30 minutes"), (3_600, "Every hour"),
         (21_600, "Every 6 hours"), (86_400, "Once a day"),
     ]
+
+    /// "Keep the next 3 unplayed episodes on this device": a choice of the device (its storage),
+    /// kept and acted on by player.js, which shows it; no form of the server's.
+    private var keepEpisodes: Node {
+        el("section", .class("card stack-form"), .id("keep-episodes"), .data("feed", subscription.id.rawValue),
+            Attribute("hidden", nil)) {
+            el("h2") { "On this device" }
+            el("label", .class("check-row"), Attribute("for", "feed-keep-episodes")) {
+                void("input", .type("checkbox"), .id("feed-keep-episodes"))
+                "Keep the next 3 unplayed episodes"
+            }
+            el("p", .class("muted"), .id("keep-episodes-status"), .role("status")) {
+                "Saved for offline as they arrive, and removed once played, within the space set in Settings."
+            }
+        }
+    }
 
     var page: Page {
         let id = subscription.id
@@ -75,6 +93,7 @@ struct FeedSettingsPage: Sendable {
                     }
                     el("button", .type("submit"), .class("button primary"), .id("save-settings")) { "Save" }
                 },
+                hasEpisodes ? keepEpisodes : Node.group([]),
                 subscription.isBuiltIn ? Node.group([]) : el("section", .class("danger-zone")) {
                     el("a", .class("button danger"), .href(ReaderLinks.unsubscribe(id)), .id("unsubscribe")) { "Unsubscribe…" }
                 },

@@ -401,10 +401,15 @@ def test_a_feed_keeps_its_next_unplayed_episodes_on_the_device(phone, workdir):
         assert len([url for url in kept if "/media?" in url]) == 2, kept
         assert len([url for url in kept if "/reader/entry/" in url]) == 2, kept
 
-        # Played (opening it reads it): the next look keeps only the one still unplayed.
+        # Opening an episode reads it but does not play it: still kept. Marked played, it goes.
         phone.get(server.url(feed_path))
         open_entry(phone, "Episode 1")
         wait_until(phone, lambda d: text_of(d, "#toggle-read") == "Mark unread", "opening did not read the episode")
+        assert len(http("GET", server.url(feed_path + "/episodes.json"), headers=owner(server)).json()["episodes"]) == 2
+        tap(phone, find(phone, "#player-played"))
+        wait_until(phone, lambda d: text_of(d, "#player-status") == "Marked as played", "Mark as played did not say so")
+        wait_until(phone, lambda d: len(http("GET", server.url(feed_path + "/episodes.json"), headers=owner(server))
+                                        .json()["episodes"]) == 1, "the played episode is still listed to keep")
         open_page(phone, server, feed_path + "/settings", "reader-settings")
         box = wait_until(phone, lambda d: [b for b in find_all(d, "#feed-keep-episodes") if b.is_displayed()],
                          "no Keep the next 3 unplayed episodes")[0]

@@ -231,7 +231,7 @@ import Testing
         }
     }
 
-    /// "Keep the next 3 unplayed": a feed's newest unread episodes with files, each with its page
+    /// "Keep the next 3 unplayed": a feed's newest episodes not played to the end, each with its page
     /// and its file through Kiosk; the feed's settings offer it only when it has episodes.
     @Test func aFeedsNextUnplayedEpisodesAreListedForADeviceToKeep() async throws {
         try await withKioskApp { kiosk in
@@ -245,7 +245,15 @@ import Testing
             try await kiosk.store.saveSourceState(SourceState(entries: episodes + [words]), for: .business)
             let newest = try #require(
                 try await kiosk.store.storedEntry(source: .business, key: EntryIdentity.key(of: episodes[4]), user: .owner))
-            _ = try await kiosk.dependencies.reader.setRead(true, ids: [newest.id], user: .owner)
+            // The newest is played to the end; the next one only opened (read), which is no playing.
+            _ = try await kiosk.store.savePosition(
+                PlaybackPosition(
+                    entryID: newest.id, seconds: 60, duration: 60, isPlaying: false, isFinished: true, device: "iPhone",
+                    savedAt: Date()),
+                user: .owner)
+            let opened = try #require(
+                try await kiosk.store.storedEntry(source: .business, key: EntryIdentity.key(of: episodes[3]), user: .owner))
+            _ = try await kiosk.dependencies.reader.setRead(true, ids: [opened.id], user: .owner)
             try await kiosk.run { client, _ in
                 let response = try await client.get("/reader/feed/business/episodes.json")
                 #expect(response.status == .ok)
@@ -255,7 +263,8 @@ import Testing
                     var episodes: [Kept]
                 }
                 let list = try JSONDecoder().decode(List.self, from: response.data)
-                // Episodes 4, 3, 2: the newest unread ones with a file (5 is read, "Words" has none).
+                // Episodes 4, 3, 2: the newest not played to the end, with a file (5 is finished, 4
+                // read but unplayed, "Words" has no file).
                 #expect(list.episodes.map(\.page) == [3, 2, 1].map {
                     "/reader/entry/business/\(EntryIdentity.key(of: episodes[$0]))"
                 })

@@ -125,13 +125,18 @@ public struct EpisodePlaces: Sendable {
         }
     }
 
-    /// A feed's newest unread episodes with a file a player can play (what a device keeps for
-    /// offline, "Keep the next 3 unplayed"), newest first.
+    /// A feed's newest episodes not played to the end (nor marked played), with a file a player
+    /// can play: what a device keeps for offline ("Keep the next 3 unplayed"), newest first.
+    /// Opening an episode reads it but does not play it, so a read one is still kept.
     public func unplayed(of source: SourceID, user: UserID, limit: Int = 3) async throws(ReaderError) -> [StoredEntry] {
         do {
-            return try await store.readingList(
-                EntryFilter(sources: [source], unreadOnly: true, withFiles: true, limit: limit * 4), user: user
-            ).filter { $0.entry.playableMedia != nil }.prefix(limit).map { $0 }
+            let recent = try await store.readingList(
+                EntryFilter(sources: [source], withFiles: true, limit: limit * 4), user: user
+            ).filter { $0.entry.playableMedia != nil }
+            let places = try await store.positions(ids: recent.map(\.id), user: user)
+            return Array(recent.filter { places[$0.id]?.isFinished != true }.prefix(limit))
+        } catch let error as ReaderError {
+            throw error
         } catch {
             throw .storage("\(error)")
         }

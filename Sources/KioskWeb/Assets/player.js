@@ -492,12 +492,21 @@ async function setupOffline(player, media) {
   show();
   // Not yet started: it plays from the saved copy.
   if (saved && media !== session?.media && media.paused && media.getAttribute("src") !== src) {
+    // What the publisher's address said (offline: it failed) is not this copy's.
+    player.classList.remove("player-failed");
+    if (status) status.textContent = "";
     media.src = src;
     resumeAt(player, media);
   }
   button.addEventListener("click", async () => {
     if (saved) {
       await Promise.all([cache.delete(key), cache.delete(page)]);
+      // One the feed's "Keep the next 3" saved stays removed: not saved again.
+      const kept = readJSON(KEPT_KEY, {});
+      if (kept[key]) {
+        kept[key].dismissed = true;
+        writeJSON(KEPT_KEY, kept);
+      }
       saved = false;
       show();
       if (status) status.textContent = "Removed from this device";
@@ -523,13 +532,22 @@ async function setupOffline(player, media) {
 /** Keeps the file at `key` (a `/media` address) and its episode's `page` in `cache`: true when
  * kept, false when it would pass the space allowed; throws when it cannot be had. */
 async function saveEpisode(cache, key, page) {
+  const room = mediaLimit() * 1_000_000 - (await savedEpisodes(cache)).bytes;
   const response = await fetch(key);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  // Too big by its announced length: not read at all.
+  if (Number(response.headers.get("Content-Length")) > room) {
+    response.body?.cancel().catch(() => {});
+    return false;
+  }
   const blob = await response.blob();
-  const room = mediaLimit() * 1_000_000 - (await savedEpisodes(cache)).bytes;
   if (blob.size > room) return false;
+  // The episode's own page, not where a redirect led (the sign-in page of an ended session).
   const copy = await fetch(page, { headers: { Accept: "text/html" } });
-  if (copy.ok) await cache.put(page, copy);
+  if (!copy.ok || copy.redirected || new URL(copy.url).pathname !== new URL(page).pathname) {
+    throw new Error("the episode's page could not be kept");
+  }
+  await cache.put(page, copy);
   await cache.put(
     key,
     new Response(blob, {
@@ -568,8 +586,21 @@ function writeJSON(key, value) {
 }
 
 /** For each feed this device keeps episodes of: its newest unplayed ones saved, and the ones it
- * saved that are played (or gone) removed. A screen runs it at most every few minutes. */
+ * saved that are played (or gone) removed. At most every few minutes, one run at a time (across
+ * this device's tabs too, where the browser has Web Locks). */
+let keeping = null;
 async function keepNext(force = false) {
+  while (keeping) await keeping.catch(() => {});
+  const run = () => keepRun(force);
+  keeping = navigator.locks ? navigator.locks.request("kiosk-keep-episodes", run) : run();
+  try {
+    await keeping;
+  } finally {
+    keeping = null;
+  }
+}
+
+async function keepRun(force) {
   const feeds = readJSON(KEEP_KEY, []);
   const kept = readJSON(KEPT_KEY, {});
   if (!("caches" in window) || !navigator.onLine) return;
@@ -577,14 +608,21 @@ async function keepNext(force = false) {
   if (!force && Date.now() - Number(readJSON(KEPT_AT_KEY, [0])[0]) < KEEP_EVERY_MS) return;
   writeJSON(KEPT_AT_KEY, [Date.now()]);
   const cache = await caches.open(MEDIA_CACHE);
+  let full = false;
   for (const feed of new Set([...feeds, ...Object.values(kept).map((item) => item.feed)])) {
     let wanted = [];
     if (feeds.includes(feed)) {
       const response = await fetch(`/reader/feed/${encodeURIComponent(feed)}/episodes.json`, {
         headers: { Accept: "application/json" },
       });
-      if (!response.ok) continue;
-      wanted = (await response.json()).episodes || [];
+      if (response.status === 404) {
+        // Unsubscribed (or no media proxy now): nothing of it is kept any more.
+        writeJSON(KEEP_KEY, readJSON(KEEP_KEY, []).filter((id) => id !== feed));
+      } else if (!response.ok) {
+        continue;
+      } else {
+        wanted = (await response.json()).episodes || [];
+      }
     }
     const keys = new Set(wanted.map((episode) => new URL(episode.media, location.href).href));
     for (const [media, item] of Object.entries(kept)) {
@@ -595,14 +633,20 @@ async function keepNext(force = false) {
     for (const episode of wanted) {
       const media = new URL(episode.media, location.href).href;
       const page = new URL(episode.page, location.href).href;
-      if (await cache.match(media)) continue;
+      if (full || kept[media]?.dismissed || (await cache.match(media))) continue;
       try {
-        if (!(await saveEpisode(cache, media, page))) break; // no more room
-        kept[media] = { feed, page };
+        if (!(await saveEpisode(cache, media, page))) full = true; // no more room, for any feed
+        else kept[media] = { feed, page };
       } catch {
         // This one another time.
       }
     }
+  }
+  // Signed out meanwhile (the sign-in page cleared the choice): nothing is written back.
+  if (feeds.length && localStorage.getItem(KEEP_KEY) === null) return;
+  // An episode removed by hand meanwhile stays removed.
+  for (const [media, item] of Object.entries(readJSON(KEPT_KEY, {}))) {
+    if (item.dismissed && kept[media]) kept[media].dismissed = true;
   }
   writeJSON(KEPT_KEY, kept);
 }
@@ -623,7 +667,7 @@ function setupKeepEpisodes() {
     if (status) status.textContent = box.checked ? "Saving the next episodes…" : "Removing the episodes kept…";
     try {
       await keepNext(true);
-      const count = Object.values(readJSON(KEPT_KEY, {})).filter((item) => item.feed === feed).length;
+      const count = Object.values(readJSON(KEPT_KEY, {})).filter((item) => item.feed === feed && !item.dismissed).length;
       if (status) {
         status.textContent = box.checked
           ? `${count} episode${count === 1 ? "" : "s"} kept on this device`

@@ -143,6 +143,10 @@ async function savedMedia(request) {
   }
   const first = asked[1] === "" ? Math.max(0, size - Number(asked[2])) : Number(asked[1]);
   const last = asked[1] === "" || asked[2] === "" ? size - 1 : Math.min(Number(asked[2]), size - 1);
+  if (asked[1] !== "" && asked[2] !== "" && last < first) {
+    // A reversed range is no range (RFC 9110): the whole file.
+    return new Response(blob, { headers: { "Content-Type": type, "Content-Length": String(size), "Accept-Ranges": "bytes" } });
+  }
   if (first >= size || last < first) {
     return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${size}` } });
   }

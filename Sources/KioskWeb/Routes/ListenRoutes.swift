@@ -74,7 +74,7 @@ struct ListenRoutes: Sendable {
                     let media = signer.mediaPath(
                         for: URLResolution.resolve(file.url, against: subscription.url.absoluteString))
                 else { return nil }
-                return Kept(page: ReaderLinks.entry(id, key: EntryIdentity.key(of: stored.entry)), media: media)
+                return Kept(page: ReaderLinks.entry(id, key: stored.key), media: media)
             }
             var response = try JSONResponse(KeptList(episodes: episodes)).response
             response.headers[.cacheControl] = "no-store"

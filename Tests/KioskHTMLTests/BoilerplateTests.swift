@@ -77,10 +77,44 @@ import Testing
         #expect(found.html.contains("Foto: dpa/Jane Doe"))
     }
 
+    @Test func aCaptionKeepsItsWordsAndLosesTheCreditItEndsWith() throws {
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }
+        let article = """
+            \(paragraphs[0...1].joined())
+            <div class="img-inline"><a href="/big.jpg"><img src="/ski.jpg"></a></div>
+            <p class="imagedescription">Marco Odermatt, Ski-Star aus der Schweiz. © AFP / Marco Bertorello</p>
+            <p><span><a href="/h.jpg"><img src="/h.jpg" alt=""></a></span>
+            <span class="rte-caption">Das Hermelin ist im Winter gut getarnt. (mlharing / iStock.com)</span></p>
+            \(paragraphs[2...].joined())
+            <figure><img src="/coal.png" alt=""><figcaption>Coal generation since 2009 | Photo: Clayton Aldern, Grist</figcaption></figure>
+            <p>The plant closed in 2019 (Source: the operator).</p>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/snow")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        #expect(found.text.contains("Marco Odermatt, Ski-Star aus der Schweiz."))
+        #expect(found.text.contains("Das Hermelin ist im Winter gut getarnt."))
+        #expect(found.text.contains("Coal generation since 2009"))
+        for credit in ["Bertorello", "iStock", "Clayton Aldern"] { #expect(!found.text.contains(credit), "\(credit) is a credit") }
+        // Not a caption: the article's own words stay.
+        #expect(found.text.contains("The plant closed in 2019 (Source: the operator)."))
+        #expect(found.html.contains("© AFP / Marco Bertorello"))
+    }
+
+    @Test func aCreditIsTheEndOfACaptionOnly() {
+        #expect(CaptionCredit.withoutCredit("Roman Prymula, photo: Archives du Gouvernement tchèque") == "Roman Prymula")
+        #expect(CaptionCredit.withoutCredit("Lee Elder war gesegnet. | © Augusta National/Getty Images") == "Lee Elder war gesegnet.")
+        #expect(CaptionCredit.withoutCredit("Das FWR reagiert. (Quelle: Fleischmann/Unsplash/DJV)") == "Das FWR reagiert.")
+        #expect(CaptionCredit.withoutCredit("Foto: Jane Doe") == "")
+        #expect(CaptionCredit.withoutCredit("The old mill (left) and the new one") == nil)
+        #expect(CaptionCredit.withoutCredit("Ein Foto: wie es in der Zeitung stand, das Haus am See, lange bevor es abbrannte, als noch alle dort wohnten und feierten") == nil)
+    }
+
     @Test func onlyCreditLinesAreCredits() {
         #expect(CreditLine.matches("Foto: GdP/Hagen Immel"))
         #expect(CreditLine.matches("© iStock.com"))
         #expect(CreditLine.matches("(Quelle: Fleischmann/Unsplash/DJV)"))
+        #expect(CreditLine.matches("(© FEI/Christophe Taniere)"))
+        #expect(CreditLine.matches("Photograph by Ed Marshall"))
         #expect(!CreditLine.matches("Photography is what she loved most, she said."))
         #expect(!CreditLine.matches(String(repeating: "Foto: a long sentence that goes on ", count: 5)))
     }

@@ -228,7 +228,7 @@ enum ArticleSerializer {
     }
 
     static let creditClasses = Keywords(fragments: ["copyright", "credit", "photographer", "bildnachweis", "image-source"])
-    static let creditHolders = ArticleTagSet([.figcaption, .small, .span, .p, .cite])
+    static let creditHolders = ArticleTagSet([.figcaption, .small, .span, .p, .cite, .div])
 
     /// A ruby's readings (`<rt>`) and the brackets around them (`<rp>`): the HTML shows them
     /// above the characters, but inline in plain text they would double every annotated word
@@ -241,8 +241,13 @@ enum ArticleSerializer {
     static func plainText(of nodes: [Int], in document: ArticleDocument) -> String {
         var out: [UInt8] = []
         var current: [UInt8] = []
+        // Inside an image's caption, whose credit stays out of the text.
+        var captionDepth = 0
         func flush() {
             guard !current.isEmpty else { return }
+            if captionDepth > 0, let kept = CaptionCredit.withoutCredit(String(decoding: current, as: UTF8.self)) {
+                current = Array(kept.utf8)
+            }
             let start = out.count
             if start > 0 { out.append(contentsOf: [0x0A, 0x0A]) }
             let separated = out.count
@@ -251,7 +256,8 @@ enum ArticleSerializer {
             if out.count == separated { out.removeSubrange(start...) }
             current.removeAll(keepingCapacity: true)
         }
-        func visit(_ index: Int) {
+        // `previous`: the element before `index` among its siblings (white space between).
+        func visit(_ index: Int, previous: Int?) {
             if document.nodes[index].removed { return }
             let tag = document.nodes[index].tag
             if tag == .text {
@@ -261,12 +267,25 @@ enum ArticleSerializer {
             if ArticleDocument.noText.contains(tag) || rubyAnnotations.contains(tag) { return }
             if isCredit(index, in: document) { return }
             let isBlock = blocks.contains(tag)
+            let isCaption = isBlock && CaptionCredit.isCaption(index, previous: previous, in: document)
             if isBlock { flush() }
+            if isCaption { captionDepth += 1 }
             if tag == .td || tag == .th { current.append(0x20) }
-            for child in document.nodes[index].children { visit(child) }
+            var before: Int?
+            for child in document.nodes[index].children {
+                visit(child, previous: before)
+                let node = document.nodes[child]
+                if node.removed { continue }
+                if node.tag != .text {
+                    before = child
+                } else if node.textLength > 0 {
+                    before = nil
+                }
+            }
             if isBlock { flush() }
+            if isCaption { captionDepth -= 1 }
         }
-        for node in nodes { visit(node) }
+        for node in nodes { visit(node, previous: nil) }
         flush()
         let text = String(decoding: out, as: UTF8.self)
         // One spelling per character (NFC), as search and people compare them: a page's

@@ -85,7 +85,8 @@ enum CreditLine {
     static let labels = [
         "foto:", "fotos:", "photo:", "photos:", "bild:", "bilder:", "bild via", "image:", "images:", "credit:",
         "credits:", "quelle:", "(quelle:", "source:", "titelbild:", "abbildung:", "grafik:", "illustration:",
-        "©", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo",
+        "©", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo", "photograph by", "photo by",
+        "image illustrative",
     ]
 
     /// The first bytes of `labels` (ASCII letters in both cases), for a look at one byte before
@@ -93,13 +94,19 @@ enum CreditLine {
     static let initials = FirstBytes(labels)
 
     /// Whether `text` (an element's first text) could open with a label.
-    static func mayStart(_ text: String) -> Bool { initials.mayStart(text) }
+    /// A credit may stand in brackets ("(© Jane Doe)").
+    static func mayStart(_ text: String) -> Bool {
+        initials.mayStart(text) || text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" }).first.map(brackets.contains) == true
+    }
 
     static func matches(_ text: String) -> Bool {
         let lower = text.lowercased()
         guard !lower.isEmpty, lower.count <= 120 else { return false }
-        return labels.contains(where: { lower.hasPrefix($0) })
+        let unbracketed = lower.drop(while: { brackets.contains($0) || $0 == " " })
+        return labels.contains(where: { lower.hasPrefix($0) || unbracketed.hasPrefix($0) })
     }
+
+    private static let brackets: Set<Character> = ["(", "["]
 }
 
 /// The first UTF-8 bytes a set of lowercase phrases can start with (an ASCII letter also in

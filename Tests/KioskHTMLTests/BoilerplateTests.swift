@@ -28,6 +28,21 @@ import Testing
     }
 }
 
+/// Comments named in the page's language are comments too.
+@Suite struct CommentSectionTests {
+    @Test func commentsNamedInGermanOrFrenchAreNotTheArticle() throws {
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }
+        let article = """
+            \(paragraphs.joined())
+            <section class="kommentare" id="kommentare"><h2>0 Kommentare</h2><p>Keine Kommentare (Kommentare erscheinen erst nach unserer Freigabe)</p></section>
+            <div id="zone-commentaires"><h3>Laisser un commentaire</h3><p>Vous devez être connecté pour publier un commentaire.</p></div>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        for line in ["Keine Kommentare", "0 Kommentare", "connecté"] { #expect(!found.text.contains(line), "\(line) is a comment box's") }
+    }
+}
+
 /// Leads to other articles, in the page's language, are not the article.
 @Suite struct RelatedReadingTests {
     @Test func aRelatedPostsHeadingGoesWithItsListAndAReadAlsoLineGoes() throws {

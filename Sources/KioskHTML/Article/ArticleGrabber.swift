@@ -178,6 +178,9 @@ struct ArticleGrabber {
             // names themes give it; a byline is found before this (`isByline`).
             "about-author", "author-bio", "authorbio", "author-box", "authorbox", "author-card", "author-description",
             "author-info",
+            // Comments and sign-up boxes, named in the page's language (Readability knows only
+            // English "comment"): German, French, Spanish, Italian, Polish, Dutch.
+            "kommentar", "commentaire", "comentario", "commenti", "komentarz", "reactie",
         ])
     static let maybeCandidate = Keywords(fragments: ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"])
     static let positive = Keywords(fragments: [

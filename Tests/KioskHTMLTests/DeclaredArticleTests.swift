@@ -64,5 +64,9 @@ import Testing
         #expect(declared("<div hidden><article>\(long)</article></div>") == nil)
         #expect(declared("<div style=\"display: none\"><main>\(long)</main></div>") == nil)
         #expect(declared("<aside><article>\(long)</article></aside><article>\(long) Mine.</article>")?.hasSuffix("Mine.") == true)
+        // An article's body is never a teaser: a theme wrapping the content column in an aside
+        // still has its article (rnz.de's news pages).
+        #expect(declared("<main><aside><article><div itemprop=\"articleBody\">\(long)</div></article></aside></main>")?.hasPrefix("A sentence") == true)
+        #expect(declared("<footer><div itemprop=\"articleBody\">\(long)</div></footer>") == nil)
     }
 }

@@ -33,8 +33,10 @@ enum DeclaredArticle {
             }
         }
         // A candidate tucked away (in an aside, a menu, a footer, a template, a hidden block) is
-        // the page's teaser or comment, not its article.
-        bodies.removeAll(where: { isTuckedAway($0, in: document) })
+        // the page's teaser or comment, not its article. A teaser is never marked as an article's
+        // body, so an `articleBody` in an aside is the page's article in a theme that wraps the
+        // content column in one (`<main><aside><section><article>…`).
+        bodies.removeAll(where: { isTuckedAway($0, in: document, asideAllowed: true) })
         articles.removeAll(where: { isTuckedAway($0, in: document) })
         mains.removeAll(where: { isTuckedAway($0, in: document) })
         if bodies.count == 1, let body = bodies.first, document.textLength(of: body) >= minimumText { return body }
@@ -45,11 +47,12 @@ enum DeclaredArticle {
 
     /// Whether `index` or an ancestor is an aside, a menu, a footer, something never shown as
     /// text, or hidden (`Node.isHidden`, the grabber's answer too).
-    static func isTuckedAway(_ index: Int, in document: ArticleDocument) -> Bool {
+    static func isTuckedAway(_ index: Int, in document: ArticleDocument, asideAllowed: Bool = false) -> Bool {
         var current = index
         while current > ArticleDocument.root {
             let node = document.nodes[current]
-            if tuckedAway.contains(node.tag) || ArticleDocument.noText.contains(node.tag) { return true }
+            if tuckedAway.contains(node.tag), !(asideAllowed && node.tag == .aside) { return true }
+            if ArticleDocument.noText.contains(node.tag) { return true }
             if node.isHidden { return true }
             current = node.parent
         }

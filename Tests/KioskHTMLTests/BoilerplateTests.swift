@@ -43,6 +43,37 @@ import Testing
     }
 }
 
+/// A box to fill in (a newsletter's sign-up, a comment form) and a post's filing line are the
+/// site's, not the article's.
+@Suite struct SignUpBoxTests {
+    @Test func aSignUpBoxAndAFilingLineLeaveTheText() throws {
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }
+        let article = """
+            \(paragraphs.joined())
+            <div class="blog-subscribe"><p><strong>Email Newsletter</strong></p><form action="/subscribe" method="post">
+            <p>Missing out on the latest developments? Enter your email below to receive future announcements.</p>
+            <p><input type="email" name="email"><input type="submit" value="Sign me up"></p></form></div>
+            <div class="entry-utility">This entry was posted in <a href="/category/news">News</a>. Bookmark the <a href="/p">permalink</a>.</div>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        for line in ["Email Newsletter", "Missing out", "This entry was posted"] { #expect(!found.text.contains(line), "\(line) is the site's") }
+    }
+
+    @Test func aPageWrappedInOneFormKeepsItsArticle() throws {
+        // ASP.NET wraps the whole page in a form with fields to type in.
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }.joined()
+        let page = """
+            <!doctype html><html><head><title>Floods in the lower town</title></head><body>
+            <form id="aspnetForm" method="post"><input type="hidden" name="__VIEWSTATE" value="x">
+            <div class="search"><input type="text" name="q"></div>
+            <div id="main"><article><h1>Floods in the lower town</h1>\(paragraphs)</article></div></form></body></html>
+            """
+        let found = try ArticleExtractor.extract(Array(page.utf8), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+    }
+}
+
 /// Leads to other articles, in the page's language, are not the article.
 @Suite struct RelatedReadingTests {
     @Test func aRelatedPostsHeadingGoesWithItsListAndAReadAlsoLineGoes() throws {

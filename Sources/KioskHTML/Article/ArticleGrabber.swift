@@ -81,6 +81,9 @@ struct ArticleGrabber {
         let body = searchRoot
         document.replaceBreakRuns(under: body)
         stats.recountAll(document)
+        if flags.stripUnlikelys {
+            for box in SignUpBox.boxes(in: document, stats: stats) { remove(box) }
+        }
         var replaceCursor: [Int: Int] = [:]
         var toScore = NodeList()
         var titleRemoved = false
@@ -181,6 +184,9 @@ struct ArticleGrabber {
             // Comments and sign-up boxes, named in the page's language (Readability knows only
             // English "comment"): German, French, Spanish, Italian, Polish, Dutch.
             "kommentar", "commentaire", "comentario", "commenti", "komentarz", "reactie",
+            // A post's filing line under it ("This entry was posted in …", "Der Beitrag wurde am …
+            // veröffentlicht"), in the names WordPress themes give it.
+            "entry-utility", "postmetadata", "post-meta", "entry-meta",
         ])
     static let maybeCandidate = Keywords(fragments: ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"])
     static let positive = Keywords(fragments: [

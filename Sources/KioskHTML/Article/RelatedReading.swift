@@ -15,6 +15,7 @@ enum RelatedReading {
         "you might also like", "you may also like", "you might be interested in", "read more", "read also",
         "read next", "more on this", "more on this topic", "more stories", "recommended", "recommended for you",
         "latest articles", "latest posts", "latest news", "most read", "most popular", "popular posts", "also read", "more from this author", "missing out on the latest",
+        "more information", "further information",
         // German
         "mehr zum thema", "mehr themen", "mehr dazu", "das könnte sie auch interessieren",
         "das könnte dich auch interessieren", "lesen sie auch", "lies auch", "auch interessant", "schon gelesen",
@@ -24,14 +25,18 @@ enum RelatedReading {
         "meistgelesene artikel", "top-artikel", "weitere beiträge zum thema", "weitere artikel zum thema",
         "artikel und videos zum thema", "videos zum thema", "news zum thema", "interessante artikel",
         "das thema könnte dich auch interessieren", "das könnte ihnen auch gefallen", "das könnte dir auch gefallen",
+        "weiterführender link", "weiterführende informationen", "zum weiterlesen", "weitere informationen",
+        "mehr informationen", "weitere infos",
         // French
         "à lire aussi", "a lire aussi", "lire aussi", "à lire également", "sur le même sujet",
         "articles similaires", "articles liés", "articles récents", "dans la même rubrique", "vous aimerez aussi",
-        "audios et vidéos sur le sujet", "à voir aussi", "a voir aussi", "sur le même thème",
+        "audios et vidéos sur le sujet", "à voir aussi", "a voir aussi", "sur le même thème", "pour aller plus loin",
+        "plus d'informations", "en savoir plus",
         // Spanish, Portuguese, Italian
         "lea también", "lee también", "lea más", "te puede interesar", "también te puede interesar",
         "noticias relacionadas", "artículos relacionados", "leia também", "leia mais", "veja também",
-        "artigos relacionados", "leggi anche", "articoli correlati", "potrebbe interessarti",
+        "artigos relacionados", "leggi anche", "articoli correlati", "potrebbe interessarti", "más información",
+        "per saperne di più",
         // Polish, Dutch
         "czytaj także", "czytaj też", "zobacz też", "zobacz także", "polecamy", "podobne artykuły",
         "lees ook", "gerelateerde artikelen", "meer over dit onderwerp",
@@ -64,8 +69,13 @@ enum RelatedReading {
     /// Whether a heading's text announces other articles.
     static func isHeading(_ text: String) -> Bool {
         guard text.count <= 60 else { return false }
-        return headings.contains(normalized(text))
+        let heading = normalized(text)
+        // "Mehr zum Thema auf UEPO.de", "More from The Valley Courier": the site's name after.
+        return headings.contains(heading) || siteHeadings.contains(where: { heading.hasPrefix($0) && heading.count <= $0.count + 24 })
     }
+
+    /// Headings over other articles that may go on with the site's name.
+    static let siteHeadings = ["mehr zum thema auf ", "mehr von ", "more from ", "plus de ", "más de "]
 
     /// Whether a line's text opens with a "read also" label and a colon ("Read more: …").
     static func isReadAlsoLine(_ text: String) -> Bool {

@@ -192,6 +192,21 @@ import Testing
         #expect(!article.text.contains("Geboren 1983"))
     }
 
+    @Test func anAuthorsHeadingTakesTheBoxAfterIt() throws {
+        // The heading set apart from the box it announces, as a theme's plugin draws it.
+        let article = """
+            \(Self.paragraphs.joined())
+            <div class="share"><a href="/f">Facebook</a> <a href="/t">Twitter</a></div>
+            <div class="col-md-12" style="font-weight:bold">Über den Autor</div>
+            <div class="saboxplugin-wrap" itemprop="author"><div><img src="/jl.jpg" alt="Jossi Loibl"></div>
+            <div><a href="/author/jl" rel="author">Jossi Loibl</a></div><div><p>Jossi Loibl (Jahrgang 1962) schreibt seit mehr als 25 Jahren über die Themen Wein und Gastronomie, als freier Autor für namhafte Magazine.</p></div></div>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        #expect(!found.text.contains("Über den Autor"))
+        #expect(!found.text.contains("Jahrgang 1962"))
+    }
+
     @Test func aRelatedHeadingTakesItsRowOfTeasersAndABoxOfLinksGoesWhole() throws {
         // Teasers whose links hold only an image (their headlines are plain text), and a box
         // that opens with its own heading.

@@ -122,6 +122,11 @@ struct ArticleGrabber {
                     document.remove(index)
                     continue
                 }
+                if let box = AuthorBox.boxAfterHeading(index, in: document, length: Int(stats[index].text), stats: stats) {
+                    document.remove(box)
+                    document.remove(index)
+                    continue
+                }
                 if let role = node.value(of: "role"), Self.unlikelyRoles.contains(role.lowercased()) {
                     document.remove(index)
                     continue

@@ -42,6 +42,21 @@ enum AuthorBox {
         return heading.map { headingBlocks.contains(document.nodes[$0].tag) } ?? false
     }
 
+    /// The box after `index` when `index` is only such a heading, set apart from the box it
+    /// announces ("<div>Über den Autor</div><div class=…>photo, name, biography</div>"): the
+    /// heading's next element, when it is short enough to be a box about an author.
+    static func boxAfterHeading(_ index: Int, in document: ArticleDocument, length: Int, stats: ArticleStats) -> Int? {
+        guard length > 0, length <= 48, headingBlocks.contains(document.nodes[index].tag),
+            let first = document.firstText(under: index), initials.mayStart(first),
+            isHeading(document.normalizedText(of: index))
+        else { return nil }
+        let siblings = document.elementChildren(of: document.nodes[index].parent)
+        guard let position = siblings.firstIndex(of: index), position + 1 < siblings.count else { return nil }
+        let next = siblings[position + 1]
+        let boxLength = Int(stats[next].text)
+        return boxLength > 0 && boxLength <= longest ? next : nil
+    }
+
     static func isHeading(_ text: String) -> Bool {
         headings.contains(text.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: " :\u{A0}\n\t\r")))
     }

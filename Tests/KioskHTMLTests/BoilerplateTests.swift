@@ -99,6 +99,7 @@ import Testing
         #expect(!RelatedReading.isHeading("See also"))
         #expect(!RelatedReading.isHeading("Further reading"))
         #expect(RelatedReading.isHeading("Zum Weiterlesen:"))
+        #expect(RelatedReading.isHeading("Other People Are Reading"))
         #expect(RelatedReading.isHeading("Mehr zum Thema auf UEPO.de"))
         #expect(RelatedReading.isHeading("Pour aller plus loin"))
         #expect(!RelatedReading.isHeading("Mehr zum Thema auf einer Konferenz in Berlin, die im Mai stattfand"))
@@ -166,6 +167,8 @@ import Testing
         #expect(CreditLine.matches("(Quelle: Fleischmann/Unsplash/DJV)"))
         #expect(CreditLine.matches("(© FEI/Christophe Taniere)"))
         #expect(CreditLine.matches("Photograph by Ed Marshall"))
+        // Left as a caption: Readability's answers keep it (keep-images).
+        #expect(!CreditLine.matches("Photo by Joan Bardeletti"))
         #expect(!CreditLine.matches("Photography is what she loved most, she said."))
         #expect(!CreditLine.matches(String(repeating: "Foto: a long sentence that goes on ", count: 5)))
     }
@@ -240,6 +243,11 @@ import Testing
         #expect(!found.html.contains("shop.example"), "the advertisement goes with its label")
         #expect(FurnitureLine.matches("Advertisement:"))
         #expect(!FurnitureLine.matches("Advertising revenue fell by a third last year."))
+        #expect(FurnitureLine.matches("Loading..."))
+        // A title's words split at "_" as well: the headline repeating "…新台阶_科技_腾讯网" goes.
+        #expect(TextSimilarity("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网").similarity(to: "DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶") > 0.75)
+        #expect(FurnitureLine.matches("正在加载"))
+        #expect(!FurnitureLine.matches("Loading the ships took three days."))
     }
 
     static let dated = "<title>Floods in the lower town</title><meta property=\"article:published_time\" content=\"2020-10-07T08:00:00Z\">"

@@ -92,7 +92,7 @@ enum CaptionCredit {
     /// Words that open a credit within a caption, lowercase.
     static let labels = [
         "©", "foto:", "fotos:", "photo:", "photos:", "bild:", "bilder:", "bildquelle:", "image:", "quelle:", "source:",
-        "credit:", "credits:", "crédit:", "crédits:", "crédit photo", "photograph:", "photograph by", "photo by",
+        "credit:", "credits:", "crédit:", "crédits:", "crédit photo", "photograph:", "photograph by",
         "picture:", "fot.", "zdjęcie:", "źródło:", "foto di", "copyright:",
     ]
 

@@ -15,6 +15,9 @@ enum FurnitureLine {
         "zurück", "zurück zur übersicht", "zurück zur listenansicht", "zurück zur liste", "zurück zur startseite",
         "back to top", "back to list", "back to overview", "nach oben", "retour à la liste", "volver al inicio",
         "torna indietro", "powrót do listy",
+        // A placeholder for what a script would load
+        "loading", "loading...", "loading…", "wird geladen", "lädt", "chargement", "chargement...", "cargando",
+        "cargando...", "正在加载", "加载中", "読み込み中",
     ]
 
     /// What holds such a line.

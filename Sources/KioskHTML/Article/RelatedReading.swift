@@ -15,7 +15,7 @@ enum RelatedReading {
         "you might also like", "you may also like", "you might be interested in", "read more", "read also",
         "read next", "more on this", "more on this topic", "more stories", "recommended", "recommended for you",
         "latest articles", "latest posts", "latest news", "most read", "most popular", "popular posts", "also read", "more from this author", "missing out on the latest",
-        "more information", "further information",
+        "more information", "further information", "other people are reading", "people are also reading",
         // German
         "mehr zum thema", "mehr themen", "mehr dazu", "das könnte sie auch interessieren",
         "das könnte dich auch interessieren", "lesen sie auch", "lies auch", "auch interessant", "schon gelesen",
@@ -95,7 +95,7 @@ enum CreditLine {
     static let labels = [
         "foto:", "fotos:", "photo:", "photos:", "bild:", "bilder:", "bild via", "image:", "images:", "credit:",
         "credits:", "quelle:", "(quelle:", "source:", "titelbild:", "abbildung:", "grafik:", "illustration:",
-        "©", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo", "photograph by", "photo by",
+        "©", "fot.", "zdjęcie:", "źródło:", "crédit:", "crédits:", "crédit photo", "photograph by",
         "image illustrative",
     ]
 

@@ -28,7 +28,8 @@ struct TextSimilarity {
         return 1 - Double(unique) / Double(total)
     }
 
-    /// Lowercased runs of letters, digits and `_`.
+    /// Lowercased runs of letters and digits (not `_`, which Readability counts as a letter: a
+    /// title's "_科技_腾讯网" would join the site's name to its last word).
     static func words(_ text: String) -> [String] {
         var contiguous = text
         let ascii: [String]? = contiguous.withUTF8 { bytes in
@@ -37,7 +38,7 @@ struct TextSimilarity {
             for byte in bytes {
                 if byte >= 0x80 { return nil }
                 let lower = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) || lower == 0x5F {
+                if (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39) {
                     word.append(lower)
                 } else if !word.isEmpty {
                     result.append(String(decoding: word, as: UTF8.self))
@@ -48,6 +49,6 @@ struct TextSimilarity {
             return result
         }
         if let ascii { return ascii }
-        return text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init)
+        return text.lowercased().split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
     }
 }

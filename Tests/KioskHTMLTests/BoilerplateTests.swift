@@ -210,6 +210,25 @@ import Testing
         #expect(!found.text.contains("Jahrgang 1962"))
     }
 
+    @Test func aPressReleasesContactBlockGoesAndAContactSectionOfWordsStays() throws {
+        let article = """
+            \(Self.paragraphs.joined())
+            <p><strong>Kontakt:</strong></p>
+            <p>Dr. Hendryk Bockelmann<br>Deutsches Klimarechenzentrum<br>E-Mail: bockelmann@dkrz.example</p>
+            <h2>Ansprechpartnerin zum Thema:</h2><div><b>Antonia Thiele</b></div><p>Telefon +49 (0)40 / 49 07 11 05</p>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        for line in ["Kontakt", "Bockelmann", "Ansprechpartnerin", "Antonia Thiele", "49 07 11 05"] {
+            #expect(!found.text.contains(line), "\(line) is whom to call")
+        }
+        // A section called "Contact" that says something, with no one to call, is the article's.
+        let words = "<h2>Contact</h2><p>\(ArticleExtractorTests.paragraphs[0].prefix(70))</p>"
+        let kept = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(article: Self.paragraphs.joined() + words), url: "https://courier.example/2024/floods")
+        #expect(kept.text.contains("Contact"))
+    }
+
     @Test func aRelatedHeadingTakesItsRowOfTeasersAndABoxOfLinksGoesWhole() throws {
         // Teasers whose links hold only an image (their headlines are plain text), and a box
         // that opens with its own heading.

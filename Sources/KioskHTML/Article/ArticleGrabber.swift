@@ -509,6 +509,16 @@ struct ArticleGrabber {
                 remove(tag == .figcaption && document.nodes[parent].tag == .figure ? parent : index)
                 continue
             }
+            if length <= ContactBlock.longestHeading, tag != .li, ContactBlock.initials.mayStart(first),
+                ContactBlock.isHeading(document.normalizedText(of: index))
+            {
+                let block = ContactBlock.block(after: index, in: document, stats: stats)
+                if !block.isEmpty {
+                    for part in block { remove(part) }
+                    remove(index)
+                    continue
+                }
+            }
             let mayBeHeading = length <= RelatedReading.longestHeading && tag != .li
                 && RelatedReading.headingInitials.mayStart(first)
             guard mayBeHeading || (RelatedReading.mayOpenWithLabel(first) && RelatedReading.labelInitials.mayStart(first)) else { continue }

@@ -229,6 +229,22 @@ import Testing
         #expect(kept.text.contains("Contact"))
     }
 
+    @Test func anAppealAtTheEndGoesAndTheSameWordsEarlierStay() throws {
+        let early = "<p>Residents were asked to follow the police on Twitter for updates, and to subscribe to our alerts by text.</p>"
+        let article = """
+            \(early)\(Self.paragraphs.joined())
+            <p><strong>Follow The Courier on Twitter and Instagram @ValleyCourier and on Facebook.</strong></p>
+            <p>If you enjoyed reading this post – would you consider supporting our work? Just click here. Thanks!</p>
+            """
+        let found = try ArticleExtractor.extract(ArticleExtractorTests.page(article: article), url: "https://courier.example/2024/floods")
+        for paragraph in ArticleExtractorTests.paragraphs { #expect(found.text.contains(paragraph)) }
+        #expect(found.text.contains("Residents were asked to follow the police on Twitter"))
+        #expect(!found.text.contains("@ValleyCourier"))
+        #expect(!found.text.contains("supporting our work"))
+        #expect(ReaderAppeal.isAppeal("Zapraszamy też do subskrypcji tygodnika"))
+        #expect(!ReaderAppeal.isAppeal("Follow the river to the old mill."))
+    }
+
     @Test func aRelatedHeadingTakesItsRowOfTeasersAndABoxOfLinksGoesWhole() throws {
         // Teasers whose links hold only an image (their headlines are plain text), and a box
         // that opens with its own heading.

@@ -104,6 +104,7 @@ public enum ArticleExtractor {
 
         // Once the article is chosen (its length, which chose it, counted them).
         let lineAuthor = DateLine.removeLines(under: best.nodes, from: &best.document, keepDates: metadata.published == nil)
+        ReaderAppeal.removeTrailing(under: best.nodes, from: &best.document)
         // Built once, for the answer kept (the judgement above reads the tree, not the text).
         var text = ArticleSerializer.plainText(of: best.nodes, in: best.document)
         guard !text.isEmpty else { throw .notAnArticle }

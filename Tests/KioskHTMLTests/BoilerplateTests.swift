@@ -279,6 +279,13 @@ import Testing
         #expect(FurnitureLine.matches("Advertisement:"))
         #expect(!FurnitureLine.matches("Advertising revenue fell by a third last year."))
         #expect(FurnitureLine.matches("Loading..."))
+        #expect(FurnitureLine.matches("Lade weitere Inhalte ..."))
+        #expect(MachineryLine.matches("Warning: Creating default object from empty value in /www/htdocs/wp-includes/classes.php on line 407"))
+        #expect(MachineryLine.matches("Permalien https://p.dw.com/p/RPYx"))
+        #expect(MachineryLine.matches("News date : 04/21/2022 Category : Press Releases"))
+        #expect(MachineryLine.matches("Aufrufe: 1120 | Hinzugefügt von: Posh | Tags: Denken, Bilder | Rating: 0.0/0"))
+        #expect(!MachineryLine.matches("Warning: the river may rise again tonight, the office said."))
+        #expect(!MachineryLine.matches("Tags: the game children play in the yard"))
         // A title's words split at "_" as well: the headline repeating "…新台阶_科技_腾讯网" goes.
         #expect(TextSimilarity("DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶_科技_腾讯网").similarity(to: "DeepMind新电脑已可利用记忆自学 人工智能迈上新台阶") > 0.75)
         #expect(FurnitureLine.matches("正在加载"))

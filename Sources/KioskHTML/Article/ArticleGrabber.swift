@@ -411,7 +411,7 @@ struct ArticleGrabber {
         }
         removeRelatedReading(
             passes.attached(
-                ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li, .ul, .ol, .section, .center, .small, .figcaption]),
+                ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li, .ul, .ol, .section, .center, .small, .figcaption, .span]),
                 in: document))
         // Headings that read as anything but the article's (weighted negative).
         for index in passes.attached(ArticleTagSet([.h1, .h2]), in: document) where classWeight(index) < 0 {
@@ -518,6 +518,12 @@ struct ArticleGrabber {
                     remove(index)
                     continue
                 }
+            }
+            if MachineryLine.tags.contains(tag), MachineryLine.initials.mayStart(first),
+                MachineryLine.matches(document.normalizedText(of: index))
+            {
+                remove(index)
+                continue
             }
             let mayBeHeading = length <= RelatedReading.longestHeading && tag != .li
                 && RelatedReading.headingInitials.mayStart(first)

@@ -18,6 +18,9 @@ enum FurnitureLine {
         // A placeholder for what a script would load
         "loading", "loading...", "loading…", "wird geladen", "lädt", "chargement", "chargement...", "cargando",
         "cargando...", "正在加载", "加载中", "読み込み中",
+        // A button for more of the list
+        "load more", "show more", "lade weitere inhalte", "weitere inhalte laden", "mehr laden", "mehr anzeigen",
+        "voir plus", "cargar más", "carica altri",
     ]
 
     /// What holds such a line.
@@ -35,11 +38,45 @@ enum FurnitureLine {
         return initials.mayStart(String(String.UnicodeScalarView(start.prefix(4))))
     }
 
-    private static let ignored = CharacterSet(charactersIn: " -–—:|·•()[]\u{A0}\n\t\r")
+    private static let ignored = CharacterSet(charactersIn: " -–—:|·•()[].…\u{A0}\n\t\r")
 
     static func matches(_ text: String) -> Bool {
         guard text.count <= longest else { return false }
         let trimmed = text.lowercased().trimmingCharacters(in: ignored)
         return lines.contains(trimmed)
     }
+}
+
+/// A line of the page's machinery rather than its text: a PHP diagnostic printed into the page
+/// ("Warning: … in /www/…/classes.php on line 407"), a permalink with its label ("Permalien
+/// https://p.dw.com/p/RPYx"), a line of a post's statistics and filing ("Aufrufe: 1120 |
+/// Hinzugefügt von: Posh | Tags: … | Rating: 0.0/0", "News date : 04/21/2022 Category : Press
+/// Releases").
+enum MachineryLine {
+    static let longest = 400
+
+    /// What holds such a line (a list's item too: "<li><strong>Permalien</strong> https://…</li>").
+    static let tags = ArticleTagSet([.p, .div, .center, .small, .li, .span])
+
+    static func matches(_ text: String) -> Bool {
+        guard text.count <= longest else { return false }
+        let lower = text.lowercased()
+        if diagnostics.contains(where: { lower.hasPrefix($0) }), lower.contains(" on line "), lower.contains(".php") { return true }
+        if permalinks.contains(where: { lower.hasPrefix($0) }), lower.count <= 80, lower.contains("://") { return true }
+        guard lower.count <= 160 else { return false }
+        // Two labels of a post's statistics or filing, each before its colon.
+        let labelled = labels.filter { label in
+            lower.range(of: label + ":") != nil || lower.range(of: label + " :") != nil
+        }
+        return labelled.count >= 2
+    }
+
+    static let initials = FirstBytes(diagnostics + permalinks + labels)
+
+    static let diagnostics = ["warning:", "notice:", "deprecated:", "fatal error:", "parse error:", "strict standards:"]
+    static let permalinks = ["permalink", "permalien", "permalien:", "permalink:", "enlace permanente", "link permanente"]
+    static let labels = [
+        "aufrufe", "views", "hits", "hinzugefügt von", "added by", "posted by", "tags", "schlagwörter", "rating",
+        "bewertung", "category", "categories", "kategorie", "kategorien", "news date", "catégorie", "categoría",
+    ]
 }

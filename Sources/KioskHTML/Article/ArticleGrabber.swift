@@ -411,7 +411,7 @@ struct ArticleGrabber {
         }
         removeRelatedReading(
             passes.attached(
-                ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li, .ul, .ol, .section, .center, .small, .figcaption, .span]),
+                ArticleTagSet([.h2, .h3, .h4, .h5, .h6, .p, .div, .li, .ul, .ol, .section, .center, .small, .figcaption]),
                 in: document))
         // Headings that read as anything but the article's (weighted negative).
         for index in passes.attached(ArticleTagSet([.h1, .h2]), in: document) where classWeight(index) < 0 {
@@ -519,7 +519,7 @@ struct ArticleGrabber {
                     continue
                 }
             }
-            if MachineryLine.tags.contains(tag), MachineryLine.initials.mayStart(first),
+            if length >= MachineryLine.shortest, MachineryLine.tags.contains(tag), MachineryLine.initials.mayStart(first),
                 MachineryLine.matches(document.normalizedText(of: index))
             {
                 remove(index)

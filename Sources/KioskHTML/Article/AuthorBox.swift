@@ -46,7 +46,7 @@ enum AuthorBox {
     /// announces ("<div>Über den Autor</div><div class=…>photo, name, biography</div>"): the
     /// heading's next element, when it is short enough to be a box about an author.
     static func boxAfterHeading(_ index: Int, in document: ArticleDocument, length: Int, stats: ArticleStats) -> Int? {
-        guard length > 0, length <= 48, headingBlocks.contains(document.nodes[index].tag),
+        guard length >= 5, length <= 48, headingBlocks.contains(document.nodes[index].tag),
             let first = document.firstText(under: index), initials.mayStart(first),
             isHeading(document.normalizedText(of: index))
         else { return nil }

@@ -10,9 +10,9 @@ enum CaptionCredit {
     /// caption, one right after an element that is only an image (`previous`), or one whose
     /// first content is an image; and, all but the first, a line rather than a block of text.
     static func isCaption(_ index: Int, previous: Int?, in document: ArticleDocument) -> Bool {
-        let node = document.nodes[index]
-        if node.tag == .figcaption { return true }
-        let byClass = !node.attributes.isEmpty && (node.value(of: "class").map { captionClasses.matches($0) } ?? false)
+        if document.nodes[index].tag == .figcaption { return true }
+        let byClass = !document.nodes[index].attributes.isEmpty
+            && (document.nodes[index].value(of: "class").map { captionClasses.matches($0) } ?? false)
         guard byClass || previous.map({ isImageOnly($0, in: document) }) == true || opensWithImage(index, in: document) else {
             return false
         }
@@ -33,12 +33,12 @@ enum CaptionCredit {
         while let next = pending.popLast() {
             visited += 1
             if visited > 40 { return false }
-            let node = document.nodes[next]
-            if node.removed { continue }
-            switch node.tag {
+            if document.nodes[next].removed { continue }
+            let tag = document.nodes[next].tag
+            switch tag {
             case .img, .picture, .image: image = true
-            case .text: if node.textLength > 0 { return false }
-            default: if !ArticleDocument.noText.contains(node.tag) { pending.append(contentsOf: node.children) }
+            case .text: if document.nodes[next].textLength > 0 { return false }
+            default: if !ArticleDocument.noText.contains(tag) { pending.append(contentsOf: document.nodes[next].children) }
             }
         }
         return image
@@ -50,8 +50,7 @@ enum CaptionCredit {
         var current = index
         for _ in 0..<6 {
             let first = document.nodes[current].children.first { child in
-                let node = document.nodes[child]
-                return !node.removed && !(node.tag == .text && node.textLength == 0)
+                !document.nodes[child].removed && !(document.nodes[child].tag == .text && document.nodes[child].textLength == 0)
             }
             guard let first else { return false }
             switch document.nodes[first].tag {
@@ -67,26 +66,28 @@ enum CaptionCredit {
     /// when it ends with none.
     static func withoutCredit(_ text: String) -> String? {
         let line = ArticleDocument.collapse(text)
-        guard !line.isEmpty, line.count <= 400 else { return nil }
-        var cut: String.Index?
-        for label in labels {
-            var searchEnd = line.endIndex
-            while let found = line.range(of: label, options: [.caseInsensitive, .backwards], range: line.startIndex..<searchEnd) {
-                searchEnd = found.lowerBound
-                guard opensCredit(at: found.lowerBound, in: line) else { continue }
-                let tail = line[found.lowerBound...]
+        guard !line.isEmpty, line.utf8.count <= 1_600, line.count <= 400 else { return nil }
+        let lowered = LoweredText(line)
+        let bytes = lowered.bytes
+        var cut: Int?
+        for label in labelBytes {
+            var end = bytes.count
+            while let found = lowered.lastOffset(of: label, before: end) {
+                end = found
+                guard opensCredit(at: found, in: bytes) else { continue }
+                let tail = String(decoding: bytes[found...], as: UTF8.self)
                 guard tail.count <= 100, tail.split(separator: " ").count <= 14 else { break }
-                if cut.map({ found.lowerBound < $0 }) ?? true { cut = found.lowerBound }
+                if cut.map({ found < $0 }) ?? true { cut = found }
             }
         }
-        if line.hasSuffix(")"), let open = line.lastIndex(of: "("), isAgency(line[line.index(after: open)...]),
-            line.distance(from: open, to: line.endIndex) <= 100
+        if bytes.last == 0x29, let open = bytes.lastIndex(of: 0x28), bytes.count - open <= 300,
+            isAgency(String(decoding: bytes[(open + 1)...], as: UTF8.self))
         {
             if cut.map({ open < $0 }) ?? true { cut = open }
         }
         guard let cut else { return nil }
-        let kept = line[..<cut].reversed().drop(while: { separators.contains($0) })
-        return String(kept.reversed())
+        let kept = String(decoding: Array(line.utf8)[..<cut], as: UTF8.self)
+        return String(String(kept.reversed().drop(while: { separators.contains($0) })).reversed())
     }
 
     /// Words that open a credit within a caption, lowercase.
@@ -96,18 +97,21 @@ enum CaptionCredit {
         "picture:", "fot.", "zdjęcie:", "źródło:", "foto di", "copyright:",
     ]
 
-    /// What may stand before a label: the caption's start, a space or a bracket or separator.
-    private static func opensCredit(at index: String.Index, in line: String) -> Bool {
-        guard index > line.startIndex else { return true }
-        let before = line[line.index(before: index)]
-        return before == " " || "([|/,;.–—-".contains(before)
+    static let labelBytes = LoweredText.phrases(labels)
+
+    /// What may stand before a label: the caption's start, a space, a bracket or a separator
+    /// (ASCII, or the last byte of an en or em dash).
+    private static func opensCredit(at offset: Int, in bytes: [UInt8]) -> Bool {
+        guard offset > 0 else { return true }
+        let before = bytes[offset - 1]
+        return before == 0x20 || Array("([|/,;.-".utf8).contains(before) || (offset >= 3 && bytes[offset - 3] == 0xE2 && bytes[offset - 2] == 0x80)
     }
 
     /// Left between the caption and its credit.
     private static let separators: Set<Character> = [" ", "|", "/", ",", ";", "(", "[", "–", "—", "-", ":", "·", "•"]
 
     /// Whether a bracketed tail names a photo agency or a credit.
-    private static func isAgency(_ inner: Substring) -> Bool {
+    private static func isAgency(_ inner: String) -> Bool {
         let lower = inner.lowercased()
         if lower.contains("©") || agencyFragments.contains(where: { lower.contains($0) }) { return true }
         let words = lower.split(whereSeparator: { !$0.isLetter })

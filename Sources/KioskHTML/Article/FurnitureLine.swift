@@ -54,16 +54,21 @@ enum FurnitureLine {
 /// Releases").
 enum MachineryLine {
     static let longest = 400
+    /// Shorter than this, a line is none ("Tags: a | Views: 1").
+    static let shortest = 14
 
     /// What holds such a line (a list's item too: "<li><strong>Permalien</strong> https://…</li>").
-    static let tags = ArticleTagSet([.p, .div, .center, .small, .li, .span])
+    static let tags = ArticleTagSet([.p, .div, .center, .small, .li])
 
     static func matches(_ text: String) -> Bool {
-        guard text.count <= longest else { return false }
+        // Every such line has a colon ("Warning:", "https://", "Tags:"): most lines are ruled
+        // out by counting them, before any word is read.
+        let colons = text.utf8.reduce(0) { $0 + ($1 == 0x3A ? 1 : 0) }
+        guard colons > 0, text.utf8.count <= longest * 4, text.count <= longest else { return false }
         let lower = text.lowercased()
         if diagnostics.contains(where: { lower.hasPrefix($0) }), lower.contains(" on line "), lower.contains(".php") { return true }
         if permalinks.contains(where: { lower.hasPrefix($0) }), lower.count <= 80, lower.contains("://") { return true }
-        guard lower.count <= 160 else { return false }
+        guard colons >= 2, lower.count <= 160 else { return false }
         // Two labels of a post's statistics or filing, each before its colon.
         let labelled = labels.filter { label in
             lower.range(of: label + ":") != nil || lower.range(of: label + " :") != nil

@@ -28,11 +28,15 @@ enum ReaderAppeal {
 
     /// Whether a line appeals to the reader to follow, subscribe, join or support the site.
     static func isAppeal(_ text: String) -> Bool {
-        let lower = text.lowercased()
-        if phrases.contains(where: { lower.contains($0) }) { return true }
+        let lower = LoweredText(text)
+        if phraseBytes.contains(where: lower.contains) { return true }
         // "Follow" only with a network to follow on ("follow the rules" is no appeal).
-        return follows.contains(where: { lower.contains($0) }) && networks.contains(where: { lower.contains($0) })
+        return followBytes.contains(where: lower.contains) && networkBytes.contains(where: lower.contains)
     }
+
+    static let phraseBytes = LoweredText.phrases(phrases)
+    static let followBytes = LoweredText.phrases(follows)
+    static let networkBytes = LoweredText.phrases(networks)
 
     static let phrases = [
         // Subscribing, signing up

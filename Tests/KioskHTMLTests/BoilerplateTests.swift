@@ -103,6 +103,8 @@ import Testing
         #expect(RelatedReading.isHeading("Mehr zum Thema auf UEPO.de"))
         #expect(RelatedReading.isHeading("Pour aller plus loin"))
         #expect(!RelatedReading.isHeading("Mehr zum Thema auf einer Konferenz in Berlin, die im Mai stattfand"))
+        #expect(!RelatedReading.isHeading("Más de 300 personas murieron"))
+        #expect(!RelatedReading.isHeading("Plus de 200 manifestants arrêtés"))
         #expect(!RelatedReading.isHeading("Related work in the field"))
         #expect(RelatedReading.isReadAlsoLine("Read more: Looted colonial art"))
         #expect(!RelatedReading.isReadAlsoLine("Residents said: the water rose fast"))
@@ -158,6 +160,9 @@ import Testing
         #expect(CaptionCredit.withoutCredit("Das FWR reagiert. (Quelle: Fleischmann/Unsplash/DJV)") == "Das FWR reagiert.")
         #expect(CaptionCredit.withoutCredit("Foto: Jane Doe") == "")
         #expect(CaptionCredit.withoutCredit("The old mill (left) and the new one") == nil)
+        #expect(CaptionCredit.withoutCredit("Der Turm von Westen (siehe Foto)") == nil)
+        #expect(ContactBlock.reachesSomeone("Telefon +49 40 490711"))
+        #expect(!ContactBlock.reachesSomeone("Mit dem Smartphone ins Hotel."))
         #expect(CaptionCredit.withoutCredit("Ein Foto: wie es in der Zeitung stand, das Haus am See, lange bevor es abbrannte, als noch alle dort wohnten und feierten") == nil)
     }
 
@@ -243,6 +248,8 @@ import Testing
         #expect(!found.text.contains("supporting our work"))
         #expect(ReaderAppeal.isAppeal("Zapraszamy też do subskrypcji tygodnika"))
         #expect(!ReaderAppeal.isAppeal("Follow the river to the old mill."))
+        #expect(!ReaderAppeal.isAppeal("Meta will follow Twitter's lead, analysts said."))
+        #expect(!ReaderAppeal.isAppeal("Sweden is expected to become a member this year."))
     }
 
     @Test func aRelatedHeadingTakesItsRowOfTeasersAndABoxOfLinksGoesWhole() throws {
@@ -416,6 +423,21 @@ import Testing
             limits: ArticleLimits(maxTreeBytes: .max))
         #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
         #expect(!article.text.contains("Another story here"))
+    }
+
+    @Test(arguments: ["<p>Kontakt:</p>", "<p>Über den Autor</p>", "<h4>Pressekontakt</h4>"])
+    func fiftyThousandSiblingHeadingsAreEachLookedAtBriefly(heading: String) throws {
+        // Each heading looks at the few elements after it, never through all its siblings
+        // (quadratic: 2.5 billion steps). The bound is generous: linear takes a few seconds
+        // in a debug build.
+        let paragraphs = ArticleExtractorTests.paragraphs.map { "<p>\($0)</p>" }.joined()
+        let headings = String(repeating: heading, count: 50_000)
+        let start = ContinuousClock.now
+        let article = try ArticleExtractor.extract(
+            ArticleExtractorTests.page(article: paragraphs + "<div>" + headings + "</div>"), url: "https://courier.example/a",
+            limits: ArticleLimits(maxTreeBytes: .max))
+        #expect(article.text.contains(ArticleExtractorTests.paragraphs[0]))
+        #expect(ContinuousClock.now - start < .seconds(90))
     }
 
     @Test func manyStandfirstsDeepInStyledBoxesAreLookedAtFew() throws {

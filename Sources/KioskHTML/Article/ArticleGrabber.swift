@@ -89,6 +89,8 @@ struct ArticleGrabber {
         var titleRemoved = false
         var pending = Array(document.children(of: body).reversed())
         while let index = pending.popLast() {
+            // Taken out after it was listed (the box after an author's heading).
+            if document.nodes[index].removed { continue }
             let node = document.nodes[index]
             let tag = node.tag
             if tag == .text { continue }
@@ -122,7 +124,10 @@ struct ArticleGrabber {
                     document.remove(index)
                     continue
                 }
-                if let box = AuthorBox.boxAfterHeading(index, in: document, length: Int(stats[index].text), stats: stats) {
+                if let box = AuthorBox.boxAfterHeading(
+                    index, next: Self.nextListed(after: index, in: pending, of: document), in: document,
+                    length: Int(stats[index].text), stats: stats)
+                {
                     document.remove(box)
                     document.remove(index)
                     continue
@@ -163,6 +168,19 @@ struct ArticleGrabber {
         return toScore
     }
 
+    /// The element after `index` among its siblings, read from the walk's list of what is still
+    /// to visit (its top holds `index`'s next siblings, in order): no search of the parent's
+    /// children, which 100,000 sibling headings would make quadratic.
+    private static func nextListed(after index: Int, in pending: [Int], of document: ArticleDocument) -> Int? {
+        let parent = document.nodes[index].parent
+        for candidate in pending.reversed().prefix(16) {
+            guard document.nodes[candidate].parent == parent else { return nil }
+            if document.nodes[candidate].removed || document.nodes[candidate].tag == .text { continue }
+            return candidate
+        }
+        return nil
+    }
+
     /// Elements removed before anything is scored.
     static let neverArticle = ArticleTagSet([
         .script, .style, .noscript, .template, .link, .meta, .head, .title, .button, .input, .select, .textarea, .svg,
@@ -186,9 +204,11 @@ struct ArticleGrabber {
             // names themes give it; a byline is found before this (`isByline`).
             "about-author", "author-bio", "authorbio", "author-box", "authorbox", "author-card", "author-description",
             "author-info",
-            // Comments and sign-up boxes, named in the page's language (Readability knows only
-            // English "comment"): German, French, Spanish, Italian, Polish, Dutch.
-            "kommentar", "commentaire", "comentario", "commenti", "komentarz", "reactie",
+            // Comments, named in the page's language (Readability knows only English "comment"):
+            // German, Spanish, Italian, Polish, Dutch (French "commentaires" holds "comment"). In
+            // the plural or as a part's name: a German "Kommentar" alone is an opinion piece.
+            "kommentare", "kommentarmodul", "kommentarbereich", "kommentarliste", "kommentarformular", "comentarios",
+            "commenti", "komentarze", "reacties",
             // A post's filing line under it ("This entry was posted in …", "Der Beitrag wurde am …
             // veröffentlicht"), in the names WordPress themes give it.
             "entry-utility", "postmetadata", "post-meta", "entry-meta",
@@ -512,7 +532,12 @@ struct ArticleGrabber {
             if length <= ContactBlock.longestHeading, tag != .li, ContactBlock.initials.mayStart(first),
                 ContactBlock.isHeading(document.normalizedText(of: index))
             {
-                let block = ContactBlock.block(after: index, in: document, stats: stats)
+                let parent = document.nodes[index].parent
+                let children = document.nodes[parent].children
+                var position = cursor[parent] ?? 0
+                while position < children.count, children[position] != index { position += 1 }
+                cursor[parent] = position
+                let block = ContactBlock.block(after: position, in: children, of: document, stats: stats)
                 if !block.isEmpty {
                     for part in block { remove(part) }
                     remove(index)

@@ -45,14 +45,12 @@ enum AuthorBox {
     /// The box after `index` when `index` is only such a heading, set apart from the box it
     /// announces ("<div>Über den Autor</div><div class=…>photo, name, biography</div>"): the
     /// heading's next element, when it is short enough to be a box about an author.
-    static func boxAfterHeading(_ index: Int, in document: ArticleDocument, length: Int, stats: ArticleStats) -> Int? {
-        guard length >= 5, length <= 48, headingBlocks.contains(document.nodes[index].tag),
+    /// `next`: the element after `index` among its siblings, found by the caller's walk.
+    static func boxAfterHeading(_ index: Int, next: Int?, in document: ArticleDocument, length: Int, stats: ArticleStats) -> Int? {
+        guard let next, length >= 5, length <= 48, headingBlocks.contains(document.nodes[index].tag),
             let first = document.firstText(under: index), initials.mayStart(first),
             isHeading(document.normalizedText(of: index))
         else { return nil }
-        let siblings = document.elementChildren(of: document.nodes[index].parent)
-        guard let position = siblings.firstIndex(of: index), position + 1 < siblings.count else { return nil }
-        let next = siblings[position + 1]
         let boxLength = Int(stats[next].text)
         return boxLength > 0 && boxLength <= longest ? next : nil
     }

@@ -122,5 +122,5 @@ enum CaptionCredit {
         "getty", "shutterstock", "istock", "unsplash", "pixabay", "picture alliance", "picture-alliance", "adobe stock",
         "adobestock", "fotolia", "keystone", "reuters", "imago",
     ]
-    private static let agencyWords: Set<String> = ["dpa", "afp", "epa", "ap", "ddp", "apa", "anp", "foto", "photo", "bild", "credit"]
+    private static let agencyWords: Set<String> = ["dpa", "afp", "epa", "ap", "ddp", "apa", "anp"]
 }

@@ -17,8 +17,10 @@ enum ReaderAppeal {
         for node in nodes.reversed() {
             for element in document.elements(under: node).reversed() where tags.contains(element.tag) {
                 let index = Int(element.index)
-                guard !document.nodes[index].removed, document.hasText(index) else { continue }
+                guard !document.nodes[index].removed else { continue }
+                // Bounded first: an empty box is looked into no further than a short block.
                 guard document.isSmall(index, characters: longest, nodes: 40) else { return }
+                guard document.hasText(index) else { continue }
                 if isAppeal(document.normalizedText(of: index)) { document.remove(index) }
                 looked += 1
                 if looked >= lastBlocks { return }
@@ -30,13 +32,14 @@ enum ReaderAppeal {
     static func isAppeal(_ text: String) -> Bool {
         let lower = LoweredText(text)
         if phraseBytes.contains(where: lower.contains) { return true }
-        // "Follow" only with a network to follow on ("follow the rules" is no appeal).
-        return followBytes.contains(where: lower.contains) && networkBytes.contains(where: lower.contains)
+        // "Follow" only with a network to follow on, named as such ("Follow The Gleaner on
+        // Twitter", not "Meta will follow Twitter's lead").
+        return followBytes.contains(where: lower.contains) && onNetworkBytes.contains(where: lower.contains)
     }
 
     static let phraseBytes = LoweredText.phrases(phrases)
     static let followBytes = LoweredText.phrases(follows)
-    static let networkBytes = LoweredText.phrases(networks)
+    static let onNetworkBytes = LoweredText.phrases(networks.flatMap { [" on \($0)", " auf \($0)", " sur \($0)", " en \($0)", " su \($0)", " na \($0)"] })
 
     static let phrases = [
         // Subscribing, signing up
@@ -45,7 +48,7 @@ enum ReaderAppeal {
         "iscriviti alla", "zapraszamy też do subskrypcji", "zapraszamy do subskrypcji", "nichts mehr verpassen",
         "nichts mehr versäumen",
         // Joining, supporting
-        "become a member", "hazte miembro", "werde mitglied", "support our work", "supporting our work",
+        "hazte miembro", "werde mitglied", "support our work", "supporting our work",
         "support independent journalism", "unterstützen sie unsere arbeit", "unterstütze unsere arbeit",
         "soutenez notre", "apóyanos", "gefällt dir unser", "gefällt ihnen unser",
         // The site's app

@@ -70,12 +70,12 @@ enum RelatedReading {
     static func isHeading(_ text: String) -> Bool {
         guard text.count <= 60 else { return false }
         let heading = normalized(text)
-        // "Mehr zum Thema auf UEPO.de", "More from The Valley Courier": the site's name after.
+        // "Mehr zum Thema auf UEPO.de": the site's name after.
         return headings.contains(heading) || siteHeadings.contains(where: { heading.hasPrefix($0) && heading.count <= $0.count + 24 })
     }
 
     /// Headings over other articles that may go on with the site's name.
-    static let siteHeadings = ["mehr zum thema auf ", "mehr von ", "more from ", "plus de ", "más de "]
+    static let siteHeadings = ["mehr zum thema auf "]
 
     /// Whether a line's text opens with a "read also" label and a colon ("Read more: …").
     static func isReadAlsoLine(_ text: String) -> Bool {

@@ -503,6 +503,15 @@ struct ArticleGrabber {
         // document order, so each parent's children are searched once in all (100,000 sibling
         // "Related" headings would otherwise search them 100,000 times).
         var cursor: [Int: Int] = [:]
+        // `index`'s place among its parent's children, searched on from the last one found there.
+        func position(of index: Int) -> (children: [Int], position: Int) {
+            let parent = document.nodes[index].parent
+            let children = document.nodes[parent].children
+            var position = cursor[parent] ?? 0
+            while position < children.count, children[position] != index { position += 1 }
+            cursor[parent] = position
+            return (children, position)
+        }
         for index in elements where !document.nodes[index].removed {
             let tag = document.nodes[index].tag
             let length = Int(stats[index].text)
@@ -532,11 +541,7 @@ struct ArticleGrabber {
             if length <= ContactBlock.longestHeading, tag != .li, ContactBlock.initials.mayStart(first),
                 ContactBlock.isHeading(document.normalizedText(of: index))
             {
-                let parent = document.nodes[index].parent
-                let children = document.nodes[parent].children
-                var position = cursor[parent] ?? 0
-                while position < children.count, children[position] != index { position += 1 }
-                cursor[parent] = position
+                let (children, position) = position(of: index)
                 let block = ContactBlock.block(after: position, in: children, of: document, stats: stats)
                 if !block.isEmpty {
                     for part in block { remove(part) }
@@ -555,11 +560,7 @@ struct ArticleGrabber {
             guard mayBeHeading || (RelatedReading.mayOpenWithLabel(first) && RelatedReading.labelInitials.mayStart(first)) else { continue }
             let text = document.normalizedText(of: index)
             if tag != .p, tag != .div, tag != .li, RelatedReading.isHeading(text) {
-                let parent = document.nodes[index].parent
-                let children = document.nodes[parent].children
-                var position = cursor[parent] ?? 0
-                while position < children.count, children[position] != index { position += 1 }
-                cursor[parent] = position
+                let (children, position) = position(of: index)
                 var following = position + 1
                 while following < children.count,
                     document.nodes[children[following]].removed || document.nodes[children[following]].tag == .text
